@@ -1,0 +1,30 @@
+# pix3net tasks. `just test` and `just demo` work on a fresh machine (they install what they need).
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+python := env_var_or_default("PYTHON", "python3")
+
+# Install pix3net (editable) with the test tools, Debian's chromium and the pinned npm test clients.
+setup:
+    {{python}} -m pip install -q -e '.[test]'
+    command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then (cd tests/node && npm ci --no-audit --no-fund --loglevel=error); fi
+
+# The whole suite: unit, integration (fake Chrome, real hypercorn) and e2e (real Chromium, real clients).
+test *ARGS: setup
+    {{python}} -m pytest {{ARGS}}
+
+# ruff and mypy --strict.
+lint:
+    ruff check .
+    ruff format --check .
+    mypy
+
+# Ratios against the physical limits, side by side in one run (tests/bench/).
+bench *ARGS: setup
+    {{python}} -m tests.bench {{ARGS}}
+
+# A new 2D project in $PIX3_DEMO_DIR (default /tmp/pix3-demo), served by `pix3 editor --headless`:
+# dev server and Chrome behind the token proxy; prints where an agent connects.
+demo: setup
+    dir="${PIX3_DEMO_DIR:-/tmp/pix3-demo}"; [ -f "$dir/pix3project.yaml" ] || pix3 new 2d "$dir"; cd "$dir" && pix3 editor --headless

@@ -1,0 +1,5 @@
+import sys
+
+from pix3net.cli import main
+
+sys.exit(main())

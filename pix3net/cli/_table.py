@@ -1,0 +1,29 @@
+"""The dispatch table: which commands exist and where each one lives.
+
+A command is listed here only once it works (DEVELOPERS.md: no stubs in the usage text). Each
+target is ``"module:function"``; the function takes the command's own argv and returns the exit
+code. Modules are imported only when their command runs, so ``pix3 --version`` and ``pix3 help``
+load nothing heavy.
+"""
+
+from __future__ import annotations
+
+# Order is the usage overview's order (spec/cli.md §1.3).
+ORDER: tuple[str, ...] = (
+    "new",
+    "editor",
+    "agent-setup",
+    "validate",
+    "check",
+    "smoke",
+    "tree",
+    "kit",
+    "character-compile",
+    "sfx",
+    "gap",
+)
+
+COMMANDS: dict[str, str] = {}
+
+# Hidden commands: dispatched, never listed.
+HIDDEN: dict[str, str] = {}

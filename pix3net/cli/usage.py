@@ -1,0 +1,206 @@
+"""Every usage text of `pix3`, in one table (spec/cli.md §1.3; the wording is ours).
+
+``OVERVIEW_BLOCKS[cmd]`` is the command's block in ``pix3 help``: its first line starts with two
+spaces and ``pix3 <cmd>``, continuation lines are indented deeper. ``COMMAND_USAGE[cmd]`` is what
+``pix3 <cmd> --help`` prints: ``Usage: pix3 <cmd> …``, a blank line, a description, one line per
+flag. Only commands in the dispatch table are shown (see ``_table``).
+"""
+
+from __future__ import annotations
+
+from pix3net import CLI_VERSION
+from pix3net.cli._table import COMMANDS, ORDER
+
+OVERVIEW_BLOCKS: dict[str, str] = {
+    "new": (
+        "  pix3 new                              list the starters\n"
+        "  pix3 new <2d|3d> [dir] [--name <n>]   create a project from a starter (dir: pix3-<2d|3d>)"
+    ),
+    "editor": (
+        "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--chrome-only] [--no-chrome]\n"
+        "              [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>] [--ssh <host>]\n"
+        "                                        start or reuse the dev server and Chrome behind the\n"
+        "                                        CDP token proxy, with the editor tab open"
+    ),
+    "agent-setup": (
+        "  pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]\n"
+        "                                        point the agents' chrome-devtools-mcp at the proxy"
+    ),
+    "validate": (
+        "  pix3 validate [paths…] [--json] [--no-hydrate] [--project <dir>]\n"
+        "                                        strict check of scenes, prefabs and resources"
+    ),
+    "check": (
+        "  pix3 check [--json] [--no-hydrate] [--offline] [--no-sync] [--project <dir>]\n"
+        "                                        flush the editor, validate, type-check, versions"
+    ),
+    "smoke": (
+        "  pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync]\n"
+        "             [--project <dir>]          run scenes headless and report what threw"
+    ),
+    "tree": (
+        "  pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]\n"
+        "                                        scene outline, one line per node; no scene: overview"
+    ),
+    "kit": (
+        "  pix3 kit [--update] [--project <dir>]\n"
+        "           [--migrate]                  install or update the agent kit; --migrate: 1.x → 2.x"
+    ),
+    "character-compile": (
+        "  pix3 character-compile <spec.yaml|spec.json> [--dry-run] [--force] [--json] [--project <dir>]\n"
+        "                                        a 2D character (.pix3anim + prefab) from frame PNGs"
+    ),
+    "sfx": (
+        '  pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]\n'
+        "                                        synthesize a sound effect to WAV, offline"
+    ),
+    "gap": (
+        '  pix3 gap "<what was missing>" [--kind capability|tool|node|doc|other] [--detail <text>]\n'
+        "           [--context <text>] [--agent <name>] [--list] [--json] [--project <dir>]\n"
+        "                                        record what the agent had to work around"
+    ),
+}
+
+COMMAND_USAGE: dict[str, str] = {
+    "new": """Usage: pix3 new [<2d|3d> [dir]] [--name <project name>]
+
+Create a Pix3 project from a starter. With no starter, list the starters.
+
+  <2d|3d>              the starter
+  [dir]                the folder to create (default: pix3-<2d|3d>); it must be empty
+  --name <n>           the project's name (default: the folder's name)
+""",
+    "editor": """Usage: pix3 editor [options]
+
+Find or start the project's dev server, then find, reuse or start Chrome behind the CDP token
+proxy (127.0.0.1:9333 by default) with the editor tab open, and say where an agent connects.
+
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+  --stop               stop the project's dev server
+  --stop-chrome        stop the Chrome this home's proxy owns
+  --chrome-only        Chrome and the proxy only (Remote SSH, on the human's machine)
+  --no-chrome          the dev server only
+  --headless           run Chrome headless
+  --port <n>           the dev server's port (strict)
+  --cdp-port <n>       the proxy's port (default 9333, then the next free one up to 9339)
+  --url <editor url>   the editor URL to open (with --chrome-only)
+  --ssh <host>         the SSH host to print in the forward instructions
+""",
+    "agent-setup": """Usage: pix3 agent-setup [claude|codex|pi] [options]
+
+Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
+(.codex/config.toml) and pi (.pi/mcp.json), pointing at the CDP token proxy. The token stays in
+~/.pix3; no project file holds it.
+
+  claude|codex|pi      the agents to set up (default: those with a config, else claude and codex)
+  --repair             replace a drifted entry (the old file is kept as .bak)
+  --remote             Remote SSH: point at the forwarded port, checked by proof first
+  --cdp-port <n>       the proxy port to point at
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "validate": """Usage: pix3 validate [paths…] [--json] [--no-hydrate] [--project <dir>]
+
+Strict check of scenes, prefabs, animations, locales and autoloads. With no paths, the whole
+project (and unused assets). Exit 0 clean, 1 errors, 2 could not run.
+
+  [paths…]             scene files or folders to check
+  --json               the report as JSON on stdout
+  --no-hydrate         skip level 2 (hydration through the runtime)
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "check": """Usage: pix3 check [--json] [--no-hydrate] [--offline] [--no-sync] [--project <dir>]
+
+Everything an agent runs after a batch of edits: make the open editor write its unsaved scenes,
+validate, type-check the scripts, check versions and the kit. Exit 0 ok, 1 errors, 2 could not run.
+
+  --json               the report as JSON on stdout
+  --no-hydrate         skip validate's level 2
+  --offline            never install TypeScript
+  --no-sync            do not flush the editor first
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "smoke": """Usage: pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]
+
+Run scenes headless and report what threw.
+
+  [scene]              the scene to run
+  --changed            the scenes git sees as changed
+  --all                every scene
+  --frames N           frames to run (default 120)
+  --timeout S          seconds per scene (default 20)
+  --json               the report as JSON on stdout
+  --no-sync            do not flush the editor first
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "tree": """Usage: pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]
+
+A scene's outline, one line per node; with no scene, an overview of the project.
+
+  [scene]              the .pix3scene file
+  --depth N            stop at depth N
+  --types A,B          only nodes of these types (with their ancestors as context)
+  --props              show each node's properties
+  --json               the outline as JSON on stdout
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "kit": """Usage: pix3 kit [--update] [--migrate] [--project <dir>]
+
+Install the agent kit (AGENTS.md and the skills) into the project, or update it.
+
+  --update             replace kit files that are outdated and not edited by you
+  --migrate            move a 1.x kit to 2.x
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "character-compile": """Usage: pix3 character-compile <spec.yaml|spec.json> [--dry-run] [--force] [--json] [--project <dir>]
+
+Compile a 2D character (a .pix3anim and a prefab) from frame PNGs described by a spec file.
+
+  <spec>               the spec file (YAML or JSON)
+  --dry-run            say what would be written, write nothing
+  --force              overwrite files the compiler did not write
+  --json               the report as JSON on stdout
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+    "sfx": """Usage: pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]
+
+Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline.
+Presets: coin, jump, hit, explosion, powerup, click.
+
+  <preset|"text">      a preset name, or a description that names one
+  --out <file.wav>     where to write it
+  --seed <n>           a seeded variation of the preset
+  --json               the report as JSON on stdout
+""",
+    "gap": """Usage: pix3 gap "<what was missing>" [options]
+
+Record what the agent had to work around, in .pix3/gaps.jsonl.
+
+  --kind <k>           capability|tool|node|doc|other
+  --detail <text>      more detail
+  --context <text>     what the agent was doing
+  --agent <name>       the agent (default: from the environment)
+  --list               list the records
+  --json               with --list, as JSON
+  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+""",
+}
+
+_TAIL = (
+    "  pix3 help <command>                   one command's usage (also pix3 <command> --help)\n"
+    "  pix3 --version                        print the version"
+)
+
+
+def overview() -> str:
+    """The full usage: only the commands that are dispatched, in the spec's order."""
+    blocks = [OVERVIEW_BLOCKS[name] for name in ORDER if name in COMMANDS]
+    return f"pix3 {CLI_VERSION}\n\nUsage:\n" + "\n".join([*blocks, _TAIL]) + "\n"
+
+
+def command_usage(name: str) -> str:
+    return COMMAND_USAGE[name]
+
+
+def usage_error(name: str, message: str) -> str:
+    """The stderr text of a usage error: ``pix3 <cmd>: <message>``, a blank line, the usage."""
+    return f"pix3 {name}: {message}\n\n{COMMAND_USAGE[name]}"

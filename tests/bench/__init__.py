@@ -1,0 +1,1 @@
+"""`just bench`: every area's measurements side by side, as ratios to the physical limit."""

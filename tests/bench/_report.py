@@ -1,0 +1,88 @@
+"""What one measurement reports, and small timing helpers shared by the bench modules."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Result:
+    """One row of `just bench`: ours against the limit, and the target ratio (lower is better)."""
+
+    area: str
+    name: str
+    ours: float
+    limit: float
+    target: float
+    unit: str = "ms"
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.limit if self.limit else float("inf")
+
+    @property
+    def ok(self) -> bool:
+        return self.ratio <= self.target
+
+
+@dataclass(frozen=True)
+class Absolute:
+    """A row whose target is an absolute bound (e.g. flush round trip ≤ 20 ms)."""
+
+    area: str
+    name: str
+    value: float
+    bound: float
+    unit: str = "ms"
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.bound
+
+
+def median_ms(samples: Sequence[float]) -> float:
+    return statistics.median(samples) * 1000.0
+
+
+def time_calls(call: Callable[[], object], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def pix3_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    return env
+
+
+def time_process(
+    argv: Sequence[str], repeat: int, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> list[float]:
+    """Wall time of a whole process, ``repeat`` times."""
+    env = env or pix3_env()
+    return time_calls(
+        lambda: subprocess.run(
+            argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        ),
+        repeat,
+    )
+
+
+def python_pass(repeat: int = 20) -> float:
+    """Median ms of `python3 -c pass`: the floor for any Python command."""
+    return median_ms(time_process([sys.executable, "-c", "pass"], repeat))
