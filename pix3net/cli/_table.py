@@ -26,4 +26,4 @@ ORDER: tuple[str, ...] = (
 COMMANDS: dict[str, str] = {}
 
 # Hidden commands: dispatched, never listed.
-HIDDEN: dict[str, str] = {}
+HIDDEN: dict[str, str] = {"__dev-server": "pix3net.devserver.server:main"}
