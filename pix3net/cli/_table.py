@@ -23,7 +23,10 @@ ORDER: tuple[str, ...] = (
     "gap",
 )
 
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "editor": "pix3net.editor.command:run",
+    "agent-setup": "pix3net.agents.command:run",
+}
 
 # Hidden commands: dispatched, never listed.
 HIDDEN: dict[str, str] = {"__dev-server": "pix3net.devserver.server:main"}
