@@ -1,7 +1,7 @@
-"""The few calls `pix3 editor` makes on the CDP side, in one place (pix3net.cdp.port does the work).
+"""The few calls `pix3 editor` makes on the CDP side, in one place (`pix3net.cdp.port` does the work).
 
-Each is a thin adapter over the proxy package's port inspection and proxy calls, so the editor
-flow reads in its own terms: choose a port, list the pages, open a tab, prove a forward.
+Thin adapters, so the editor flow reads in its own terms: choose a port, list the pages, open a
+tab, prove a forward. The token only ever goes to a port that proved it knows it (cdp.port).
 """
 
 from __future__ import annotations
@@ -9,9 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pix3net.cdp import port as cdp_port
-
-DEFAULT_PORT = 9333
-PORT_RANGE = 6  # 9333..9339
 
 
 @dataclass(frozen=True)
@@ -29,22 +26,17 @@ class NoPort(RuntimeError):
 
 async def choose(preferred: int, token: str, recorded_port: int | None) -> Choice:
     try:
-        chosen = await cdp_port.choose_port(preferred, token, recorded_port=recorded_port)
+        chosen = await cdp_port.choose_port(token, preferred=preferred, recorded_port=recorded_port)
     except cdp_port.NoFreePort as exc:
         raise NoPort(str(exc)) from exc
-    state = chosen.state
-    return Choice(
-        port=chosen.port,
-        kind=state.kind,
-        browser=state.browser,
-        pages=list(state.pages),
-        skipped=[(s.port, s.detail) for s in chosen.skipped],
-    )
+    found = chosen.inspection
+    return Choice(chosen.port, found.kind, found.browser, list(found.pages), list(chosen.skipped))
 
 
 async def page_urls(port: int, token: str) -> list[str]:
-    state = await cdp_port.inspect_port(port, token)
-    return list(state.pages) if state.kind == "ours" else []
+    """Page URLs of the proxy's `/json/list` (only for a port that proved it is ours)."""
+    targets = await cdp_port.list_targets(port, token)
+    return [str(t.get("url", "")) for t in targets if t.get("type") in (None, "page")]
 
 
 async def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
@@ -56,5 +48,5 @@ async def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None
 
 async def prove(port: int, token: str, *, forward: bool) -> tuple[str, str]:
     """(kind, detail) of the proof check: ``ours``, ``closed`` or ``foreign`` with its detail."""
-    result = await cdp_port.prove_cdp_proxy(port, token, forward=forward)
-    return result.kind, result.detail or ""
+    proof = await cdp_port.prove_proxy(port, token, forward=forward)
+    return proof.kind, proof.detail

@@ -67,12 +67,18 @@ class _Handler(BaseHTTPRequestHandler):
 def http_server(
     routes: dict[str, tuple[int, dict[str, str], bytes]], port: int = 0
 ) -> Iterator[tuple[int, list[dict[str, str]]]]:
-    handler = type("H", (_Handler,), {"routes": routes, "seen": []})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    seen: list[dict[str, str]] = []
+
+    class Handler(_Handler):
+        pass
+
+    Handler.routes = routes
+    Handler.seen = seen
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield server.server_address[1], handler.seen
+        yield int(server.server_address[1]), seen
     finally:
         server.shutdown()
         server.server_close()
