@@ -10,18 +10,18 @@ yet → written with a warning (it must once the SSH session is up). Something t
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.agents.forward import forward_port
+from pix3net.agents.forward import forward_port, read_remote_token
 
 
 def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: TextIO) -> tuple[int, str] | None:
     """(port, token) to write, or None after saying on stderr why nothing is written."""
     import trio
 
-    from pix3net.editor import _cdp
-    from pix3net.editor.remote import read_remote_token
+    from pix3net.cdp.port import prove_proxy
 
     token = read_remote_token(home)
     if token is None:
@@ -32,7 +32,8 @@ def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: Tex
         )
         return None
     port = forward_port(home, given_port)
-    kind, detail = trio.run(lambda: _cdp.prove(port, token, forward=True))
+    proof = trio.run(partial(prove_proxy, port, token, forward=True))
+    kind, detail = proof.kind, proof.detail
     if kind == "ours":
         return port, token
     if kind == "closed":

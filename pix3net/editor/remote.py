@@ -18,8 +18,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from pix3net.agents.forward import read_remote_token
 from pix3net.cdp.proof import FORWARD_PORTS_FILE, read_forward_ports
-from pix3net.cdp.token import REMOTE_TOKEN_FILE, ensure_token, new_token, read_token
+from pix3net.cdp.token import new_token
 from pix3net.devserver.devinfo import DevInfo
 from pix3net.home import atomic_write
 
@@ -42,13 +43,6 @@ def token_copy_line(token_path: str, host: str | None, platform: str = sys.platf
     if platform == "win32":
         return f'type "{token_path}" | ssh {host} "{remote}"'
     return f"ssh {host} '{remote}' < {shlex.quote(token_path)}"
-
-
-def read_remote_token(home: Path) -> str | None:
-    """The token copied here from the human's machine (narrowed to 0600 when wider)."""
-    if read_token(home / REMOTE_TOKEN_FILE) is None:
-        return None
-    return ensure_token(home, REMOTE_TOKEN_FILE)
 
 
 def record_forward_port(home: Path, port: int) -> None:
