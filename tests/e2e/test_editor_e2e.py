@@ -3,9 +3,11 @@ project to an agent driving its editor tab (issue 4; spec/cdp.md §8.2 31–34).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 from tests.conftest import pix3_env, run_pix3
 from tests.e2e.editor_mcp import McpClient, npx_shim
 from tests.e2e.editor_procs import Cleanup, dev_pid, get, pages_of, wait_gone
-from tests.integration.editor_fakes import chrome_wrapper, free_port, make_project
+from tests.integration.editor_fakes import chrome_wrapper, free_port, free_port_run, http_server, make_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
@@ -93,6 +95,10 @@ def test_editor_headless_to_agent(
             {"pageId": page_id, "function": "async () => await window.__PIX3_DEBUG__.call('pix3_status', {})"},
         )
         assert '"tabId"' in status and '"connected"' in status, status
+        # Every user of a machine can read every command line: the token is on none of them.
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            with contextlib.suppress(OSError):
+                assert token.encode() not in cmdline.read_bytes(), cmdline
     finally:
         client.close()
 
@@ -113,6 +119,8 @@ def test_editor_headless_to_agent(
     assert done.returncode == 0 and "Stopped Chrome and its CDP proxy" in done.stdout
     assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
     assert not (pix3_home / "chrome.json").exists()
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", cdp)) != 0  # the proxy's port is free again
     for root in (game, other):
         pid = dev_pid(root)
         done = run_pix3("editor", "--stop", cwd=root, env=env)
@@ -126,3 +134,28 @@ def cleanup() -> Iterator[Cleanup]:
     procs = Cleanup()
     yield procs
     procs.kill_all()
+
+
+def test_taken_port_moves_to_the_next(tmp_path: Path, pix3_home: Path, chromium: str, cleanup: Cleanup) -> None:
+    game = make_project(tmp_path / "game")
+    wrapper, _ = chrome_wrapper(tmp_path, chromium)
+    taken = free_port_run(2)
+    env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
+    with http_server({}, taken):  # answers 404 to everything: not Chrome, not a proxy
+        done = run_pix3("editor", "--headless", "--cdp-port", str(taken), "--port", str(free_port()), cwd=game, env=env)
+        record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
+        cleanup.pids += [pid for pid in (record.get("ownerPid"), dev_pid(game)) if pid]
+        assert done.returncode == 0, done.stderr
+        moved = taken + 1
+        assert f"Port {taken}: port {taken} is in use by something that is not Chrome\n" in done.stdout
+        assert f"Chrome:     launched behind the CDP proxy ws://127.0.0.1:{moved}/pix3" in done.stdout
+        assert (
+            f"Port {taken} was taken, using {moved}: run `pix3 agent-setup --repair` so chrome-devtools-mcp points"
+            " at it." in done.stdout
+        )
+        assert record["port"] == moved
+    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
+    assert wait_gone(record["ownerPid"])
+    pid = dev_pid(game)
+    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
+    assert wait_gone(pid)

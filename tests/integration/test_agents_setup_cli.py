@@ -140,3 +140,31 @@ def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> Non
     assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.10.1 ")
     assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.10.1" in out
     assert "Codex reads .codex/config.toml only in a project it trusts" in out
+
+
+def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_home: Path) -> None:
+    from tests.integration.editor_fakes import free_port
+
+    code, out, err = _setup(project, pix3_home, "claude", "--remote")
+    assert code == 1 and err.startswith("pix3 agent-setup --remote: no ~/.pix3/remote-cdp-token here.")
+    assert not (project / ".mcp.json").exists() and not (pix3_home / "remote-cdp.json").exists()
+
+    token = "r" * 43
+    (pix3_home / "remote-cdp-token").write_text(token + "\n")
+    (pix3_home / "remote-cdp-token").chmod(0o644)
+    port = free_port()
+    code, out, err = _setup(project, pix3_home, "claude", "codex", "--remote", "--cdp-port", str(port))
+    assert code == 0, err
+    assert f"Port {port} does not answer with the proof of the token now (nothing listens); written anyway" in out
+    config = pix3_home / "remote-cdp.json"
+    assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{port}/pix3"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    assert stat.S_IMODE((pix3_home / "remote-cdp-token").stat().st_mode) == 0o600
+    for name in (".mcp.json", ".codex/config.toml"):
+        text = (project / name).read_text()
+        assert f"--config={config}" in text and token not in text
+    assert token not in out + err
+    code, out, _ = _setup(project, pix3_home, "claude")  # the local launch is another entry
+    assert code == 1 and "has a different pix3-browser entry" in out
+    code, out, _ = _setup(project, pix3_home, "claude", "--remote", "--cdp-port", str(port))
+    assert code == 0 and "up to date" in out
