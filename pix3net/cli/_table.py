@@ -26,4 +26,6 @@ ORDER: tuple[str, ...] = (
 COMMANDS: dict[str, str] = {}
 
 # Hidden commands: dispatched, never listed.
-HIDDEN: dict[str, str] = {}
+HIDDEN: dict[str, str] = {
+    "__chrome-owner": "pix3net.chrome.owner:main",
+}
