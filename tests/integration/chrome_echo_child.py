@@ -2,7 +2,7 @@
 
 Its first message (NUL-framed on fd 4) says what fds 0/1 are and whether fds 3/4 are the pipes;
 then every byte read on fd 3 is written back on fd 4 (so framing passes through unchanged). A
-message containing ``"quit"`` makes it exit 7 after echoing.
+message containing ``"quit"`` makes it exit 7 once that message is echoed.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ def main() -> int:
     }
     os.write(2, b"echo child: started\n\n")
     os.write(4, json.dumps(report).encode() + b"\0")
+    quitting = False
     while chunk := os.read(3, 1 << 20):
         view = memoryview(chunk)
         while view:
             view = view[os.write(4, view) :]
-        if b'"quit"' in chunk:
+        quitting = quitting or b'"quit"' in chunk
+        if quitting and b"\0" in chunk:  # the quit message is echoed up to its NUL
             os.write(2, b"echo child: quitting\n")
             return 7
     return 0
