@@ -117,6 +117,11 @@ def start_dev_server(
         record.unlink()
     log = root / DEV_LOG
     env = {**os.environ, "FORCE_COLOR": "0"}
+    # `python -m pix3net` in the project folder: this pix3net must be importable from there too.
+    package_root = str(Path(__file__).resolve().parents[2])
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if package_root not in paths:
+        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
     log.write_bytes(b"")  # truncated: this start's log only
     # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
     with open(log, "ab") as log_file:
