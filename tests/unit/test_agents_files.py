@@ -201,3 +201,27 @@ def test_config_text_is_what_the_file_holds() -> None:
 def test_parse_port_reads_like_js_number() -> None:
     assert [parse_port(v) for v in ("9333", " 9333 ", "0x10", "1e3", "9333.0")] == [9333, 9333, 16, 1000, 9333]
     assert [parse_port(v) for v in ("x", "", "0", "65536", "1.5", "1_000", "inf", "-1")] == [None] * 8
+
+
+def test_staleness_line_names_files_and_the_config(tmp_path: Path) -> None:
+    from pix3net.agents.stale import staleness_line
+
+    home = tmp_path / "home"
+    config = home / "cdp-mcp.json"
+    launch = mcp_launch(config)
+    assert staleness_line(tmp_path, home, 9333, TOKEN) is None  # no entries: nothing is stale
+    install(tmp_path, CLAUDE, launch, repair=False)
+    assert staleness_line(tmp_path, home, 9333, TOKEN) == (
+        f"{config} (what chrome-devtools-mcp reads) holds another port or token:"
+        " run `pix3 agent-setup --repair`, then start a new agent thread."
+    )
+    write_config(config, 9333, TOKEN)
+    assert staleness_line(tmp_path, home, 9333, TOKEN) is None
+    other = mcp_launch(tmp_path / "elsewhere.json")
+    for agent in (CODEX, PI):
+        install(tmp_path, agent, other, repair=False)
+    assert staleness_line(tmp_path, home, 9333, TOKEN) == (
+        ".codex/config.toml and .pi/mcp.json have a pix3-browser entry that does not reach this Chrome"
+        " (an older launch: another port, another token, the token on its command line):"
+        " run `pix3 agent-setup --repair`, then start a new agent thread."
+    )
