@@ -126,10 +126,8 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
     from pix3net.editor.browser import ChromeStepError
 
     preferred = args.cdp_port or DEFAULT_CDP_PORT
-    # The tab is found by the address the browser uses: publicEditorUrl when the server learnt one.
-    url = info.public_editor_url or info.editor_url
     try:
-        result = trio.run(_chrome, home, url, preferred, args.headless, io)
+        result = trio.run(_chrome, home, info.editor_url, preferred, args.headless, io)
     except ChromeStepError as exc:
         return io.fail(str(exc))
     for line in _agent_lines(root, home, preferred, result.port, result.token):
