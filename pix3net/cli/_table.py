@@ -23,7 +23,11 @@ ORDER: tuple[str, ...] = (
     "gap",
 )
 
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "new": "pix3tools.new:main",
+    "kit": "pix3tools.kit:main",
+    "gap": "pix3tools.gap:main",
+}
 
 # Hidden commands: dispatched, never listed.
 HIDDEN: dict[str, str] = {}
