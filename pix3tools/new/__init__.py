@@ -7,9 +7,18 @@ from __future__ import annotations
 
 from pix3tools.new._command import main, run
 from pix3tools.new._create import Created, CreateError, create_project, package_name_of, project_yaml
-from pix3tools.new._templates import Template, TemplateError, find_template, list_templates, one_line, templates_root
+from pix3tools.new._templates import (
+    PACKAGED_ROOT,
+    Template,
+    TemplateError,
+    find_template,
+    list_templates,
+    one_line,
+    templates_root,
+)
 
 __all__ = [
+    "PACKAGED_ROOT",
     "CreateError",
     "Created",
     "Template",
