@@ -180,7 +180,7 @@ Record what the agent had to work around, in .pix3/gaps.jsonl.
   --context <text>     what the agent was doing
   --agent <name>       the agent (default: from the environment)
   --list               list the records
-  --json               with --list, as JSON
+  --json               the record (with --list: every record) as JSON
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
 }

@@ -10,10 +10,10 @@ from pix3tools.kit._source import Kit, load_kit
 from pix3tools.kit._writes import apply, prune_empty_dirs
 
 
-def install_plan(root: Path, *, update: bool = False, kit: Kit | None = None) -> KitPlan:
+def install_plan(root: Path, *, update: bool = False, kit: Kit | None = None, durable: bool = True) -> KitPlan:
     """Install (or update) the kit in ``root`` and return what was done."""
     plan = plan_install(root, kit or load_kit(), update=update)
-    apply(plan.changes, root=root)
+    apply(plan.changes, root=root, durable=durable)
     return plan
 
 

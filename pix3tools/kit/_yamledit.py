@@ -19,6 +19,10 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 _PLAIN_SAFE = re.compile(r"^[A-Za-z0-9._/][A-Za-z0-9._/+@ !-]*$")
+# Paths and versions that are plain scalars without asking the parser: a letter or `.` first (not a
+# number, not `.inf`/`.nan`), no characters YAML gives a meaning to. Saves a parse per kit file.
+_OBVIOUSLY_PLAIN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9._/-]*|\.[A-Za-z]{4,}[A-Za-z0-9._/-]*)$")
+_SPECIAL_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
 
 
 class ManifestError(ValueError):
@@ -42,6 +46,8 @@ def _one_line(text: str) -> str:
 
 def yaml_scalar(value: str) -> str:
     """``value`` as a YAML scalar: plain when it reads back as the same string, else quoted."""
+    if _OBVIOUSLY_PLAIN.match(value) and value.lower() not in _SPECIAL_WORDS:
+        return value
     if value and value == value.strip() and _PLAIN_SAFE.match(value) and " #" not in value:
         try:
             if _load_plain(f"k: {value}\n") == {"k": value}:

@@ -69,7 +69,7 @@ def run(argv: list[str], *, cwd: Path, env: Mapping[str, str], out: TextIO, err:
     target = cwd / (positionals[1] if len(positionals) > 1 else f"pix3-{template.id}")
 
     def kit_step(root: Path) -> list[str]:
-        plan = install_plan(root)
+        plan = install_plan(root, durable=False)
         return [relative(path, root) for path, data in plan.changes.writes.items() if data is not None]
 
     try:
