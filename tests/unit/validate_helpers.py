@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ def scene(items: str) -> str:
     return "version: 1.0.0\nroot:\n" + items
 
 
-def make(tmp: Path, files: dict[str, str | bytes], manifest: str = MANIFEST) -> Path:
+def make(tmp: Path, files: Mapping[str, str | bytes], manifest: str = MANIFEST) -> Path:
     tmp.mkdir(parents=True, exist_ok=True)
     (tmp / "pix3project.yaml").write_text(manifest)
     for rel, content in files.items():
