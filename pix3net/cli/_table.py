@@ -25,6 +25,7 @@ ORDER: tuple[str, ...] = (
 
 COMMANDS: dict[str, str] = {
     "new": "pix3tools.new:main",
+    "validate": "pix3tools.validate.cli:main",
     "kit": "pix3tools.kit:main",
     "gap": "pix3tools.gap:main",
 }

@@ -29,7 +29,7 @@ BRIDGE_TOOLS: dict[str, str] = {
 HOST_TOOLS: tuple[str, ...] = ("pix3_status", "pix3_sync")
 
 # Where each kind of fact may live once its package lands (module, attribute names tried in order).
-_NODE_TYPE_SOURCES = (("pix3tools.scene", ("KNOWN_NODE_TYPES", "NODE_TYPES", "KNOWN_SCENE_NODE_TYPES")),)
+_NODE_TYPE_SOURCES = (("pix3tools.scene", ("NODE_TYPES", "KNOWN_NODE_TYPES", "KNOWN_SCENE_NODE_TYPES")),)
 _CODE_SOURCES = (
     ("pix3tools.validate", ("CODES", "DIAGNOSTIC_CODES", "REGISTRY")),
     ("pix3tools.check", ("CODES", "DIAGNOSTIC_CODES")),
