@@ -94,7 +94,7 @@ def diagnostic_codes() -> dict[str, str] | None:
                 code = item if isinstance(item, str) else getattr(item, "code", None)
                 if isinstance(code, str):
                     codes.setdefault(code, "" if isinstance(item, str) else _describe(item))
-    return dict(sorted(codes.items()))
+    return codes
 
 
 def starter_scripts() -> dict[str, str]:

@@ -226,3 +226,56 @@ def test_every_kit_file_is_expanded_and_versioned() -> None:
         if path != "CLAUDE.md":
             assert CLI_VERSION in text, path
     assert kit.files["AGENTS.md"].decode().startswith(f"<!-- Pix3 agent kit {CLI_VERSION}")
+
+
+def _expand(name: str) -> list[str]:
+    """``sliceBorderLeft/Right`` → ``sliceBorderLeft``, ``sliceBorderRight``."""
+    first, *rest = name.split("/")
+    last_word = re.search(r"[A-Z][a-z]*$", first)
+    prefix = first[: last_word.start()] if last_word else first
+    return [first, *(prefix + suffix for suffix in rest)]
+
+
+_CELL_SPLIT = re.compile(r"\|(?=(?:[^`]*`[^`]*`)*[^`]*$)")  # a `|` outside backticks
+
+
+def _table_rows(text: str) -> list[tuple[list[str], list[str]]]:
+    """(node types, property keys) of every table row: types in the next-to-last cell."""
+    rows: list[tuple[list[str], list[str]]] = []
+    for line in text.splitlines():
+        if not line.startswith("| ") or "---" in line:
+            continue
+        cells = [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|"))]
+        if len(cells) < 2:
+            continue
+        types = re.findall(r"`([A-Za-z0-9]+)`", cells[-2])
+        keys: list[str] = []
+        for item in re.split(r",\s*(?![^()]*\))", cells[-1]):
+            found = re.match(r"\s*`([A-Za-z0-9/]+)`", item)
+            if found:
+                keys.extend(_expand(found.group(1)))
+        rows.append((types, keys))
+    return rows
+
+
+def test_node_property_tables_match_the_disk_format() -> None:
+    from pix3tools.scene import classify_key, type_format
+
+    kit = load_kit()
+    checked = 0
+    problems = []
+    for path in (".claude/skills/pix3-nodes/SKILL.md", ".claude/skills/pix3-nodes/reference.md"):
+        for types, keys in _table_rows(kit.files[path].decode()):
+            for node_type in types:
+                if node_type not in _known_types():
+                    continue
+                fmt = type_format(node_type)
+                for key in keys:
+                    checked += 1
+                    if classify_key(fmt, key) not in ("schema", "extra"):
+                        problems.append(f"{path}: {node_type}.{key} is {classify_key(fmt, key)}")
+    assert problems == []
+    assert checked > 150
+    # The checker sees a property a type does not take.
+    assert [k for t, k in _table_rows("| `Checkbox2D` | `value` |\n") if t == ["Checkbox2D"]] == [["value"]]
+    assert classify_key(type_format("Checkbox2D"), "value") == "unknown"
