@@ -9,6 +9,7 @@ from pix3tools.kit import _registries
 _FACTS: dict[str, Callable[[], object | None]] = {
     "codes": _registries.diagnostic_codes,
     "node-types": _registries.node_types,
+    "components": _registries.core_components,
 }
 
 
@@ -73,6 +74,13 @@ def _node_types() -> list[str]:
     return lines
 
 
+def _components() -> list[str]:
+    rows = ["| Component | Config keys (documented) |", "| --- | --- |"]
+    for name, keys in (_registries.core_components() or {}).items():
+        rows.append(f"| `{name}` | {', '.join(f'`{k}`' for k in keys) or '—'} |")
+    return rows
+
+
 def _bridge_tools(host_only: bool) -> list[str]:
     rows = ["| Tool | Params |", "| --- | --- |"]
     for name, params in _registries.BRIDGE_TOOLS.items():
@@ -95,6 +103,8 @@ def generate(name: str, args: list[str], *, commands: set[str]) -> list[str]:
         return _codes()
     if name == "node-types":
         return _node_types()
+    if name == "components":
+        return _components()
     if name == "bridge-tools":
         return _bridge_tools(host_only=False)
     if name == "host-tools":

@@ -95,7 +95,11 @@ def _mcp_json(plan: MigratePlan) -> bool:
     for name, entry in list(servers.items()):
         if not isinstance(entry, dict):
             continue
-        launch = [entry.get("command", ""), *(a for a in entry.get("args", []) if isinstance(a, str))]
+        args = entry.get("args")
+        launch = [
+            entry.get("command", ""),
+            *(a for a in (args if isinstance(args, list) else []) if isinstance(a, str)),
+        ]
         if is_retired_server([str(w) for w in launch]):
             del servers[name]
             removed = True

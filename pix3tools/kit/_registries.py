@@ -97,6 +97,18 @@ def diagnostic_codes() -> dict[str, str] | None:
     return codes
 
 
+def core_components() -> dict[str, list[str]] | None:
+    """Built-in ``core:`` components → their documented config keys; ``None`` without the scene model."""
+    sources = _probe((("pix3tools.scene", ("COMPONENTS",)),))
+    if not sources:
+        return None
+    found: dict[str, list[str]] = {}
+    for name, schema in sources[0].items():
+        props = getattr(schema, "props", {})
+        found[str(name)] = [str(key) for key in props]
+    return found
+
+
 def starter_scripts() -> dict[str, str]:
     """The starter's npm scripts, in the order of its package.json."""
     data = json.loads(STARTER_PACKAGE.read_text(encoding="utf-8"))

@@ -129,6 +129,8 @@ def create_project(
 ) -> Created:
     """Write the starter into ``target`` (missing or empty), then run ``post_create`` (the kit)."""
     target = target.resolve()
+    if target.exists() and not target.is_dir():
+        raise CreateError(f"{target} is a file. Choose an empty or new folder for a new project.")
     if target.exists() and not _is_empty_dir(target):
         raise CreateError(f"{target} is not empty. Choose an empty or new folder for a new project.")
     project_name = (name if name is not None else target.name).strip() or "Pix3 Project"

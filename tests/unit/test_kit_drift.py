@@ -78,6 +78,7 @@ _NPM_RUN = re.compile(r"`npm run ([a-z][a-z:-]*)`")
 _BRIDGE = re.compile(r"\bpix3_[a-z_]+")
 _CODE = re.compile(r"\b[EW]_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
 _SNAKE = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`")
+_CORE = re.compile(r"\bcore:([A-Z][A-Za-z0-9]*)")
 _NODE_TYPE = re.compile(r"`([A-Z][A-Za-z0-9]*(?:2D|3D|Node|Mesh|MeshInstance)|Group|PostProcess|AudioPlayer)`")
 
 
@@ -123,6 +124,9 @@ def drift(
         for code in _CODE.findall(text):
             if code not in codes:
                 problems.append(f"{path}: diagnostic code {code} is emitted by no command")
+        for component in _CORE.findall(text):
+            if f"core:{component}" not in _known_components():
+                problems.append(f"{path}: core:{component} is no built-in component")
         for node_type in _NODE_TYPE.findall(text):
             if node_type not in types:
                 problems.append(f"{path}: node type {node_type} does not exist")
@@ -167,6 +171,12 @@ def _known_codes() -> set[str]:
     return set(diagnostic_codes() or ())
 
 
+def _known_components() -> set[str]:
+    from pix3tools.scene import COMPONENTS
+
+    return set(COMPONENTS)
+
+
 def _known_types() -> set[str]:
     found = node_types()
     return set(found) if found is not None else SPEC_NODE_TYPES
@@ -207,6 +217,7 @@ def test_a_kit_without_a_command_does_not_mention_it() -> None:
         ("fix E_FROBNICATED first", "diagnostic code E_FROBNICATED"),
         ("add a `Spline2D`", "node type Spline2D does not exist"),
         ("then `npm run deploy`", "`npm run deploy` is no starter script"),
+        ("attach `core:Teleport`", "core:Teleport is no built-in component"),
     ],
 )
 def test_the_checker_catches_invented_names(cdp_tools: set[str], line: str, problem: str) -> None:
