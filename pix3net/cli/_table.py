@@ -23,7 +23,9 @@ ORDER: tuple[str, ...] = (
     "gap",
 )
 
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "sfx": "pix3tools.sfx.cli:main",
+}
 
 # Hidden commands: dispatched, never listed.
 HIDDEN: dict[str, str] = {}
