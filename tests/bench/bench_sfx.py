@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-from functools import partial
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from tests.bench._report import Absolute, Result, median_ms, python_pass, time_calls, time_process
@@ -21,7 +21,6 @@ def run() -> list[Result | Absolute]:
     rows.append(Result("tools", "pix3 sfx explosion, whole process vs python -c pass", ours, floor, 4.0))
     for name, params in PRESETS.items():
         render(params)  # warm numpy's dispatch once
-        rows.append(
-            Absolute("tools", f"sfx render {name}", median_ms(time_calls(lambda p=params: render(p), 15)), 20.0)
-        )
+        samples = time_calls(partial(render, params), 15)
+        rows.append(Absolute("tools", f"sfx render {name}", median_ms(samples), 20.0))
     return rows
