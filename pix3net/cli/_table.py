@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "new": "pix3tools.new:main",
     "validate": "pix3tools.validate.cli:main",
     "kit": "pix3tools.kit:main",
+    "sfx": "pix3tools.sfx.cli:main",
     "gap": "pix3tools.gap:main",
 }
 
