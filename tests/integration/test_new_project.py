@@ -232,3 +232,16 @@ def test_a_new_project_passes_validate(tmp_path: Path) -> None:
         assert run_pix3("new", template_id, template_id, cwd=tmp_path).returncode == 0
         done = run_pix3("validate", cwd=tmp_path / template_id)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_usage_errors_and_version(tmp_path: Path) -> None:
+    done = run_pix3("new", "2d", "x", "--name", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("pix3 new: --name needs a value\n\nUsage: pix3 new")
+    assert list(tmp_path.iterdir()) == []
+    done = run_pix3("new", "2d", "-v", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"{CLI_VERSION}\n")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "file").write_text("x")
+    done = run_pix3("new", "3d", "file", cwd=tmp_path)
+    assert done.returncode == 1 and "is a file" in done.stderr
