@@ -158,6 +158,7 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
     ``pending`` holds changes planned before (by ``--migrate``); the kit's own join them.
     """
     previous_version, owned = read_manifest(root)
+    broken_manifest = (root / MANIFEST).is_file() and previous_version is None and not owned
     plan = KitPlan(
         root=root,
         kit_version=kit.version,
@@ -167,6 +168,11 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
         previous_files=dict(owned),
         changes=pending if pending is not None else Changes(),
     )
+    if broken_manifest:
+        plan.notes.append(
+            f"{MANIFEST} could not be read: every kit file that differs from this kit counts as edited; "
+            "the manifest is written again."
+        )
     agents_kit = kit.files["AGENTS.md"]
     agents_existing = _read(root / "AGENTS.md")
     kit_owns_agents = (

@@ -205,3 +205,12 @@ def test_through_the_entry(recipe: Path, tmp_path: Path) -> None:
     assert "pix3project.yaml" in done.stderr and "or any parent folder" in done.stderr
     done = run_pix3("kit", "--project", "nope", cwd=tmp_path)
     assert done.returncode == 2 and "or any parent folder" not in done.stderr
+
+
+def test_a_broken_manifest_is_said_and_rewritten(recipe: Path) -> None:
+    install(recipe)
+    (recipe / ".pix3/kit-manifest.json").write_text("{torn")
+    out = install(recipe)
+    assert "note: .pix3/kit-manifest.json could not be read" in out
+    assert "  current  AGENTS.md\n" in out
+    assert json.loads((recipe / ".pix3/kit-manifest.json").read_text())["version"] == CLI_VERSION

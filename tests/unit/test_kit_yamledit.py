@@ -93,3 +93,13 @@ def test_only_agent_kit_changes(top: dict[str, object], meta: dict[str, object],
     # Every original line is still there, in order.
     kept = iter(new.splitlines())
     assert all(any(line == other for other in kept) for line in text.splitlines())
+
+
+def test_crlf_files_stay_crlf() -> None:
+    text = "version: 1.0.0\r\nmetadata:\r\n  projectName: A\r\nautoloads: []\r\n"
+    new = set_agent_kit(text, "2.0.0", ["a"])
+    assert (
+        new
+        == "version: 1.0.0\r\nmetadata:\r\n  projectName: A\r\n  agentKit:\r\n    version: 2.0.0\r\n    files:\r\n      - a\r\nautoloads: []\r\n"
+    )
+    assert set_agent_kit(new, "2.0.0", ["a"]) == new
