@@ -23,7 +23,9 @@ ORDER: tuple[str, ...] = (
     "gap",
 )
 
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "tree": "pix3tools.tree.cli:main",
+}
 
 # Hidden commands: dispatched, never listed.
 HIDDEN: dict[str, str] = {}

@@ -134,12 +134,14 @@ Run scenes headless and report what threw.
 """,
     "tree": """Usage: pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]
 
-A scene's outline, one line per node; with no scene, an overview of the project.
+A scene's outline, one line per node, from the YAML alone; with no scene, an overview of the
+project (scenes, prefabs, overlays, scripts). Exit 0, 1 a scene does not parse, 2 bad arguments.
 
-  [scene]              the .pix3scene file
-  --depth N            stop at depth N
-  --types A,B          only nodes of these types (with their ancestors as context)
-  --props              show each node's properties
+  [scene]              the .pix3scene file (project path, res:// path or a path from here)
+  --depth N            stop N levels below the roots (cut subtrees end in "… +K below")
+  --types A,B          nodes of these types or components ("instance": prefab instances),
+                       with their ancestors as "·" context lines
+  --props              under each node, the properties that differ from the type's documented defaults
   --json               the outline as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
