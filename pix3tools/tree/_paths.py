@@ -1,46 +1,18 @@
-"""Project paths: `res://` references, the scene walk, reading a scene file."""
+"""Reading scenes for the outline, through the scene model (pix3tools.scene)."""
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
-from pix3tools.tree._yaml import YamlError, load_yaml
+from pix3tools.scene import IGNORED_DIRS, YamlError, parse_yaml, project_path
 
-__all__ = ["SceneError", "project_path", "read_scene", "scene_files"]
-
-# Folders the reference never walks into (spec/validate.md §1.1).
-IGNORED_DIRS = frozenset({"node_modules", ".yalc", ".git", ".pix3", "dist", ".vite", ".cache"})
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+__all__ = ["IGNORED_DIRS", "SceneError", "project_path", "read_scene", "scene_files"]
 
 
 class SceneError(Exception):
     """A scene that cannot be outlined; ``str()`` is the reason without the path."""
-
-
-def project_path(reference: str) -> str | None:
-    """A `res://`, bare or `/`-rooted reference as a project-relative path (None: not a file of
-    the project: another URI scheme, or above the root)."""
-    text = reference.strip()
-    if text[:6].lower() == "res://":
-        text = text[6:]
-    elif _SCHEME.match(text):
-        return None
-    text = re.split(r"[?#]", text, maxsplit=1)[0].replace("\\", "/")
-    parts: list[str] = []
-    for segment in text.split("/"):
-        if segment in ("", "."):
-            continue
-        if segment == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(unquote(segment))
-    return "/".join(parts) if parts else None
 
 
 def read_scene(path: Path) -> dict[str, Any]:
@@ -54,9 +26,10 @@ def read_scene(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SceneError("is not valid YAML: the file is not UTF-8 text") from None
     try:
-        doc = load_yaml(text)
+        doc = parse_yaml(text).data
     except YamlError as exc:
-        raise SceneError(f"is not valid YAML: {str(exc).rstrip('.')}") from None
+        where = f" at line {exc.line}" if exc.line else ""
+        raise SceneError(f"is not valid YAML: {exc.message.rstrip('.')}{where}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("root"), list):
         raise SceneError("is not a .pix3scene (no `root:` list)")
     return doc

@@ -88,7 +88,7 @@ class PropsReader:
         self._error: str | None = None
         self._no_defaults: set[str] = set()
         try:
-            import pix3tools.scene as model  # type: ignore[import-not-found,unused-ignore]
+            import pix3tools.scene as model
 
             self._model = model
         except ImportError as exc:

@@ -15,7 +15,6 @@ from pix3tools.tree._args import ArgError, TreeArgs, parse_args
 from pix3tools.tree._outline import OutlineOptions, Size, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
 from pix3tools.tree._text import is_number
-from pix3tools.tree._yaml import YamlError, load_yaml
 
 __all__ = ["main", "run"]
 
@@ -41,14 +40,12 @@ def _find_root(cwd: Path, explicit: str | None) -> Path:
 
 
 def _manifest(root: Path) -> dict[str, Any] | None:
-    path = root / PROJECT_FILE
-    if not path.is_file():
+    if not (root / PROJECT_FILE).is_file():
         return None
-    try:
-        doc = load_yaml(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, YamlError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
+    from pix3tools.scene import load_manifest
+
+    doc = load_manifest(root)
+    return doc.data if doc is not None and isinstance(doc.data, dict) else {}
 
 
 def _viewport(manifest: dict[str, Any] | None) -> Size:
@@ -104,16 +101,14 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     except SceneError as exc:
         err.write(f"pix3 tree: {shown_path} {exc}.\n")
         return 1
-    props = None
-    note: str | None = None
+    reader = None
     if args.props:
         from pix3tools.tree._props import PropsReader
 
         reader = PropsReader()
-        props = reader.props
-        note = reader.note
     options = OutlineOptions(args.depth, args.types)
-    nodes = build_outline(doc, root, _viewport(manifest), options, props)
+    nodes = build_outline(doc, root, _viewport(manifest), options, reader.props if reader else None)
+    note = reader.note if reader else None
     if args.json:
         from pix3tools.tree._render import node_json
 

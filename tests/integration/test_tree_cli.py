@@ -219,22 +219,31 @@ def test_bad_input_is_answered_without_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in err
 
 
-def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
-    deep = "version: 1.0.0\nroot:\n" + "".join(
-        f"{'  ' * (2 * i + 1)}- id: n{i}\n{'  ' * (2 * i + 1)}  children:\n" for i in range(300)
+def _nested(levels: int) -> str:
+    return "version: 1.0.0\nroot:\n" + "".join(
+        f"{'  ' * (2 * i + 1)}- id: n{i}\n{'  ' * (2 * i + 1)}  children:\n" for i in range(levels)
     )
+
+
+def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
     root = _project(
         tmp_path,
         {
-            "scenes/deep.pix3scene": deep,
+            "scenes/deep.pix3scene": _nested(200),
+            "scenes/deeper.pix3scene": _nested(5000),
             "scenes/a.pix3scene": "root:\n  - id: a\n    instance: res://scenes/b.pix3scene\n",
             "scenes/b.pix3scene": "root:\n  - id: b\n    instance: res://scenes/a.pix3scene\n",
         },
     )
     code, lines, err = tree("scenes/deep.pix3scene", "--depth", "2", cwd=root)
     assert (code, err) == (0, "")
-    assert lines[0] == "scenes/deep.pix3scene — 300 nodes, 3 shown to depth 2"
-    assert lines[3] == "    ?#n2  … +297 below"
+    assert lines[0] == "scenes/deep.pix3scene — 200 nodes, 3 shown to depth 2"
+    assert lines[3] == "    ?#n2  … +197 below"
+    code, lines, err = tree("scenes/deep.pix3scene", cwd=root)
+    assert (code, err, len(lines)) == (0, "", 202)
+    code, lines, err = tree("scenes/deeper.pix3scene", cwd=root)
+    assert code == 1 and lines == [""]
+    assert err.startswith("pix3 tree: scenes/deeper.pix3scene is not valid YAML: nesting deeper than")
     code, lines, err = tree("scenes/a.pix3scene", cwd=root)
     assert (code, err) == (0, "")
     assert lines[1] == "?#a ↳ instance res://scenes/b.pix3scene (no overrides)"
@@ -249,3 +258,15 @@ def test_scene_outside_the_project_by_absolute_path(tmp_path: Path) -> None:
     code, lines, _ = tree(str(outside), cwd=root)
     assert code == 0
     assert lines[:2] == [f"{outside} — 1 node", "Node3D#x pos=(1,2.5,-3)"]
+
+
+def test_props_show_what_differs_from_the_documented_defaults() -> None:
+    code, lines, _ = tree("scenes/main.pix3scene", "--props")
+    assert code == 0
+    after = {lines[i].split()[0]: lines[i + 1] for i in range(1, len(lines) - 1)}
+    assert after["ColorRect2D#game-background"].strip() == "color=#141a2e"
+    assert "barColor=#ff4d6d" in after["Bar2D#lives-bar"]
+    assert "transform." not in after["Bar2D#lives-bar"]
+    # #FFF is the default white, opacity 0 is not the default 1.
+    assert after["ColorRect2D#flash"].strip() == "opacity=0"
+    assert not any(line.startswith("(") for line in lines)
