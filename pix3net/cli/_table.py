@@ -25,6 +25,7 @@ ORDER: tuple[str, ...] = (
 
 COMMANDS: dict[str, str] = {
     "tree": "pix3tools.tree.cli:main",
+    "character-compile": "pix3tools.character.cli:main",
 }
 
 # Hidden commands: dispatched, never listed.

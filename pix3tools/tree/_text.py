@@ -1,70 +1,16 @@
-"""Text helpers for the outline: numbers printed the way JavaScript prints them, short quotes."""
+"""Text helpers for the outline: short quotes and property values."""
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from typing import Any, TypeGuard
+from typing import Any
+
+from pix3tools._js import is_number, js_number, js_round, json_text
 
 __all__ = ["is_number", "js_number", "js_round", "json_text", "quote_short", "value_text"]
 
 _WHITESPACE = re.compile(r"\s+")
 _PLAIN = re.compile(r"^[\w#./:-]+$")
-
-
-def is_number(value: object) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def js_round(value: float, decimals: int = 4) -> float:
-    """``Math.round(v · 10^d) / 10^d``: halves round toward +∞, unlike Python's ``round``."""
-    if not math.isfinite(value):
-        return value
-    scale = 10**decimals
-    return float(math.floor(value * scale + 0.5) / scale)
-
-
-def js_number(value: float) -> str:
-    """``String(n)`` in JavaScript: integral values without ``.0``, exponents past 1e21 / 1e-7."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    text = repr(value)
-    sign = ""
-    if text[0] == "-":
-        sign, text = "-", text[1:]
-    mantissa, _, exponent = text.partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    point = len(whole) + (int(exponent) if exponent else 0)
-    stripped = digits.lstrip("0")
-    point -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0") or "0"
-    k, n = len(digits), point
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        head = digits[0] + ("." + digits[1:] if k > 1 else "")
-        out = f"{head}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + out
-
-
-def json_text(value: Any) -> str:
-    """``JSON.stringify(value)`` (compact, non-ASCII kept)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def quote_short(text: str, limit: int) -> str:
