@@ -24,6 +24,7 @@ ORDER: tuple[str, ...] = (
 )
 
 COMMANDS: dict[str, str] = {
+    "validate": "pix3tools.validate.cli:main",
     "tree": "pix3tools.tree.cli:main",
     "character-compile": "pix3tools.character.cli:main",
 }

@@ -100,13 +100,10 @@ Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
 """,
     "validate": """Usage: pix3 validate [paths…] [--json] [--no-hydrate] [--project <dir>]
 
-Strict check of scenes, prefabs, animations, locales and autoloads. With no paths, the whole
-project (and unused assets). Exit 0 clean, 1 errors, 2 could not run.
-
-  [paths…]             scene files or folders to check
-  --json               the report as JSON on stdout
-  --no-hydrate         skip level 2 (hydration through the runtime)
-  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+  paths          .pix3scene files or folders (default: every scene in the project)
+  --json         machine-readable report (diagnostics + sha256 of each validated file)
+  --no-hydrate   level 1 only: no project code runs (user: component properties not checked)
+  --project dir  project root (default: nearest folder with pix3project.yaml)
 """,
     "check": """Usage: pix3 check [--json] [--no-hydrate] [--offline] [--no-sync] [--project <dir>]
 
