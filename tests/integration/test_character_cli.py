@@ -221,3 +221,41 @@ def test_unwritable_target_writes_nothing(tmp_path: Path) -> None:
     assert "error: could not write" in done.stdout and "nothing was written." in done.stdout
     assert {p: (root / p).read_bytes() for p in files_under(root)} == before
     assert not (root / "sprites").exists()
+
+
+def test_instanced_prefab_passes_validate(tmp_path: Path) -> None:
+    root, spec = art_drop(tmp_path)
+    assert run_pix3("character-compile", str(spec), cwd=root).returncode == 0
+    (root / "scenes/main.pix3scene").write_text(
+        "version: 1.0.0\nroot:\n  - id: game-root\n    type: Group2D\n    children:\n"
+        "      - id: goblin\n        instance: res://scenes/prefabs/Goblin Scout.pix3scene\n"
+        "        properties: { transform: { position: [0, -200] } }\n"
+    )
+    done = run_pix3("validate", "--json", "--no-hydrate", cwd=root)
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["errorCount"]) == (0, 0), report["diagnostics"]
+    assert [f["file"] for f in report["files"]] == ["scenes/main.pix3scene", "scenes/prefabs/Goblin Scout.pix3scene"]
+
+
+def test_awkward_names_read_back_and_validate(tmp_path: Path) -> None:
+    from pix3tools.scene import parse_yaml
+
+    root, spec = art_drop(tmp_path)
+    spec.write_text(
+        'name: "Goblin: the #1 \\"boss\\""\nslug: boss\nseparator: ": "\ndefaultState: die\ndefaultVariant: ""\n'
+        "clips:\n  - { variant: sword, state: idle, frames: [sword/idle_1.png] }\n"
+        "  - { state: die, frames: [die/die_1.png] }\n"
+    )
+    done = run_pix3("character-compile", str(spec), "--json", cwd=root)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0, done.stdout
+    assert report["prefabPath"] == "scenes/prefabs/Goblin_ the #1 _boss_.pix3scene"
+    assert [c["name"] for c in report["clips"]] == ["sword: idle", "die"]
+    prefab = parse_yaml((root / report["prefabPath"]).read_text()).data
+    node = prefab["root"][0]
+    assert node["name"] == 'Goblin: the #1 "boss"'
+    assert node["properties"]["currentClip"] == "die"
+    assert node["properties"]["width"] == 48 and node["properties"]["height"] == 32
+    assert node["components"][0]["config"] == {"variant": "", "state": "die", "separator": ": "}
+    done = run_pix3("validate", report["prefabPath"], "--json", "--no-hydrate", cwd=root)
+    assert json.loads(done.stdout)["errorCount"] == 0
