@@ -33,7 +33,11 @@ def js_number(value: float) -> str:
         return "Infinity" if value > 0 else "-Infinity"
     if value == 0:
         return "0"
+    if value.is_integer() and abs(value) < 2**53:  # exact as an int; beyond, JS pads its digits
+        return str(int(value))
     text = repr(value)
+    if "e" not in text:  # both print the shortest round-trip digits; only exponent forms differ
+        return text
     sign = ""
     if text[0] == "-":
         sign, text = "-", text[1:]
