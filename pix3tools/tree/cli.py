@@ -6,6 +6,7 @@ Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file (spec/
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -75,8 +76,19 @@ def _display(path: Path, root: Path) -> str:
         return str(absolute)
 
 
+def _json_safe(value: Any) -> Any:
+    """JSON.stringify writes NaN and ±Infinity (legal YAML: .nan, .inf) as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    return value
+
+
 def _dump(data: object) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(_json_safe(data), indent=2, ensure_ascii=False) + "\n"
 
 
 def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:

@@ -270,3 +270,18 @@ def test_props_show_what_differs_from_the_documented_defaults() -> None:
     # #FFF is the default white, opacity 0 is not the default 1.
     assert after["ColorRect2D#flash"].strip() == "opacity=0"
     assert not any(line.startswith("(") for line in lines)
+
+
+def test_json_is_strict_json_with_nan_and_inf(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        {
+            "scenes/n.pix3scene": "root:\n  - id: n\n    type: Node2D\n    properties: { position: [.nan, .inf], zIndex: -.inf }\n"
+        },
+    )
+    done = run_pix3("tree", "scenes/n.pix3scene", "--json", "--props", cwd=root)
+    assert done.returncode == 0
+    node = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))["nodes"][0]
+    assert node["position"] == [None, None] and node["props"] == {"zIndex": None}
+    code, lines, _ = tree("scenes/n.pix3scene", "--props", cwd=root)
+    assert code == 0 and lines[1:3] == ["Node2D#n pos=(NaN,Infinity)", "    zIndex=-Infinity"]
