@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "validate": "pix3tools.validate.cli:main",
     "tree": "pix3tools.tree.cli:main",
     "character-compile": "pix3tools.character.cli:main",
+    "sfx": "pix3tools.sfx.cli:main",
 }
 
 # Hidden commands: dispatched, never listed.

@@ -165,13 +165,15 @@ Exit 0 written or current, 1 refused, 2 usage or no project.
 """,
     "sfx": """Usage: pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]
 
-Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline.
-Presets: coin, jump, hit, explosion, powerup, click.
+Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline (no editor, no network).
 
-  <preset|"text">      a preset name, or a description that names one
-  --out <file.wav>     where to write it
-  --seed <n>           a seeded variation of the preset
-  --json               the report as JSON on stdout
+  presets     coin, jump, hit, explosion, powerup, click
+  modifiers   high/low, short/long, soft (in a description: "short high coin pickup")
+  --out       the .wav to write; default: audio/<preset>.wav in the project root
+  --seed      a variation of the preset (same seed, same sound); default: the preset as tuned
+  --json      print { path, res, durationMs, preset, seed, modifiers, bytes, peak, params }
+
+Reference it from a scene or script as res://<path inside the project>.
 """,
     "gap": """Usage: pix3 gap "<what was missing>" [options]
 
