@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.ma
 def test_editor_headless_to_agent(
     tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
 ) -> None:
-    game = make_project(tmp_path / "game")
+    game = tmp_path / "game"  # the README's demo project: a 2D starter from `pix3 new`
+    created = run_pix3("new", "2d", str(game), cwd=tmp_path, env={"PIX3_HOME": str(pix3_home)})
+    assert created.returncode == 0, created.stderr
     wrapper, argv_file = chrome_wrapper(tmp_path, chromium)
     cdp = free_port()
     env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
