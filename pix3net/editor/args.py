@@ -6,6 +6,7 @@ Every flag is its own token (no ``=`` forms). A value is missing when absent or 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -87,3 +88,9 @@ def parse_editor_args(argv: list[str]) -> EditorArgs:
             args.ssh_host = value
         i += 2
     return args
+
+
+def is_remote_host(env: Mapping[str, str], *, headless: bool) -> bool:
+    """The remote host of Remote SSH: ``SSH_CONNECTION`` set; ``--headless`` or ``PIX3_CHROME``
+    disables it (harnesses on SSH boxes, spec/cdp.md §9)."""
+    return bool(env.get("SSH_CONNECTION")) and not headless and not env.get("PIX3_CHROME")

@@ -110,7 +110,7 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
 
     import trio
 
-    from pix3net.editor.remote import is_remote_host
+    from pix3net.editor.args import is_remote_host
 
     if is_remote_host(os.environ, headless=args.headless):
         from pix3net.agents.forward import forward_port, store_forward_port

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 
 from pix3net.agents.forward import read_remote_token
@@ -25,11 +24,6 @@ from pix3net.devserver.devinfo import DevInfo
 from pix3net.home import atomic_write
 
 DEFAULT_LOCAL_PROXY_PORT = 9333
-
-
-def is_remote_host(env: Mapping[str, str], *, headless: bool) -> bool:
-    """``--headless`` or ``PIX3_CHROME`` disables the remote path (harnesses on SSH boxes, §9)."""
-    return bool(env.get("SSH_CONNECTION")) and not headless and not env.get("PIX3_CHROME")
 
 
 def remote_forward_lines(remote_port: int, local_port: int = DEFAULT_LOCAL_PROXY_PORT) -> list[str]:

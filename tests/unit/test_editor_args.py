@@ -65,3 +65,13 @@ def test_token_copy_lines() -> None:
 def test_remote_forward_lines() -> None:
     assert remote_forward_lines(9334) == ["RemoteForward 127.0.0.1:9334 127.0.0.1:9333", "ExitOnForwardFailure yes"]
     assert remote_forward_lines(9333, 9335)[0] == "RemoteForward 127.0.0.1:9333 127.0.0.1:9335"
+
+
+def test_remote_host_mode() -> None:
+    from pix3net.editor.args import is_remote_host
+
+    ssh = {"SSH_CONNECTION": "10.0.0.1 5000 10.0.0.2 22"}
+    assert is_remote_host(ssh, headless=False)
+    assert not is_remote_host(ssh, headless=True)
+    assert not is_remote_host({**ssh, "PIX3_CHROME": "/usr/bin/chromium"}, headless=False)
+    assert not is_remote_host({}, headless=False) and not is_remote_host({"SSH_CONNECTION": ""}, headless=False)
