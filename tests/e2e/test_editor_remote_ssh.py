@@ -86,6 +86,13 @@ def test_remote_ssh_forward_proof(tmp_path: Path, chromium: str, node_modules: P
         assert done.returncode == 0, done.stderr
         assert f"CDP forward: live on 127.0.0.1:{forward}" in done.stdout
 
+        # Another token here: the forward cannot prove it, so it is named as held, never live.
+        (remote / "remote-cdp-token").write_text("z" * 43 + "\n")
+        done = run_pix3("editor", cwd=game, env=remote_env)
+        assert f"  Port {forward}: port {forward} is a Pix3 CDP proxy that does not know this token" in done.stdout
+        assert "CDP forward: live" not in done.stdout and f"port {forward} here is held" in done.stdout
+        shutil.copyfile(human / "cdp-token", remote / "remote-cdp-token")
+
         # Squatters on another port, relaying to the real forward: no proof for the port dialled.
         for rewrite in (False, True):
             with tcp_relay(squat, forward, rewrite_host=rewrite):
