@@ -30,6 +30,7 @@ from pix3net.cdp import auth
 from pix3net.cdp._http import (
     MAX_HEAD_BYTES,
     BadRequest,
+    FrameGauge,
     RequestHead,
     body_length,
     handshake_accept,
@@ -113,10 +114,11 @@ _END = object()
 class _Client:
     """One WebSocket client's outbound side: a byte-bounded queue drained by one writer."""
 
-    def __init__(self, number: int, stream: trio.SocketStream, ws: Connection, bound: int) -> None:
+    def __init__(self, number: int, stream: trio.SocketStream, trailing: bytes, bound: int) -> None:
         self.number = number
         self.stream = stream
-        self.ws = ws
+        self.trailing = trailing
+        self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
         self.bound = bound
         self.queue: deque[Any] = deque()
         self.queued = 0
@@ -142,6 +144,12 @@ class _Client:
 
     def control(self, data: bytes) -> None:
         self._push(data, 0)
+
+    def finish(self) -> None:
+        """The peer closed: flush what is queued (our close answer last), then the socket."""
+        if not self.closing:
+            self.closing = True
+            self._push(_END, 0)
 
     def hang_up(self, code: int, reason: str, *, drop_queued: bool = False) -> None:
         """Close frame with code and reason, then the socket after the peer answers (≤ 1 s)."""
@@ -386,7 +394,7 @@ class _Proxy:
         waiter = _Waiter()
         self.attaching[number] = waiter
         # Registered before the attach: events on the new root queue up until the writer runs.
-        client = _Client(number, stream, Connection(ConnectionType.SERVER, trailing_data=trailing), self.queue_bytes)
+        client = _Client(number, stream, trailing, self.queue_bytes)
         self.clients[number] = client
         self.all_gone = trio.Event()
         try:
@@ -430,32 +438,29 @@ class _Proxy:
         ws = client.ws
         pieces: list[str | bytes] = []
         size = 0
-        pending = True  # trailing data given to the connection may already hold frames
+        gauge = FrameGauge()
+        gauge.feed(client.trailing)
+        first = True  # the bytes that came with the upgrade are already in ``ws``
         while True:
-            if not pending:
+            if not first:
                 try:
                     data = await client.stream.receive_some(_RECEIVE_BYTES)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
                 ws.receive_data(data or None)
-            pending = False
+                gauge.feed(data)
+            first = False
             for event in ws.events():
                 if isinstance(event, TextMessage | BytesMessage):
                     if client.closing:
                         continue
-                    data_piece: str | bytes = event.data if isinstance(event.data, str) else bytes(event.data)
-                    size += (
-                        len(data_piece)
-                        if isinstance(data_piece, bytes) or data_piece.isascii()
-                        else len(data_piece.encode())
-                    )
+                    piece: str | bytes = event.data if isinstance(event.data, str) else bytes(event.data)
+                    size += len(piece) if isinstance(piece, bytes) or piece.isascii() else len(piece.encode())
                     if size > self.max_message_bytes:
-                        client.hang_up(CLOSE_TOO_BIG, "message too big")
-                        self.execute(self.router.client_gone(client.number))
-                        self.log(f"client sent a message over {self.max_message_bytes} bytes; closed it (1009)")
-                        pieces, size = [], 0
-                        continue
-                    pieces.append(data_piece)
+                        self._too_big(client)
+                        await _drain(client.stream)
+                        return
+                    pieces.append(piece)
                     if event.message_finished:
                         text = _message_text(pieces)
                         pieces, size = [], 0
@@ -466,12 +471,28 @@ class _Proxy:
                 elif isinstance(event, CloseConnection):
                     if ws.state is ConnectionState.REMOTE_CLOSING:
                         client.control(ws.send(event.response()))
-                    if not client.closing:
-                        client.closing = True
-                        client._push(_END, 0)
+                    client.finish()
                     return
+            if gauge.message > self.max_message_bytes and not client.closing:
+                self._too_big(client)  # declared by a frame header: refused before it is read
+                await _drain(client.stream)
+                return
             if ws.state is ConnectionState.CLOSED:
                 return
+
+    def _too_big(self, client: _Client) -> None:
+        client.hang_up(CLOSE_TOO_BIG, "message too big")
+        self.execute(self.router.client_gone(client.number))
+        self.log(
+            f"client gone: a message over {self.max_message_bytes} bytes, closed 1009 ({self.router.client_count} left)"
+        )
+
+
+async def _drain(stream: trio.SocketStream) -> None:
+    """Read and drop what a refused client still sends, until it goes or the hang-up ends."""
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        while await stream.receive_some(_RECEIVE_BYTES):
+            pass
 
 
 def _message_text(pieces: list[str | bytes]) -> str:
