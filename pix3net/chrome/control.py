@@ -53,9 +53,11 @@ def _log_tail(path: Path) -> str:
     return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
-def _owner_env(env: Mapping[str, str]) -> dict[str, str]:
-    """The parent's environment, with this pix3net importable by ``python -m pix3net``."""
+def _owner_env(env: Mapping[str, str], home: Path) -> dict[str, str]:
+    """The parent's environment, naming the parent's home (one token, one record) and with this
+    pix3net importable by ``python -m pix3net``."""
     out = dict(env)
+    out["PIX3_HOME"] = str(home)
     root = str(Path(__file__).resolve().parents[2])
     parts = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p]
     if root not in parts:
@@ -64,7 +66,7 @@ def _owner_env(env: Mapping[str, str]) -> dict[str, str]:
 
 
 async def _default_is_ours(port: int, token: str) -> bool:
-    from pix3net.cdp.port import inspect_port  # type: ignore[import-not-found,unused-ignore]  # until cdp lands
+    from pix3net.cdp.port import inspect_port
 
     return bool((await inspect_port(port, token)).kind == "ours")
 
@@ -87,9 +89,9 @@ def spawn_owner(home: Path, options: OwnerOptions, env: Mapping[str, str]) -> tu
     ]
     try:
         try:  # detached: its own session, so the terminal's signals never reach it
-            pid = os.posix_spawn(sys.executable, argv, _owner_env(env), file_actions=actions, setsid=True)
+            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setsid=True)
         except NotImplementedError:
-            pid = os.posix_spawn(sys.executable, argv, _owner_env(env), file_actions=actions, setpgroup=0)
+            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setpgroup=0)
     finally:
         os.close(fd)
     return pid, token, log

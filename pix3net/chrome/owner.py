@@ -266,7 +266,7 @@ async def _serve_proxy(
     log: Log,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    from pix3net.cdp.server import serve_proxy  # type: ignore[import-not-found,unused-ignore]  # until cdp lands
+    from pix3net.cdp.server import serve_proxy
 
     await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
 
