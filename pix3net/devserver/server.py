@@ -8,6 +8,7 @@ stops Vite and removes `.pix3/dev.json` if the record is still ours.
 from __future__ import annotations
 
 import errno
+import faulthandler
 import logging
 import os
 import signal
@@ -193,6 +194,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"pix3 __dev-server: {exc}\n")
         return 1
     log, log_file = open_log(root)
+    faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
     try:
         trio.run(serve, root, sockets, log, log_file)
     except KeyboardInterrupt:
@@ -247,6 +249,7 @@ async def serve(
             app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
             await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], sockets, [])))
             record.write()
+            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
             task_status.started(port)
             await stop.wait()
