@@ -23,6 +23,7 @@ import trio
 
 from pix3net import CLI_VERSION
 from pix3net.devserver import devinfo
+from pix3net.devserver.front import Front
 from pix3net.devserver.vite import Vite, find_vite, package_version
 
 DEFAULT_PORT = 5173  # Vite's default
@@ -247,7 +248,13 @@ async def serve(
                 nursery.start_soon(vite.run)
             nursery.start_soon(_watch_signals, stop)
             app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], sockets, [])))
+            internal = _bind("127.0.0.1", socket.AF_INET, 0)
+            internal_port = internal.getsockname()[1]
+            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+            front = Front(
+                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log
+            )
+            await nursery.start(front.serve, sockets)
             record.write()
             record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)

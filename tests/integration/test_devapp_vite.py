@@ -67,7 +67,12 @@ def test_modules_are_proxied_and_private_paths_refused(vite_server: DevServer) -
         assert page.status_code == 200 and "/@vite/client" in page.text
         etag = module.headers["etag"]
         assert client.get("/src/main.js", headers={"If-None-Match": etag}).status_code == 304
-        for path in ("/.pix3/dev.json", "/%2Epix3/dev.log", f"/@fs{vite_server.root}/.pix3/dev.json?import"):
+        for path in (
+            "/.pix3/dev.json",
+            "/%2Epix3/dev.log",
+            "/.%70ix3/dev.json",
+            f"/@fs{vite_server.root}/.pix3/dev.json?import",
+        ):
             reply = client.get(path)
             assert (reply.status_code, reply.json()["error"]) == (404, "not_found"), path
         assert client.get("/__pix3/api/hello").status_code == 200
