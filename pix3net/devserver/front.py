@@ -80,15 +80,16 @@ def _parse_head(head: bytes, request: bool) -> _Head | None:
 
 
 def for_vite(target: bytes) -> bool:
-    """Not ours: outside `/__pix3` and without a `.pix3` segment (same rules as guard.py)."""
+    """Not ours: outside `/__pix3` and without a `.pix3` segment (the rules of guard.py, applied
+    to the path as Hypercorn will decode it)."""
     path = target.split(b"?", 1)[0]
     if not path.startswith(b"/"):
         return False
-    if path == b"/__pix3" or path.startswith(b"/__pix3/"):
-        return False
     decoded = unquote_to_bytes(path) if b"%" in path else path
+    if decoded == b"/__pix3" or decoded.startswith(b"/__pix3/"):
+        return False
     lowered = decoded.lower()
-    return not (b"pix3" in lowered and (b".pix3" in lowered.split(b"/") or decoded.startswith(b"/__pix3")))
+    return not (b"pix3" in lowered and b".pix3" in lowered.split(b"/"))
 
 
 class _Reader:

@@ -234,7 +234,8 @@ async def serve(
     vite = Vite(root, vite_js, log, log_file) if vite_js is not None else None
     config = Config()
     config.accesslog = None
-    config.errorlog = log
+    config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only
+    config.errorlog.setLevel(logging.WARNING)
     config.graceful_timeout = SHUTDOWN_GRACE_S
     config.keep_alive_timeout = 75
     config.websocket_max_message_size = 64 * 1024 * 1024

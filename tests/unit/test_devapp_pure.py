@@ -204,3 +204,46 @@ def test_version_gate() -> None:
     )
     page = gate_page("<b>")
     assert b"Pix3 \xe2\x80\x94 version mismatch" in page and b"&lt;b&gt;" in page
+
+
+@pytest.mark.parametrize(
+    ("target", "vite"),
+    [
+        (b"/src/main.ts", True),
+        (b"/@vite/client", True),
+        (b"/node_modules/.vite/deps/x.js?v=1", True),
+        (b"/src/a.pix3scene", True),
+        (b"/__pix3", False),
+        (b"/__pix3/api/hello", False),
+        (b"/__pix3x", True),
+        (b"/.pix3/dev.json", False),
+        (b"/.PIX3/dev.json", False),
+        (b"/%2epix3/dev.json", False),
+        (b"/.%70ix3/dev.json", False),
+        (b"/%5F_pix3/api/hello", False),
+        (b"/@fs/home/me/game/.pix3/local/keys.json?import", False),
+        (b"*", False),
+        (b"http://example.com/", False),
+    ],
+)
+def test_front_sends_only_plain_vite_requests_to_vite(target: bytes, vite: bool) -> None:
+    from pix3net.devserver.front import for_vite
+
+    assert for_vite(target) is vite
+
+
+def test_front_head_parsing() -> None:
+    from pix3net.devserver.front import _parse_head
+
+    head = _parse_head(b"GET /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n", request=True)
+    assert head is not None and (head.method, head.target, head.length, head.close) == (b"GET", b"/a", 3, False)
+    old = _parse_head(b"GET /a HTTP/1.0\r\nHost: x\r\n\r\n", request=True)
+    assert old is not None and old.close
+    chunked = _parse_head(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n", request=False)
+    assert chunked is not None and (chunked.target, chunked.chunked, chunked.close) == (b"200", True, True)
+    upgrade = _parse_head(b"GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", request=True)
+    assert upgrade is not None and upgrade.upgrade
+    assert _parse_head(b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", request=True) is None
+    assert _parse_head(b"GET / HTTP/1.1\r\nbroken\r\n\r\n", request=True) is None
+    expect = _parse_head(b"PUT / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", request=True)
+    assert expect is not None and expect.other_framing
