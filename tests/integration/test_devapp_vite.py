@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import re
 import signal
@@ -84,6 +86,27 @@ def test_modules_are_proxied_and_private_paths_refused(vite_server: DevServer) -
         assert direct.text == module.text
 
 
+def test_one_connection_mixing_editor_and_module_requests(vite_server: DevServer) -> None:
+    """After a `/__pix3` request the connection belongs to Hypercorn; modules still reach Vite
+    (through the ASGI proxy) and the `.pix3` filter still holds."""
+    connection = http.client.HTTPConnection("127.0.0.1", vite_server.port, timeout=30)
+    try:
+        answers = []
+        for path in ("/src/main.js", "/__pix3/api/hello", "/src/main.js", "/.pix3/dev.json", "/"):
+            connection.request("GET", path, headers={"Host": f"localhost:{vite_server.port}"})
+            response = connection.getresponse()
+            answers.append((response.status, response.read()))
+        assert [status for status, _ in answers] == [200, 200, 200, 404, 200]
+        assert answers[0][1] == answers[2][1]
+        assert json.loads(answers[1][1])["vite"]["running"] is True
+        assert b"/@vite/client" in answers[4][1]
+        connection.request("POST", "/__pix3/api/flush", body=b"{}", headers={"X-Pix3": "1"})
+        flushed = connection.getresponse()
+        assert json.loads(flushed.read()) == {"ok": True, "editor": False, "flushed": False}
+    finally:
+        connection.close()
+
+
 async def test_hmr_socket_through_our_port(vite_server: DevServer) -> None:
     async with httpx.AsyncClient(base_url=vite_server.url) as client:
         source = (await client.get("/@vite/client")).text
@@ -114,7 +137,7 @@ def test_vite_killed_is_restarted_and_reported(vite_server: DevServer) -> None:
     assert httpx.get(vite_server.url + "/src/main.js").status_code == 200
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["TERM", "INT", "KILL"])
 def test_no_vite_orphan_after_the_server_stops(tmp_path: Path, node_modules: Path, sig: int) -> None:
     root = vite_project(tmp_path / "game", node_modules)
     with dev_server(root, wait_vite=True) as server:
