@@ -183,6 +183,12 @@ async def test_private_paths_are_404_everywhere(shared: DevServer) -> None:
         assert root.text == "<p>game</p>\n"
         escape = await client.get("/%2e%2e/%2e%2e/etc/passwd")
         assert escape.status_code == 404
+        (shared.root / "m.js").write_text("export default 1;\n")
+        module = await client.get("/m.js")
+        assert module.headers["content-type"] == "text/javascript; charset=utf-8"
+        assert (await client.post("/m.js")).status_code == 405
+        (shared.root / "outside").symlink_to("/etc")
+        assert (await client.get("/outside/hostname")).status_code == 404
 
 
 async def test_guard_refusals(server: DevServer) -> None:
