@@ -120,6 +120,15 @@ def create_app(ctx: Context) -> QuartTrio:
             return refuse(refusal)
         return None
 
+    @app.after_request
+    async def _drain_unread(response: Response) -> Response:
+        # A reply sent before the request body has fully arrived makes Hypercorn drop the
+        # keep-alive connection mid-cycle (the client's next request then hangs), and the
+        # reference drains bodies before error replies anyway (§3.1). 413s close instead.
+        if response.headers.get("Connection", "").lower() != "close":
+            await _drain()
+        return response
+
     @app.before_websocket
     async def _guard_socket() -> Response | None:
         headers = guard.header_map(websocket.scope["headers"])

@@ -75,6 +75,24 @@ async def _send(
     await send({"type": "http.response.body", "body": b"" if head else body})
 
 
+# The system's mime table varies (and says video/mp2t for .ts); these are the web's answers.
+_TYPES = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".wasm": "application/wasm",
+    ".png": "image/png",
+    ".webp": "image/webp",
+    ".glb": "model/gltf-binary",
+    ".gltf": "model/gltf+json",
+    ".pix3scene": "text/yaml",
+    ".yaml": "text/yaml",
+}
+
+
 def _static_path(root: Path, url_path: str) -> Path | None:
     """The file a URL names inside the root; None for anything that would leave it."""
     try:
@@ -109,8 +127,8 @@ async def serve_static(root: Path, scope: Scope, receive: Receive, send: Send) -
         await _send(send, 404, b"Not found.\n", b"text/plain; charset=utf-8", [])
         return
     data = await trio.Path(path).read_bytes()
-    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
+    kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    if kind.startswith("text/") or kind in ("application/json", "image/svg+xml"):
         kind += "; charset=utf-8"
     extra: list[tuple[bytes, bytes]] = [(b"cache-control", b"no-cache")]
     await _send(send, 200, data, kind.encode(), extra, head=method == "HEAD")

@@ -8,6 +8,7 @@ stops Vite and removes `.pix3/dev.json` if the record is still ours.
 from __future__ import annotations
 
 import errno
+import faulthandler
 import logging
 import os
 import signal
@@ -22,6 +23,7 @@ import trio
 
 from pix3net import CLI_VERSION
 from pix3net.devserver import devinfo
+from pix3net.devserver.front import Front
 from pix3net.devserver.vite import Vite, find_vite, package_version
 
 DEFAULT_PORT = 5173  # Vite's default
@@ -193,6 +195,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"pix3 __dev-server: {exc}\n")
         return 1
     log, log_file = open_log(root)
+    faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
     try:
         trio.run(serve, root, sockets, log, log_file)
     except KeyboardInterrupt:
@@ -231,7 +234,8 @@ async def serve(
     vite = Vite(root, vite_js, log, log_file) if vite_js is not None else None
     config = Config()
     config.accesslog = None
-    config.errorlog = log
+    config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only
+    config.errorlog.setLevel(logging.WARNING)
     config.graceful_timeout = SHUTDOWN_GRACE_S
     config.keep_alive_timeout = 75
     config.websocket_max_message_size = 64 * 1024 * 1024
@@ -245,8 +249,15 @@ async def serve(
                 nursery.start_soon(vite.run)
             nursery.start_soon(_watch_signals, stop)
             app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], sockets, [])))
+            internal = _bind("127.0.0.1", socket.AF_INET, 0)
+            internal_port = internal.getsockname()[1]
+            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+            front = Front(
+                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log
+            )
+            await nursery.start(front.serve, sockets)
             record.write()
+            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
             task_status.started(port)
             await stop.wait()

@@ -156,7 +156,6 @@ async function flush(timeoutMs) {
   const failed = [];
   const conflicts = [];
   for (const [path, text] of [...unsaved]) {
-    if (state.readOnly) { failed.push(path); continue; }
     const response = await fetch(`${BASE}api/file?path=${encodeURIComponent(path)}`, {
       method: "PUT",
       headers: { "X-Pix3": "1", "X-Pix3-Writer": tabId, "Content-Type": "application/octet-stream" },
@@ -168,6 +167,9 @@ async function flush(timeoutMs) {
       saved.push(path);
     } else if (response.status === 412) {
       conflicts.push(path);
+    } else if (response.status === 409 && (await response.json()).error === "writer_superseded") {
+      state.readOnly = true; // another tab took over writing; the server said so
+      failed.push(path);
     } else {
       failed.push(path);
     }
