@@ -131,3 +131,35 @@ def test_url_that_does_not_answer(tmp_path: Path, pix3_home: Path) -> None:
     done = run_pix3("editor", "--url", f"http://127.0.0.1:{dead}/", cwd=tmp_path)
     assert done.returncode == 1 and "does not answer as a Pix3 editor" in done.stderr
     assert time.monotonic() - start < 10
+
+
+def test_public_editor_url_is_printed(tmp_path: Path, pix3_home: Path) -> None:
+    root = make_project(tmp_path / "game")
+    with hello_server() as port:
+        write_dev_json(
+            root, port, publicUrl="http://localhost:15999/", publicEditorUrl="http://localhost:15999/__pix3/"
+        )
+        done = run_pix3("editor", "--no-chrome", cwd=root)
+    assert done.returncode == 0
+    assert done.stdout.endswith(
+        f"Editor:     http://127.0.0.1:{port}/__pix3/\n"
+        "Browser:    http://localhost:15999/__pix3/ (dev.json publicEditorUrl)\n"
+    )
+
+
+def test_a_dev_server_that_cannot_start_shows_its_log(tmp_path: Path, pix3_home: Path) -> None:
+    import socket
+
+    root = make_project(tmp_path / "game")
+    write_dev_json(root, free_port(), pid=DEAD_PID)  # stale: announced, then replaced
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = held.getsockname()[1]
+        done = run_pix3("editor", "--no-chrome", "--port", str(taken), cwd=root)
+    assert done.returncode == 1
+    assert done.stdout.startswith("Dev server recorded at http://127.0.0.1:")
+    assert done.stdout.endswith("does not answer; starting a new one.\n")
+    assert done.stderr.startswith("pix3 editor: the dev server exited with code ")
+    assert "(see .pix3/dev.log):\n" in done.stderr and f"Port {taken} is already in use" in done.stderr
+    assert not (root / ".pix3" / "dev.json").exists()
