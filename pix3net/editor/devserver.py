@@ -144,8 +144,11 @@ def start_dev_server(
         if code is not None:
             raise DevServerError(f"{name} exited with code {code} (see {DEV_LOG}):\n{_tail(log)}")
         if time.monotonic() >= deadline:
-            with contextlib.suppress(OSError):
-                os.killpg(child.pid, signal.SIGTERM)  # do not leave a half-started server behind
+            with contextlib.suppress(OSError):  # do not leave a half-started server behind
+                if hasattr(os, "killpg"):
+                    os.killpg(child.pid, signal.SIGTERM)
+                else:
+                    child.terminate()
             raise DevServerError(
                 f"the dev server did not write {DEV_JSON} within {int(START_TIMEOUT_S * 1000)} ms"
                 f" (see {DEV_LOG}):\n{_tail(log)}"
