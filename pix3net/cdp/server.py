@@ -121,7 +121,8 @@ class _Client:
         self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
         self.bound = bound
         self.queue: deque[Any] = deque()
-        self.queued = 0
+        self.queued = 0  # bytes waiting in ``queue``
+        self.in_flight = 0  # bytes of the message the writer is sending now
         self.wake = trio.Event()
         self.closing = False
         self.reader_done = trio.Event()
@@ -137,7 +138,9 @@ class _Client:
         if self.closing:
             return True
         size = sum(len(p) for p in parts)
-        if self.queued and self.queued + size > self.bound:
+        pending = self.queued + self.in_flight
+        # One message of any size is taken when nothing is pending (Chrome→client has no limit).
+        if pending and pending + size > self.bound:
             return False
         self._push(parts, size)
         return True
@@ -166,6 +169,12 @@ class _Client:
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + HANG_UP_SECONDS)
 
     async def write(self) -> None:
+        try:
+            await self._write()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.scope.cancel()  # the peer is gone; the reader ends with it
+
+    async def _write(self) -> None:
         while True:
             while not self.queue:
                 self.wake = trio.Event()
@@ -179,6 +188,8 @@ class _Client:
             if isinstance(item, bytes):
                 await self.stream.send_all(item)
                 continue
+            self.queued -= size
+            self.in_flight = size
             header = text_frame_header(size)
             if size < _JOIN_BELOW:
                 await self.stream.send_all(header + b"".join(item))
@@ -186,7 +197,7 @@ class _Client:
                 await self.stream.send_all(header)
                 for part in item:
                     await self.stream.send_all(part)
-            self.queued -= size
+            self.in_flight = 0
 
 
 class _Proxy:
@@ -265,7 +276,12 @@ class _Proxy:
         try:
             while True:
                 raw = await self.channel.receive()
-                self.execute(self.router.from_chrome(raw))
+                try:
+                    actions = self.router.from_chrome(raw)
+                except Exception as error:  # a message we cannot route is dropped, not fatal
+                    self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
+                    continue
+                self.execute(actions)
         except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError):
             self.execute(self.router.chrome_gone())
 
@@ -276,6 +292,12 @@ class _Proxy:
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._connection(stream)
+        except Exception as error:  # one bad connection must never take the owner down
+            self.log(f"connection failed: {type(error).__name__}: {error}")
+
+    async def _connection(self, stream: trio.SocketStream) -> None:
         try:
             buffer = bytearray()
             while True:
