@@ -90,7 +90,7 @@ async def _main(root: Path, port_file: Path, fault_point: str | None) -> None:
         for line in harness.logs:
             print(line, flush=True)
         harness.store.core.log = lambda line: print(line, flush=True)
-        port_file.write_text(harness.url)
+        await trio.Path(port_file).write_text(harness.url)
         await trio.sleep_forever()
 
 
