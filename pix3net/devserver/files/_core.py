@@ -27,12 +27,12 @@ from ._table import (
     Entry,
     Scanner,
     changed_map,
-    code_unit_key,
     diff,
     hash_fd,
     open_nofollow,
     outermost,
     revision_of,
+    sort_paths,
     under,
 )
 
@@ -233,7 +233,7 @@ class FileCore:
         with self.lock:
             self.apply([""], mode="external")
             files = []
-            for path in sorted(self.table, key=code_unit_key):
+            for path in sort_paths(self.table):
                 entry = self.table[path]
                 item: dict[str, Any] = {"path": path, "kind": entry.kind, "size": entry.size, "mtime": entry.mtime}
                 if entry.kind == "file":
