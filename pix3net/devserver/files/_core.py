@@ -120,7 +120,7 @@ class FileCore:
         self.history = History(self.root, clock_ms=clock_ms, log=log)
         self._emit = emit
         self._own: dict[str, str] = {}
-        self._revision: str | None = None
+        self._revision = revision_of({})
 
     # -- start-up -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -131,7 +131,7 @@ class FileCore:
             self._clean_tmp()
             recover(self)
             self.table = self.scanner.scan("")
-            self._revision = None
+            self._revision = revision_of(self.table)
             for wire, entry in self.table.items():
                 if entry.kind == "file" and is_journaled(wire) and self.history.newest_sha(wire) != entry.sha256:
                     self._journal(wire, "external")
@@ -148,10 +148,8 @@ class FileCore:
     # -- table ------------------------------------------------------------------------------------
     @property
     def revision(self) -> str:
-        with self.lock:
-            if self._revision is None:
-                self._revision = revision_of(self.table)
-            return self._revision
+        """Kept current by every change, so the trio thread reads it without taking the lock."""
+        return self._revision
 
     def abspath(self, wire: str) -> str:
         return os.path.join(self.root, *wire.split("/"))
@@ -200,7 +198,7 @@ class FileCore:
                 del self.table[path]
             self.table.update(new)
             if events:
-                self._revision = None
+                self._revision = revision_of(self.table)
             for event in events:
                 if mode == "own":
                     event["author"] = "editor"
