@@ -526,3 +526,43 @@ async def test_history_over_http(client: httpx.AsyncClient, project: Path) -> No
     }
     last = (await frames(client))[-1]
     assert "writerId" not in last and last["events"][0]["author"] == "external"
+
+
+async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
+    # spec/devserver.md §8 case 49
+    reached = threading.Event()
+    release = threading.Event()
+
+    def fault(point: str) -> None:
+        if point == "changeset:staged":
+            reached.set()
+            release.wait(20)
+
+    async with running(project, fault=fault) as harness, httpx.AsyncClient(base_url=harness.url, timeout=30) as http:
+        await http.post(f"{API}/handover/claim", json={"writerId": "tab-a"})
+        replies: dict[str, httpx.Response] = {}
+        order: list[str] = []
+
+        async def changeset() -> None:
+            body = {"files": [{"path": "a.txt", "text": "from a"}]}
+            replies["cs"] = await http.post(f"{API}/changeset", json=body, headers=writer("tab-a"))
+            order.append("changeset")
+
+        async def claim() -> None:
+            replies["claim"] = await http.post(f"{API}/handover/claim", json={"writerId": "tab-b"})
+            order.append("claim")
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(changeset)
+            await trio.to_thread.run_sync(reached.wait, 20)
+            nursery.start_soon(claim)
+            await trio.sleep(0.3)
+            assert "claim" not in replies
+            release.set()
+        assert order == ["changeset", "claim"] and replies["cs"].status_code == 200
+        assert replies["claim"].json()["hashes"]["a.txt"] == sha("from a")
+        late = await http.post(
+            f"{API}/changeset", json={"files": [{"path": "a.txt", "text": "late"}]}, headers=writer("tab-a")
+        )
+        assert error(late) == (409, "writer_superseded")
+        assert (project / "a.txt").read_text() == "from a"
