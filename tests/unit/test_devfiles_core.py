@@ -528,3 +528,21 @@ def test_torn_index_lines_are_skipped(project: Path) -> None:
     with index.open("ab") as handle:
         handle.write(b'{"id":"17000')
     assert len(core.history_entries("scenes/a.pix3scene")["entries"]) == 1
+
+
+def test_a_link_raced_in_after_the_check_is_still_not_followed(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lstat checks are not locks; the fd walk with O_NOFOLLOW is what keeps writes and reads inside.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret")
+    os.symlink(outside, project / "out")
+    core, _frames, _logs = make(project)
+    monkeypatch.setattr("pix3net.devserver.files._core.resolve", lambda *_a, **_k: ("file", None))
+    monkeypatch.setattr("pix3net.devserver.files._core.missing_ancestors", lambda *_a: [])
+    assert code(lambda: core.read("out/secret.txt"))[:2] == (403, "symlink")
+    assert code(lambda: core.put_bytes("out/secret.txt", b"pwned"))[:2] == (403, "symlink")
+    assert code(lambda: core.delete("out/secret.txt", False, None))[:2] == (403, "symlink")
+    assert code(lambda: core.move("notes.txt", "out/n.txt", True, None))[:2] == (403, "symlink")
+    assert sorted(os.listdir(outside)) == ["secret.txt"] and (outside / "secret.txt").read_text() == "secret"

@@ -8,10 +8,10 @@ seq order. The changeset transaction lives in `_changeset.py` and shares this lo
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import secrets
-import shutil
 import stat
 import threading
 import time
@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import FileApiError, not_found
-from ._fsutil import fsync_dir, makedirs_nofollow, permission_bits, rename_over, write_new
+from ._fsutil import (
+    fsync_dir,
+    makedirs_nofollow,
+    move_within,
+    open_file_nofollow,
+    permission_bits,
+    remove_within,
+    rename_into,
+    write_new,
+)
 from ._journal import History
 from ._paths import content_type, is_journaled, missing_ancestors, parse_wire_path, resolve
 from ._table import (
@@ -42,6 +51,10 @@ TMP_MAX_AGE_S = 600  # leftovers of a killed server in .pix3/tmp older than this
 
 Emit = Callable[[dict[str, Any]], None]
 Fault = Callable[[str], None]
+
+
+def symlink_error(wire: str) -> FileApiError:
+    return FileApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
 
 
 def valid_token(value: object) -> bool:
@@ -279,11 +292,11 @@ class FileCore:
         if kind != "file":
             raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
         try:
-            fd = open_nofollow(self.abspath(wire))
+            fd = open_file_nofollow(self.root, wire)
         except FileNotFoundError:
             raise not_found(wire) from None
-        except OSError as exc:
-            raise FileApiError(403, "symlink", f"{wire} could not be opened without following links: {exc}.") from None
+        except OSError:
+            raise symlink_error(wire) from None
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
@@ -360,7 +373,12 @@ class FileCore:
                 mode = permission_bits(target)
                 if mode is not None:
                     os.chmod(temp, mode)
-                rename_over(temp, target)
+                try:
+                    rename_into(temp, self.root, wire)
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                        raise symlink_error(wire) from None
+                    raise
                 st = os.lstat(target)
                 self.scanner.remember(wire, st, sha)
                 self._own[wire] = sha
@@ -417,21 +435,14 @@ class FileCore:
         with self.lock:
             self.check_writer(writer)
             kind, _st = resolve(self.root, wire)
-            target = self.abspath(wire)
-            if kind == "dir":
-                if recursive:
-                    shutil.rmtree(target)
-                else:
-                    try:
-                        os.rmdir(target)
-                    except OSError as exc:
-                        if exc.errno in (39, 66):  # ENOTEMPTY on Linux / macOS
-                            raise FileApiError(
-                                409, "not_empty", f"{wire} is not empty; pass recursive: true."
-                            ) from None
-                        raise
-            else:
-                os.unlink(target)
+            try:
+                remove_within(self.root, wire, tree=kind == "dir" and recursive)
+            except OSError as exc:
+                if exc.errno == errno.ENOTEMPTY:
+                    raise FileApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(wire) from None
+                raise
             self.scanner.forget(wire)
             self.apply([wire], mode="own", writer=writer)
             return {"path": wire, "kind": "dir" if kind == "dir" else "file", "seq": self.seq}
@@ -452,7 +463,12 @@ class FileCore:
             if new_dirs:
                 makedirs_nofollow(self.root, new_dirs[-1])
             sha = self.current_hash(src) if kind == "file" else None
-            os.rename(self.abspath(src), self.abspath(dst))
+            try:
+                move_within(self.root, src, dst)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(dst) from None
+                raise
             if sha is not None:
                 self._own[dst] = sha
             self.scanner.forget(src)
@@ -503,7 +519,7 @@ class FileCore:
                 new_dirs = missing_ancestors(self.root, wire)
                 if new_dirs:
                     makedirs_nofollow(self.root, new_dirs[-1])
-                rename_over(temp, target)
+                rename_into(temp, self.root, wire)
             finally:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
