@@ -566,3 +566,34 @@ async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
         )
         assert error(late) == (409, "writer_superseded")
         assert (project / "a.txt").read_text() == "from a"
+
+
+async def test_a_repeat_while_in_flight_waits_for_the_first_answer(project: Path) -> None:
+    # spec/devserver.md §7.7: same id + same fingerprint, also while still in flight → replay.
+    reached = threading.Event()
+    release = threading.Event()
+    runs: list[str] = []
+
+    def fault(point: str) -> None:
+        if point == "changeset:staged":
+            runs.append(point)
+            reached.set()
+            release.wait(20)
+
+    async with running(project, fault=fault) as harness, httpx.AsyncClient(base_url=harness.url, timeout=30) as http:
+        replies: list[httpx.Response] = []
+        body = {"files": [{"path": "c.txt", "text": "c"}]}
+
+        async def send() -> None:
+            replies.append(await http.post(f"{API}/changeset", json=body, headers=writer(mutation="same")))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(send)
+            await trio.to_thread.run_sync(reached.wait, 20)
+            nursery.start_soon(send)
+            await trio.sleep(0.2)
+            assert replies == []
+            release.set()
+        assert [r.status_code for r in replies] == [200, 200] and replies[0].content == replies[1].content
+        assert [r.headers.get("x-mutation-replayed") for r in replies] == [None, "true"]
+        assert runs == ["changeset:staged"]
