@@ -38,7 +38,6 @@ from ._table import (
     changed_map,
     diff,
     hash_fd,
-    open_nofollow,
     outermost,
     revision_of,
     sort_paths,
@@ -170,14 +169,14 @@ class FileCore:
     def _journal(self, wire: str, author: str, note: str | None = None) -> None:
         """Journal failures are logged, never fail the write (§7.9)."""
         try:
-            fd = open_nofollow(self.abspath(wire))
+            fd = open_file_nofollow(self.root, wire)
             try:
-                data = b""
+                chunks = []
                 while chunk := os.read(fd, 1 << 20):
-                    data += chunk
+                    chunks.append(chunk)
             finally:
                 os.close(fd)
-            self.history.record(wire, data, author, note)
+            self.history.record(wire, b"".join(chunks), author, note)
         except OSError as exc:
             self.log(f"history: could not record {wire}: {exc}")
 
@@ -207,9 +206,10 @@ class FileCore:
                 new = {p: e for p, e in scanned.items() if p not in keep}
                 new.update({p: e for p, e in old.items() if p in keep})
             events = diff(old, new)
-            for path in old:
-                del self.table[path]
-            self.table.update(new)
+            # A new dict swapped in whole: the trio thread reads the table without the lock.
+            table = {p: e for p, e in self.table.items() if p not in old} if old else dict(self.table)
+            table.update(new)
+            self.table = table
             if events:
                 self._revision = revision_of(self.table)
             for event in events:
