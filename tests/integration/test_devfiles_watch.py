@@ -77,6 +77,27 @@ async def test_watcher_batches_external_changes_and_follows_new_folders(project:
         nursery.cancel_scope.cancel()
 
 
+async def test_a_moved_folder_stays_watched_under_its_new_name(project: Path) -> None:
+    (project / "old" / "inner").mkdir(parents=True)
+    (project / "old" / "inner" / "f.txt").write_text("1")
+    store, frames = await started(project)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.watch)
+        (project / "old").rename(project / "new")
+        await wait_frames(frames, 1)
+        assert ("rename", "new/inner/f.txt", "old/inner/f.txt") in [
+            (e["op"], e["path"], e.get("from")) for e in frames[0]["events"]
+        ]
+        start = trio.current_time()
+        (project / "new" / "inner" / "f.txt").write_text("2")
+        await wait_frames(frames, 2)
+        assert trio.current_time() - start < 5  # inotify, not the 10 s safety rescan
+        assert frames[1]["events"] == [
+            {"op": "modify", "path": "new/inner/f.txt", "kind": "file", "sha256": sha("2"), "author": "external"}
+        ]
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_file_still_being_written_waits_until_stable(project: Path) -> None:
     store, frames = await started(project)
     async with trio.open_nursery() as nursery:
