@@ -501,12 +501,13 @@ def test_retention_keeps_200(project: Path) -> None:
     # spec/devserver.md §8 case 56
     clock = Clock()
     core, _f, _l = make(project, clock_ms=clock)
-    for n in range(204):
-        core.history.record("scenes/a.pix3scene", f"v{n}".encode(), "editor")
-    entries = core.history_entries("scenes/a.pix3scene")["entries"]
-    assert len(entries) == 200 and entries[0]["sha256"] == sha("v203")
-    assert entries[-1]["sha256"] == sha("v4")  # 205 versions counting the start-up snapshot
-    folder = project / ".pix3" / "history" / "scenes" / "a.pix3scene"
+    ids = [core.history.record("scenes/v.pix3scene", f"v{n}".encode(), "editor")["id"] for n in range(205)]
+    entries = core.history_entries("scenes/v.pix3scene")["entries"]
+    assert len(entries) == 200 and entries[0]["sha256"] == sha("v204")
+    assert entries[-1]["sha256"] == sha("v5")
+    assert code(lambda: core.history_version("scenes/v.pix3scene", ids[0]))[:2] == (404, "not_found")
+    folder = project / ".pix3" / "history" / "scenes" / "v.pix3scene"
+    assert not (folder / ids[0]).exists() and (folder / ids[5]).exists()
     assert len(os.listdir(folder)) == 201
 
 
