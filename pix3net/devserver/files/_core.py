@@ -41,7 +41,6 @@ from ._table import (
     outermost,
     revision_of,
     sort_paths,
-    under,
 )
 
 WHOLE_READ_LIMIT = 8 * 1024 * 1024  # §7.4: files up to 8 MiB are read whole
@@ -197,7 +196,12 @@ class FileCore:
         """
         with self.lock:
             tops = outermost(prefixes)
-            old = {p: e for p, e in self.table.items() if any(under(p, t) for t in tops)}
+            if "" in tops:
+                old = dict(self.table)
+            else:
+                exact = set(tops)
+                below = tuple(t + "/" for t in tops)
+                old = {p: e for p, e in self.table.items() if p in exact or p.startswith(below)}
             if scanned is None:
                 new: dict[str, Entry] = {}
                 for top in tops:
