@@ -375,6 +375,7 @@ def test_fault_during_renames_rolls_back(project: Path, point: str) -> None:
         if at == point:
             raise Boom(at)
 
+    os.chmod(project / "scenes" / "a.pix3scene", 0o640)
     core, frames, _l = make(project, fault=fault)
     revision = core.revision
     entries = parse_changeset(
@@ -383,6 +384,7 @@ def test_fault_during_renames_rolls_back(project: Path, point: str) -> None:
     with pytest.raises(Boom):
         run_changeset(core, entries, None)
     assert (project / "scenes" / "a.pix3scene").read_text() == SCENE
+    assert os.stat(project / "scenes" / "a.pix3scene").st_mode & 0o7777 == 0o640
     assert not (project / "created.txt").exists()
     assert core.revision == revision and frames == []
     assert os.listdir(project / ".pix3" / "tx") == []

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._errors import FileApiError
-from ._fsutil import fsync_dir, makedirs_nofollow, permission_bits, rename_into, write_new
+from ._fsutil import copy_out, fsync_dir, makedirs_nofollow, permission_bits, rename_into, write_new
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 
 if TYPE_CHECKING:
@@ -122,9 +122,7 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
             write_new(os.path.join(folder, "new", str(n)), entry.data, mode=mode)
             old = "absent"
             if mode is not None:
-                shutil.copyfile(target, os.path.join(folder, "old", str(n)), follow_symlinks=False)
-                with open(os.path.join(folder, "old", str(n)), "rb+") as handle:
-                    os.fsync(handle.fileno())
+                copy_out(core.root, entry.path, os.path.join(folder, "old", str(n)))
                 old = f"old/{n}"
             intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old})
         fsync_dir(os.path.join(folder, "new"))

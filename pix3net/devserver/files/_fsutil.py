@@ -10,6 +10,25 @@ import shutil
 import stat
 
 
+def copy_out(root: str, wire: str, dst: str) -> None:
+    """Copy the project file ``wire`` (reached without following links) to a new file ``dst``
+    with the same permission bits, fsync'ed."""
+    src = open_file_nofollow(root, wire)
+    try:
+        out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            os.fchmod(out, os.fstat(src).st_mode & 0o7777)  # a rollback renames this copy back
+            while chunk := os.read(src, 1 << 20):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(out, view) :]
+            os.fsync(out)
+        finally:
+            os.close(out)
+    finally:
+        os.close(src)
+
+
 def fsync_dir(path: str) -> None:
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -42,19 +61,27 @@ def permission_bits(path: str) -> int | None:
     return st.st_mode & 0o7777
 
 
-def makedirs_nofollow(root: str, wire_dir: str) -> None:
-    """mkdir -p below root; an existing component that is not a real directory stops it."""
-    current = root
-    for part in wire_dir.split("/"):
-        current = os.path.join(current, part)
-        try:
-            os.mkdir(current)
-        except FileExistsError:
-            if not os.path.isdir(current) or os.path.islink(current):
-                raise NotADirectoryError(errno.ENOTDIR, "not a directory", current) from None
-
-
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def makedirs_nofollow(root: str, wire_dir: str) -> None:
+    """mkdir -p below root through O_NOFOLLOW directory fds: an existing component that is
+    not a real directory (a file, a link) stops it with NotADirectoryError."""
+    fd = os.open(root, _DIR_FLAGS)
+    try:
+        for part in wire_dir.split("/"):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, dir_fd=fd)
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise NotADirectoryError(errno.ENOTDIR, "not a directory", part) from None
+                raise
+            os.close(fd)
+            fd = child
+    finally:
+        os.close(fd)
 
 
 def open_parent(root: str, wire: str) -> tuple[int, str]:
