@@ -283,13 +283,16 @@ class _Proxy:
                     self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
                     continue
                 self.execute(actions)
-        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError):
+        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError, OSError):
             self.execute(self.router.chrome_gone())
 
     async def write_chrome(self) -> None:
         while True:
             data = await self.to_chrome.get()
-            await self.channel.send(data)
+            # The channel drops sends once Chrome is gone; a channel that raises instead is
+            # treated the same (the reader will see the end).
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await self.channel.send(data)
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
