@@ -197,3 +197,12 @@ async def test_sixteen_clients_at_once_each_get_their_own_answers(tmp_path: Path
         assert all(len(s) == 1 for s in seen.values())
         assert len(set().union(*seen.values())) == 16
         await wait_until(lambda: proxy.chrome.sessions == {})
+
+
+async def test_cancelled_proxy_says_1001_proxy_closing(tmp_path: Path) -> None:
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as ws:
+        await rpc(ws, {"id": 1, "method": "Browser.getVersion"})
+        proxy.cancel()
+        with trio.fail_after(5), pytest.raises(Closed) as closed:
+            await ws.receive()
+        assert (closed.value.code, closed.value.reason) == (1001, "proxy closing")
