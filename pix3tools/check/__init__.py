@@ -1,0 +1,1 @@
+"""`pix3 check`: flush, validate, type-check, versions, kit, editor chain (spec/tools.md §1–§2)."""
