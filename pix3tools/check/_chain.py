@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pix3tools.check._collate import locale_key
+from pix3tools.validate import locale_key
 
 ROOT_FOLDERS = ("scripts", "src/scripts", "design/tests/bots")
 SKIPPED_DIRS = frozenset({"node_modules", ".git", "dist", ".pix3"})

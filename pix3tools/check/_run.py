@@ -12,7 +12,7 @@ from typing import Any
 
 from pix3net import CLI_VERSION
 from pix3tools.check._chain import ChainIssue, scan_chain
-from pix3tools.check._collate import locale_key
+from pix3tools.validate import locale_key
 from pix3tools.check._layout import Layout, installed_version, prepare
 from pix3tools.check._typescript import (
     TsResult,
