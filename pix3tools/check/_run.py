@@ -12,7 +12,6 @@ from typing import Any
 
 from pix3net import CLI_VERSION
 from pix3tools.check._chain import ChainIssue, scan_chain
-from pix3tools.validate import locale_key
 from pix3tools.check._layout import Layout, installed_version, prepare
 from pix3tools.check._typescript import (
     TsResult,
@@ -22,6 +21,7 @@ from pix3tools.check._typescript import (
     resolve_typescript,
     start_typecheck,
 )
+from pix3tools.validate import locale_key
 
 Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
