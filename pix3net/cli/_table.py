@@ -34,4 +34,4 @@ COMMANDS: dict[str, str] = {
 }
 
 # Hidden commands: dispatched, never listed.
-HIDDEN: dict[str, str] = {}
+HIDDEN: dict[str, str] = {"__dev-server": "pix3net.devserver.server:main"}
