@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,7 @@ INTERNAL_CALL_SECONDS = 10.0
 _RECEIVE_BYTES = 256 * 1024
 _JOIN_BELOW = 64 * 1024  # small frames go out in one write
 
+CLOSE_GOING_AWAY = 1001
 CLOSE_TOO_SLOW = 1008
 CLOSE_TOO_BIG = 1009
 
@@ -121,9 +124,12 @@ class _Client:
         self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
         self.bound = bound
         self.queue: deque[Any] = deque()
-        self.queued = 0
+        self.queued = 0  # bytes waiting in ``queue``
+        self.in_flight = 0  # bytes of the message the writer is sending now
         self.wake = trio.Event()
         self.closing = False
+        self.upgraded = False  # the 101 went out
+        self.mid_frame = False  # the writer is inside a frame
         self.reader_done = trio.Event()
         self.scope = trio.CancelScope()
 
@@ -137,7 +143,9 @@ class _Client:
         if self.closing:
             return True
         size = sum(len(p) for p in parts)
-        if self.queued and self.queued + size > self.bound:
+        pending = self.queued + self.in_flight
+        # One message of any size is taken when nothing is pending (Chrome→client has no limit).
+        if pending and pending + size > self.bound:
             return False
         self._push(parts, size)
         return True
@@ -166,6 +174,12 @@ class _Client:
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + HANG_UP_SECONDS)
 
     async def write(self) -> None:
+        try:
+            await self._write()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.scope.cancel()  # the peer is gone; the reader ends with it
+
+    async def _write(self) -> None:
         while True:
             while not self.queue:
                 self.wake = trio.Event()
@@ -176,9 +190,13 @@ class _Client:
                     await self.reader_done.wait()
                 self.scope.cancel()
                 return
+            self.mid_frame = True
             if isinstance(item, bytes):
                 await self.stream.send_all(item)
+                self.mid_frame = False
                 continue
+            self.queued -= size
+            self.in_flight = size
             header = text_frame_header(size)
             if size < _JOIN_BELOW:
                 await self.stream.send_all(header + b"".join(item))
@@ -186,7 +204,17 @@ class _Client:
                 await self.stream.send_all(header)
                 for part in item:
                     await self.stream.send_all(part)
-            self.queued -= size
+            self.in_flight = 0
+            self.mid_frame = False
+
+    def close_now(self, code: int, reason: str) -> None:
+        """Best effort, without waiting: a close frame if the socket is between frames (the
+        proxy is being cancelled; the socket is closed right after)."""
+        if self.closing or self.mid_frame or not self.upgraded or self.ws.state is not ConnectionState.OPEN:
+            return
+        self.closing = True
+        with contextlib.suppress(OSError, LocalProtocolError):
+            os.write(self.stream.socket.fileno(), self.ws.send(CloseConnection(code=code, reason=reason)))
 
 
 class _Proxy:
@@ -265,17 +293,31 @@ class _Proxy:
         try:
             while True:
                 raw = await self.channel.receive()
-                self.execute(self.router.from_chrome(raw))
-        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError):
+                try:
+                    actions = self.router.from_chrome(raw)
+                except Exception as error:  # a message we cannot route is dropped, not fatal
+                    self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
+                    continue
+                self.execute(actions)
+        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError, OSError):
             self.execute(self.router.chrome_gone())
 
     async def write_chrome(self) -> None:
         while True:
             data = await self.to_chrome.get()
-            await self.channel.send(data)
+            # The channel drops sends once Chrome is gone; a channel that raises instead is
+            # treated the same (the reader will see the end).
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await self.channel.send(data)
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._connection(stream)
+        except Exception as error:  # one bad connection must never take the owner down
+            self.log(f"connection failed: {type(error).__name__}: {error}")
+
+    async def _connection(self, stream: trio.SocketStream) -> None:
         try:
             buffer = bytearray()
             while True:
@@ -324,21 +366,23 @@ class _Proxy:
         )
 
     async def http(self, head: RequestHead, *, close: bool) -> bytes:
+        body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks
+        answer = partial(auth.http_answer, close=close, head=body_less)
         proof = self._proof(head)
         refusal = auth.check_request(head.headers, self.digest)
         if refusal is not None:
             self.log(f"refused {head.method} {head.target}: {refusal.message}")
-            return auth.http_answer(refusal.status, {"error": refusal.message}, proof, close=close)
+            return answer(refusal.status, {"error": refusal.message}, proof)
         path = http_route_path(head.target)
         host = head.get("host") or ""
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
             except RuntimeError as error:
-                return auth.http_answer(502, {"error": str(error)}, proof, close=close)
-            return auth.http_answer(200, body, proof, close=close)
+                return answer(502, {"error": str(error)}, proof)
+            return answer(200, body, proof)
         message = f"no {head.method} {path} here (only /json/version and /json/list)"
-        return auth.http_answer(404, {"error": message}, proof, close=close)
+        return answer(404, {"error": message}, proof)
 
     async def version_body(self, host: str) -> dict[str, Any]:
         if self.version is None:
@@ -400,6 +444,9 @@ class _Proxy:
         try:
             await self.serve_client(client, head, page, waiter, accept)
         finally:
+            # Every orderly end has already set ``closing``; what is left is the proxy itself
+            # being cancelled (owner shutdown) or a broken socket (where this write fails quietly).
+            client.close_now(CLOSE_GOING_AWAY, "proxy closing")
             del self.clients[number]
             if not self.clients:
                 self.all_gone.set()
@@ -425,6 +472,7 @@ class _Proxy:
         name = "browser" if page is None else f"page {page}"
         self.log(f"client connected ({name}; {self.router.client_count} now)")
         await client.stream.send_all(switching_protocols(accept))
+        client.upgraded = True
         with client.scope:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(client.write)
@@ -536,8 +584,9 @@ async def serve_proxy(
 
     Raises OSError when the port cannot be bound (the owner exits 4). ``task_status.started``
     gets the bound port (``port=0`` picks a free one). Returns after ``channel.receive()``
-    raised ``trio.EndOfChannel`` and every client was closed 1001; cancellation closes every
-    connection at once. ``queue_bytes`` and ``max_message_bytes`` exist for tests.
+    raised ``trio.EndOfChannel`` and every client was closed 1001 ``Chrome closed``. Cancellation
+    sends 1001 ``proxy closing`` to clients between frames and cuts every connection at once.
+    ``queue_bytes`` and ``max_message_bytes`` exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "editor": "pix3net.editor.command:run",
     "agent-setup": "pix3net.agents.command:run",
     "validate": "pix3tools.validate.cli:main",
+    "check": "pix3tools.check.cli:main",
     "tree": "pix3tools.tree.cli:main",
     "kit": "pix3tools.kit:main",
     "character-compile": "pix3tools.character.cli:main",

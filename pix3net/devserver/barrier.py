@@ -89,6 +89,7 @@ class Barrier:
         self._required = required_stamps
         self._clock = clock
         self._lock = trio.Lock()
+        self.in_rescan = False  # frames emitted by the barrier's own rescan are part of the sync
 
     async def flush(self, timeout_ms: int) -> Frame:
         hub = self._hub
@@ -117,7 +118,11 @@ class Barrier:
             flushed = await self.flush(timeout_ms)
             if flushed["ok"] is not True:
                 return {**flushed, "ok": False, "step": "flush"}
-        changed = await table.rescan()
+        self.in_rescan = True
+        try:
+            changed = await table.rescan()
+        finally:
+            self.in_rescan = False
         seq = table.seq
         mismatch = [
             {"path": path, "expected": sha, "actual": actual}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import select
+import selectors
 import socket
 import threading
 from collections.abc import Callable
@@ -288,14 +288,13 @@ def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes
         b.sendall(a_pending)
     if b_pending:
         a.sendall(b_pending)
-    peers = {a.fileno(): (a, b), b.fileno(): (b, a)}
-    poller = select.poll()
-    for fd in peers:
-        poller.register(fd, select.POLLIN)
-    while True:
-        for fd, _ in poller.poll():
-            src, dst = peers[fd]
-            data = src.recv(READ)
-            if not data:
-                return
-            dst.sendall(data)
+    with selectors.DefaultSelector() as selector:
+        selector.register(a, selectors.EVENT_READ, b)
+        selector.register(b, selectors.EVENT_READ, a)
+        while True:
+            for key, _ in selector.select():
+                src: socket.socket = key.fileobj  # type: ignore[assignment]
+                data = src.recv(READ)
+                if not data:
+                    return
+                key.data.sendall(data)

@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -65,11 +66,24 @@ def free_loopback_port() -> int:
 
 
 def _die_with_parent(parent: int) -> None:
-    """preexec_fn: SIGKILL when the spawning thread dies; close the race with an early death."""
+    """preexec_fn (Linux): SIGKILL when the spawning thread dies; close the race with an early death."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
+
+
+async def _wait_exit(proc: subprocess.Popen[bytes]) -> None:
+    """Until the child exits: a pidfd where the OS has them (Linux), else a gentle poll."""
+    if hasattr(os, "pidfd_open"):
+        pidfd = os.pidfd_open(proc.pid)
+        try:
+            await trio.lowlevel.wait_readable(pidfd)
+        finally:
+            os.close(pidfd)
+        return
+    while proc.poll() is None:  # noqa: ASYNC110 - no event exists for a child of another spawner
+        await trio.sleep(0.2)
 
 
 @dataclass
@@ -143,7 +157,7 @@ class Vite:
                 stdout=out,
                 stderr=out,
                 start_new_session=True,
-                preexec_fn=partial(_die_with_parent, parent),
+                preexec_fn=partial(_die_with_parent, parent) if sys.platform == "linux" else None,
             )
         except OSError as exc:
             self.status.last_error = f"could not start vite: {exc}"
@@ -153,14 +167,10 @@ class Vite:
         self.status.starts += 1
         self.status.pid, self.status.port = proc.pid, port
         self.log.info("vite: started pid %d on 127.0.0.1:%d (%s)", proc.pid, port, self.vite_js)
-        pidfd = os.pidfd_open(proc.pid)
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._mark_ready, port, proc)
-                await trio.lowlevel.wait_readable(pidfd)
-                nursery.cancel_scope.cancel()
-        finally:
-            os.close(pidfd)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._mark_ready, port, proc)
+            await _wait_exit(proc)
+            nursery.cancel_scope.cancel()
         code = proc.wait()
         self._proc = None
         self._kill_group(proc.pid, signal.SIGKILL)

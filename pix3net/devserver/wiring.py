@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,26 @@ from pix3net.devserver.vite import Vite
 
 RES_ROOT = "."
 BUILD = "html"
+# Scripts the editor executes (spec/devserver.md §5.2 step 3: the globbed roots; without the
+# reference plugin we have no import graph, so the globs alone).
+_EDITOR_SCRIPT = re.compile(r"^(?:scripts|src/scripts|design/tests/bots)/(?:[^/]+/)*[^/]+\.ts$")
+_NOT_SCRIPT = (".d.ts", ".spec.ts", ".test.ts")
+
+
+def editor_script(path: str) -> bool:
+    return bool(_EDITOR_SCRIPT.match(path)) and not path.endswith(_NOT_SCRIPT)
+
+
+def script_frames(frame: Frame) -> list[Frame]:
+    """`pix3:scripts` for every editor script a `pix3:fs` batch created or changed."""
+    events = frame.get("events")
+    if frame.get("type") != "pix3:fs" or not isinstance(events, list):
+        return []
+    return [
+        {"type": "pix3:scripts", "path": event["path"]}
+        for event in events
+        if event.get("kind") == "file" and event.get("op") != "delete" and editor_script(str(event.get("path")))
+    ]
 
 
 @dataclass
@@ -54,9 +75,15 @@ async def build(
     from pix3net.devserver.files import FileApiError, FileStore, parse_wire_path, register_file_routes
 
     hub_box: list[Hub] = []
+    barrier_box: list[Barrier] = []
 
     def emit(frame: Frame) -> None:
-        hub_box[0].broadcast(frame)
+        hub = hub_box[0]
+        hub.broadcast(frame)
+        # Vite runs the game's scripts: an edit outside a sync tells the tabs (§6 `pix3:scripts`).
+        if vite is not None and not barrier_box[0].in_rescan:
+            for extra in script_frames(frame):
+                hub.broadcast(extra)
 
     store = FileStore(root, emit=emit, log=log.info)
 
@@ -78,6 +105,8 @@ async def build(
 
     hub = Hub(welcome_state, on_tabs_changed=lambda: record.learn(hub.newest_origin()))
     hub_box.append(hub)
+    barrier = Barrier(hub, store)
+    barrier_box.append(barrier)
     await store.start()
     nursery.start_soon(store.watch)
 
@@ -114,7 +143,7 @@ async def build(
     ctx = Context(
         root=root,
         hub=hub,
-        barrier=Barrier(hub, store),
+        barrier=barrier,
         claims=store,
         hello_state=hello_state,
         page=lambda: (page_status, page_body),

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -31,7 +33,7 @@ from pix3net.cdp._http import handshake_accept, parse_head, switching_protocols,
 from pix3net.cdp._wsclient import WsClient
 from pix3net.cdp.router import Router, ToClient
 from pix3net.cdp.server import serve_proxy
-from tests.bench._report import Result
+from tests.bench._report import Result, pix3_env
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome
 
@@ -198,6 +200,51 @@ async def _transport(results: list[Result]) -> None:
             nursery.cancel_scope.cancel()
 
 
+def _status_kib(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
+async def _peak_rss(results: list[Result]) -> None:
+    """Peak RSS of a proxy process above its idle RSS while a 30 MB reply passes through it."""
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-m", "tests.bench._cdp_serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=pix3_env()
+    )
+    assert process.stdout is not None and process.stdin is not None
+    try:
+        port = int((await process.stdout.receive_some(64)).decode().strip())
+        peaks = []
+        async with await WsClient.connect(port, "/pix3", AUTH) as ws:
+            for n in range(6):
+                idle = _status_kib(process.pid, "VmRSS")
+                await trio.Path(f"/proc/{process.pid}/clear_refs").write_text("5")  # reset the peak (VmHWM)
+                await ws.send(json.dumps({"id": n, "method": "Fake.big", "params": {"bytes": BIG}}))
+                assert len(await ws.receive()) > BIG
+                if n >= 2:  # the first answers allocate the fake's own 30 MB block
+                    peaks.append(_status_kib(process.pid, "VmHWM") - idle)
+        peak_mb = max(peaks) / 1024
+        results.append(
+            Result(
+                AREA,
+                "30 MB reply: proxy peak RSS above idle vs message",
+                peak_mb,
+                BIG / 2**20,
+                3.0,
+                "MB",
+                note="incl. the message as read from Chrome",
+            )
+        )
+    finally:
+        await process.stdin.aclose()
+        with trio.move_on_after(5):
+            await process.wait()
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
 def _run_async(fn: Callable[[list[Result]], Awaitable[None]]) -> list[Result]:
     results: list[Result] = []
     trio.run(fn, results)
@@ -211,4 +258,4 @@ def run() -> list[Result]:
         Result(AREA, "router: small request + reply (per round trip)", small * 1e6, small_floor * 1e6, 3.0, "µs"),
         Result(AREA, "router: 30 MB reply envelope vs one copy of it", big * 1e3, big_floor * 1e3, 1.0),
     ]
-    return rows + _run_async(_transport)
+    return rows + _run_async(_transport) + _run_async(_peak_rss)

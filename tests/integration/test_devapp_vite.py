@@ -19,6 +19,7 @@ import trio_websocket
 from tests.integration.devapp_support import (
     DevServer,
     dev_server,
+    fake_tab,
     hello,
     make_project,
     pid_alive,
@@ -125,6 +126,17 @@ async def test_hmr_socket_through_our_port(vite_server: DevServer) -> None:
                 if "/src/main.js" in message:
                     break
         assert '"update"' in message or '"full-reload"' in message
+
+
+async def test_a_script_edit_outside_a_sync_is_announced(vite_server: DevServer) -> None:
+    scripts = vite_server.root / "scripts"
+    scripts.mkdir()
+    async with trio.open_nursery() as nursery, fake_tab(vite_server, "tab-a", nursery) as tab:
+        seen = len(tab.frames)
+        (scripts / "Foo.ts").write_text("export const speed = 1;\n")
+        frame = await tab.next_frame("pix3:scripts", after=seen, within=15)
+        assert frame == {"type": "pix3:scripts", "path": "scripts/Foo.ts"}
+        nursery.cancel_scope.cancel()
 
 
 def test_vite_killed_is_restarted_and_reported(vite_server: DevServer) -> None:

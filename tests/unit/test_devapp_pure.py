@@ -247,3 +247,25 @@ def test_front_head_parsing() -> None:
     assert _parse_head(b"GET / HTTP/1.1\r\nbroken\r\n\r\n", request=True) is None
     expect = _parse_head(b"PUT / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", request=True)
     assert expect is not None and expect.other_framing
+
+
+def test_editor_scripts_and_script_frames() -> None:
+    from pix3net.devserver.wiring import editor_script, script_frames
+
+    for path in ("scripts/Foo.ts", "scripts/ai/Bar.ts", "src/scripts/a.ts", "design/tests/bots/b.ts"):
+        assert editor_script(path), path
+    for path in ("scripts/Foo.d.ts", "scripts/Foo.spec.ts", "scripts/Foo.test.ts", "lib/helper.ts", "scripts/a.js"):
+        assert not editor_script(path), path
+    frame = {
+        "type": "pix3:fs",
+        "events": [
+            {"op": "modify", "path": "scripts/Foo.ts", "kind": "file", "author": "external"},
+            {"op": "delete", "path": "scripts/Old.ts", "kind": "file", "author": "external"},
+            {"op": "create", "path": "scripts/sub", "kind": "dir", "author": "external"},
+            {"op": "rename", "path": "scripts/New.ts", "from": "x.ts", "kind": "file", "author": "external"},
+        ],
+    }
+    assert script_frames(frame) == [
+        {"type": "pix3:scripts", "path": "scripts/Foo.ts"},
+        {"type": "pix3:scripts", "path": "scripts/New.ts"},
+    ]

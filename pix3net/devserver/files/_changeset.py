@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._errors import FileApiError
-from ._fsutil import fsync_dir, makedirs_nofollow, permission_bits, write_new
+from ._fsutil import copy_out, fsync_dir, makedirs_nofollow, permission_bits, rename_into, write_new
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 
 if TYPE_CHECKING:
@@ -122,9 +122,7 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
             write_new(os.path.join(folder, "new", str(n)), entry.data, mode=mode)
             old = "absent"
             if mode is not None:
-                shutil.copyfile(target, os.path.join(folder, "old", str(n)), follow_symlinks=False)
-                with open(os.path.join(folder, "old", str(n)), "rb+") as handle:
-                    os.fsync(handle.fileno())
+                copy_out(core.root, entry.path, os.path.join(folder, "old", str(n)))
                 old = f"old/{n}"
             intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old})
         fsync_dir(os.path.join(folder, "new"))
@@ -141,7 +139,7 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
                 if new_dirs:
                     makedirs_nofollow(core.root, new_dirs[-1])
                 tops.append(new_dirs[0] if new_dirs else entry.path)
-                os.rename(os.path.join(folder, "new", str(n)), core.abspath(entry.path))
+                rename_into(os.path.join(folder, "new", str(n)), core.root, entry.path)
                 renamed.append(n)
                 core.fault(f"changeset:renamed:{n + 1}")
         except BaseException as exc:
@@ -185,7 +183,7 @@ def _undo(core: FileCore, folder: str, item: dict[str, Any]) -> None:
     if not os.path.exists(old):
         core.log(f"changeset {os.path.basename(folder)}: no old copy of {item['path']}; left as it is")
         return
-    os.rename(old, target)
+    rename_into(old, core.root, item["path"])
 
 
 def _file_sha(path: str) -> str | None:
@@ -266,7 +264,7 @@ def _recover_prepared(core: FileCore, name: str, folder: str, files: list[dict[s
                     new_dirs = missing_ancestors(core.root, item["path"])
                     if new_dirs:
                         makedirs_nofollow(core.root, new_dirs[-1])
-                    os.rename(staged[n], core.abspath(item["path"]))
+                    rename_into(staged[n], core.root, item["path"])
         except (OSError, FileApiError) as exc:
             core.log(f"changeset {name}: could not roll forward ({exc}); rolling back")
         else:

@@ -8,10 +8,10 @@ seq order. The changeset transaction lives in `_changeset.py` and shares this lo
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import secrets
-import shutil
 import stat
 import threading
 import time
@@ -20,20 +20,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import FileApiError, not_found
-from ._fsutil import fsync_dir, makedirs_nofollow, permission_bits, rename_over, write_new
+from ._fsutil import (
+    fsync_dir,
+    makedirs_nofollow,
+    move_within,
+    open_file_nofollow,
+    permission_bits,
+    remove_within,
+    rename_into,
+    write_new,
+)
 from ._journal import History
 from ._paths import content_type, is_journaled, missing_ancestors, parse_wire_path, resolve
 from ._table import (
     Entry,
     Scanner,
     changed_map,
-    code_unit_key,
     diff,
     hash_fd,
-    open_nofollow,
     outermost,
     revision_of,
-    under,
+    sort_paths,
 )
 
 WHOLE_READ_LIMIT = 8 * 1024 * 1024  # §7.4: files up to 8 MiB are read whole
@@ -42,6 +49,10 @@ TMP_MAX_AGE_S = 600  # leftovers of a killed server in .pix3/tmp older than this
 
 Emit = Callable[[dict[str, Any]], None]
 Fault = Callable[[str], None]
+
+
+def symlink_error(wire: str) -> FileApiError:
+    return FileApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
 
 
 def valid_token(value: object) -> bool:
@@ -120,7 +131,7 @@ class FileCore:
         self.history = History(self.root, clock_ms=clock_ms, log=log)
         self._emit = emit
         self._own: dict[str, str] = {}
-        self._revision: str | None = None
+        self._revision = revision_of({})
 
     # -- start-up -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -131,7 +142,7 @@ class FileCore:
             self._clean_tmp()
             recover(self)
             self.table = self.scanner.scan("")
-            self._revision = None
+            self._revision = revision_of(self.table)
             for wire, entry in self.table.items():
                 if entry.kind == "file" and is_journaled(wire) and self.history.newest_sha(wire) != entry.sha256:
                     self._journal(wire, "external")
@@ -148,10 +159,8 @@ class FileCore:
     # -- table ------------------------------------------------------------------------------------
     @property
     def revision(self) -> str:
-        with self.lock:
-            if self._revision is None:
-                self._revision = revision_of(self.table)
-            return self._revision
+        """Kept current by every change, so the trio thread reads it without taking the lock."""
+        return self._revision
 
     def abspath(self, wire: str) -> str:
         return os.path.join(self.root, *wire.split("/"))
@@ -159,14 +168,14 @@ class FileCore:
     def _journal(self, wire: str, author: str, note: str | None = None) -> None:
         """Journal failures are logged, never fail the write (§7.9)."""
         try:
-            fd = open_nofollow(self.abspath(wire))
+            fd = open_file_nofollow(self.root, wire)
             try:
-                data = b""
+                chunks = []
                 while chunk := os.read(fd, 1 << 20):
-                    data += chunk
+                    chunks.append(chunk)
             finally:
                 os.close(fd)
-            self.history.record(wire, data, author, note)
+            self.history.record(wire, b"".join(chunks), author, note)
         except OSError as exc:
             self.log(f"history: could not record {wire}: {exc}")
 
@@ -187,7 +196,12 @@ class FileCore:
         """
         with self.lock:
             tops = outermost(prefixes)
-            old = {p: e for p, e in self.table.items() if any(under(p, t) for t in tops)}
+            if "" in tops:
+                old = dict(self.table)
+            else:
+                exact = set(tops)
+                below = tuple(t + "/" for t in tops)
+                old = {p: e for p, e in self.table.items() if p in exact or p.startswith(below)}
             if scanned is None:
                 new: dict[str, Entry] = {}
                 for top in tops:
@@ -196,11 +210,12 @@ class FileCore:
                 new = {p: e for p, e in scanned.items() if p not in keep}
                 new.update({p: e for p, e in old.items() if p in keep})
             events = diff(old, new)
-            for path in old:
-                del self.table[path]
-            self.table.update(new)
+            # A new dict swapped in whole: the trio thread reads the table without the lock.
+            table = {p: e for p, e in self.table.items() if p not in old} if old else dict(self.table)
+            table.update(new)
+            self.table = table
             if events:
-                self._revision = None
+                self._revision = revision_of(self.table)
             for event in events:
                 if mode == "own":
                     event["author"] = "editor"
@@ -233,7 +248,7 @@ class FileCore:
         with self.lock:
             self.apply([""], mode="external")
             files = []
-            for path in sorted(self.table, key=code_unit_key):
+            for path in sort_paths(self.table):
                 entry = self.table[path]
                 item: dict[str, Any] = {"path": path, "kind": entry.kind, "size": entry.size, "mtime": entry.mtime}
                 if entry.kind == "file":
@@ -281,11 +296,11 @@ class FileCore:
         if kind != "file":
             raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
         try:
-            fd = open_nofollow(self.abspath(wire))
+            fd = open_file_nofollow(self.root, wire)
         except FileNotFoundError:
             raise not_found(wire) from None
-        except OSError as exc:
-            raise FileApiError(403, "symlink", f"{wire} could not be opened without following links: {exc}.") from None
+        except OSError:
+            raise symlink_error(wire) from None
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
@@ -362,7 +377,12 @@ class FileCore:
                 mode = permission_bits(target)
                 if mode is not None:
                     os.chmod(temp, mode)
-                rename_over(temp, target)
+                try:
+                    rename_into(temp, self.root, wire)
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                        raise symlink_error(wire) from None
+                    raise
                 st = os.lstat(target)
                 self.scanner.remember(wire, st, sha)
                 self._own[wire] = sha
@@ -419,21 +439,14 @@ class FileCore:
         with self.lock:
             self.check_writer(writer)
             kind, _st = resolve(self.root, wire)
-            target = self.abspath(wire)
-            if kind == "dir":
-                if recursive:
-                    shutil.rmtree(target)
-                else:
-                    try:
-                        os.rmdir(target)
-                    except OSError as exc:
-                        if exc.errno in (39, 66):  # ENOTEMPTY on Linux / macOS
-                            raise FileApiError(
-                                409, "not_empty", f"{wire} is not empty; pass recursive: true."
-                            ) from None
-                        raise
-            else:
-                os.unlink(target)
+            try:
+                remove_within(self.root, wire, tree=kind == "dir" and recursive)
+            except OSError as exc:
+                if exc.errno == errno.ENOTEMPTY:
+                    raise FileApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(wire) from None
+                raise
             self.scanner.forget(wire)
             self.apply([wire], mode="own", writer=writer)
             return {"path": wire, "kind": "dir" if kind == "dir" else "file", "seq": self.seq}
@@ -454,7 +467,12 @@ class FileCore:
             if new_dirs:
                 makedirs_nofollow(self.root, new_dirs[-1])
             sha = self.current_hash(src) if kind == "file" else None
-            os.rename(self.abspath(src), self.abspath(dst))
+            try:
+                move_within(self.root, src, dst)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(dst) from None
+                raise
             if sha is not None:
                 self._own[dst] = sha
             self.scanner.forget(src)
@@ -505,7 +523,7 @@ class FileCore:
                 new_dirs = missing_ancestors(self.root, wire)
                 if new_dirs:
                     makedirs_nofollow(self.root, new_dirs[-1])
-                rename_over(temp, target)
+                rename_into(temp, self.root, wire)
             finally:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import struct
 import sys
@@ -52,7 +51,8 @@ class Inotify:
         if not sys.platform.startswith("linux"):
             return None
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            # The running interpreter already links libc: no `ldconfig` subprocess to find it.
+            libc = ctypes.CDLL(None, use_errno=True)
             fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         except (OSError, AttributeError):
             return None

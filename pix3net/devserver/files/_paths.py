@@ -69,7 +69,9 @@ def check_reserved(wire: str) -> None:
 
 def is_journaled(wire: str) -> bool:
     """Scenes, prefabs, locale tables and the project file keep a version journal (§7.9)."""
-    return wire == "pix3project.yaml" or wire.endswith((".pix3scene", ".prefab")) or JOURNALED.search(wire) is not None
+    if wire == "pix3project.yaml" or wire.endswith((".pix3scene", ".prefab")):
+        return True
+    return "locales/" in wire and JOURNALED.search(wire) is not None
 
 
 def kind_of(mode: int) -> Kind:

@@ -66,17 +66,38 @@ def _unlimit_body() -> None:
         body._must_raise = None
 
 
-async def body_chunks(limit: int, exc: Callable[[], FileApiError]) -> AsyncIterator[bytes]:
-    declared = request.content_length
-    if declared is not None and declared > limit:
-        raise exc()
-    _unlimit_body()
-    total = 0
-    async for chunk in request.body:
-        total += len(chunk)
-        if total > limit:
-            raise exc()
-        yield chunk
+class BodyChunks:
+    """The request body as chunks, refused with ``exc`` beyond ``limit`` bytes (declared or counted).
+
+    A plain iterator class rather than an async generator: the store may stop reading midway
+    and nothing is left to finalise.
+    """
+
+    def __init__(self, limit: int, exc: Callable[[], FileApiError]) -> None:
+        self._limit = limit
+        self._exc = exc
+        self._total = 0
+        self._started = False
+
+    def __aiter__(self) -> BodyChunks:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if not self._started:
+            self._started = True
+            declared = request.content_length
+            if declared is not None and declared > self._limit:
+                raise self._exc()
+            _unlimit_body()
+        chunk: bytes = await request.body.__anext__()
+        self._total += len(chunk)
+        if self._total > self._limit:
+            raise self._exc()
+        return chunk
+
+
+def body_chunks(limit: int, exc: Callable[[], FileApiError]) -> BodyChunks:
+    return BodyChunks(limit, exc)
 
 
 async def drain() -> None:
@@ -296,7 +317,6 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
         body = await read_json(CHANGESET_LIMIT)
         entries = parse_changeset(body)
         who = writer()
-        store.core.check_writer(who)
         return await mutate(fingerprint(entries), lambda: store.changeset(entries, who))
 
     @route("history", ("GET",))

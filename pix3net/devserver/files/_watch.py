@@ -53,14 +53,24 @@ class Watcher:
         return any(part in EXCLUDED_DIRS for part in parts[:-1])
 
     def _sync_watches(self) -> None:
+        """Watch every folder of the table (and the root); drop watches of folders gone or moved."""
         if self.inotify is None:
             return
-        dirs = {""} | {p for p, e in list(self.core.table.items()) if e.kind == "dir"}
+        dirs = {""} | {p for p, e in self.core.table.items() if e.kind == "dir"}
+        for wire in [w for w in self.watched if w not in dirs]:
+            wd = self.watched.pop(wire)
+            if self.wd_dirs.get(wd) == wire:
+                del self.wd_dirs[wd]
+                self.inotify.remove(wd)
         for wire in dirs - self.watched.keys():
             wd = self.inotify.add(self.core.abspath(wire) if wire else self.core.root)
-            if wd >= 0:
-                self.watched[wire] = wd
-                self.wd_dirs[wd] = wire
+            if wd < 0:
+                continue
+            previous = self.wd_dirs.get(wd)
+            if previous is not None and previous != wire:
+                self.watched.pop(previous, None)  # same inode under a new name: a moved folder
+            self.watched[wire] = wd
+            self.wd_dirs[wd] = wire
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         self.inotify = Inotify.create()
