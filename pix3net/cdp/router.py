@@ -186,13 +186,13 @@ class Router:
 
     def _forward(self, client: int, known: _Client, request: ClientRequest) -> list[Action]:
         session = known.root
-        given = request.session
-        if given is not None:
-            if not isinstance(given.value, str) or given.value not in known.sessions:
-                given_text = request.text[given.value_start : given.value_end]
-                reply = error_reply(request.id_text, UNKNOWN_SESSION, "Session with given id not found.", given_text)
+        if request.has_session:
+            given = request.session_value
+            if not isinstance(given, str) or given not in known.sessions:
+                text = request.session_json()
+                reply = error_reply(request.id_text, UNKNOWN_SESSION, "Session with given id not found.", text)
                 return [ToClient(client, (reply,))]
-            session = given.value
+            session = given
         if self.chrome_is_gone or session is None:
             return [ToClient(client, (error_reply(request.id_text, CHROME_GONE, "Chrome is gone"),))]
         pipe_id = self._allocate(_Forward(client, request.id_text))

@@ -30,6 +30,7 @@ from pix3net.cdp import auth
 from pix3net.cdp._http import (
     MAX_HEAD_BYTES,
     BadRequest,
+    FrameGauge,
     RequestHead,
     body_length,
     handshake_accept,
@@ -113,13 +114,15 @@ _END = object()
 class _Client:
     """One WebSocket client's outbound side: a byte-bounded queue drained by one writer."""
 
-    def __init__(self, number: int, stream: trio.SocketStream, ws: Connection, bound: int) -> None:
+    def __init__(self, number: int, stream: trio.SocketStream, trailing: bytes, bound: int) -> None:
         self.number = number
         self.stream = stream
-        self.ws = ws
+        self.trailing = trailing
+        self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
         self.bound = bound
         self.queue: deque[Any] = deque()
-        self.queued = 0
+        self.queued = 0  # bytes waiting in ``queue``
+        self.in_flight = 0  # bytes of the message the writer is sending now
         self.wake = trio.Event()
         self.closing = False
         self.reader_done = trio.Event()
@@ -135,13 +138,21 @@ class _Client:
         if self.closing:
             return True
         size = sum(len(p) for p in parts)
-        if self.queued and self.queued + size > self.bound:
+        pending = self.queued + self.in_flight
+        # One message of any size is taken when nothing is pending (Chrome→client has no limit).
+        if pending and pending + size > self.bound:
             return False
         self._push(parts, size)
         return True
 
     def control(self, data: bytes) -> None:
         self._push(data, 0)
+
+    def finish(self) -> None:
+        """The peer closed: flush what is queued (our close answer last), then the socket."""
+        if not self.closing:
+            self.closing = True
+            self._push(_END, 0)
 
     def hang_up(self, code: int, reason: str, *, drop_queued: bool = False) -> None:
         """Close frame with code and reason, then the socket after the peer answers (≤ 1 s)."""
@@ -158,6 +169,12 @@ class _Client:
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + HANG_UP_SECONDS)
 
     async def write(self) -> None:
+        try:
+            await self._write()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.scope.cancel()  # the peer is gone; the reader ends with it
+
+    async def _write(self) -> None:
         while True:
             while not self.queue:
                 self.wake = trio.Event()
@@ -171,6 +188,8 @@ class _Client:
             if isinstance(item, bytes):
                 await self.stream.send_all(item)
                 continue
+            self.queued -= size
+            self.in_flight = size
             header = text_frame_header(size)
             if size < _JOIN_BELOW:
                 await self.stream.send_all(header + b"".join(item))
@@ -178,7 +197,7 @@ class _Client:
                 await self.stream.send_all(header)
                 for part in item:
                     await self.stream.send_all(part)
-            self.queued -= size
+            self.in_flight = 0
 
 
 class _Proxy:
@@ -257,7 +276,12 @@ class _Proxy:
         try:
             while True:
                 raw = await self.channel.receive()
-                self.execute(self.router.from_chrome(raw))
+                try:
+                    actions = self.router.from_chrome(raw)
+                except Exception as error:  # a message we cannot route is dropped, not fatal
+                    self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
+                    continue
+                self.execute(actions)
         except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError):
             self.execute(self.router.chrome_gone())
 
@@ -268,6 +292,12 @@ class _Proxy:
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._connection(stream)
+        except Exception as error:  # one bad connection must never take the owner down
+            self.log(f"connection failed: {type(error).__name__}: {error}")
+
+    async def _connection(self, stream: trio.SocketStream) -> None:
         try:
             buffer = bytearray()
             while True:
@@ -386,7 +416,7 @@ class _Proxy:
         waiter = _Waiter()
         self.attaching[number] = waiter
         # Registered before the attach: events on the new root queue up until the writer runs.
-        client = _Client(number, stream, Connection(ConnectionType.SERVER, trailing_data=trailing), self.queue_bytes)
+        client = _Client(number, stream, trailing, self.queue_bytes)
         self.clients[number] = client
         self.all_gone = trio.Event()
         try:
@@ -430,32 +460,29 @@ class _Proxy:
         ws = client.ws
         pieces: list[str | bytes] = []
         size = 0
-        pending = True  # trailing data given to the connection may already hold frames
+        gauge = FrameGauge()
+        gauge.feed(client.trailing)
+        first = True  # the bytes that came with the upgrade are already in ``ws``
         while True:
-            if not pending:
+            if not first:
                 try:
                     data = await client.stream.receive_some(_RECEIVE_BYTES)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
                 ws.receive_data(data or None)
-            pending = False
+                gauge.feed(data)
+            first = False
             for event in ws.events():
                 if isinstance(event, TextMessage | BytesMessage):
                     if client.closing:
                         continue
-                    data_piece: str | bytes = event.data if isinstance(event.data, str) else bytes(event.data)
-                    size += (
-                        len(data_piece)
-                        if isinstance(data_piece, bytes) or data_piece.isascii()
-                        else len(data_piece.encode())
-                    )
+                    piece: str | bytes = event.data if isinstance(event.data, str) else bytes(event.data)
+                    size += len(piece) if isinstance(piece, bytes) or piece.isascii() else len(piece.encode())
                     if size > self.max_message_bytes:
-                        client.hang_up(CLOSE_TOO_BIG, "message too big")
-                        self.execute(self.router.client_gone(client.number))
-                        self.log(f"client sent a message over {self.max_message_bytes} bytes; closed it (1009)")
-                        pieces, size = [], 0
-                        continue
-                    pieces.append(data_piece)
+                        self._too_big(client)
+                        await _drain(client.stream)
+                        return
+                    pieces.append(piece)
                     if event.message_finished:
                         text = _message_text(pieces)
                         pieces, size = [], 0
@@ -466,12 +493,28 @@ class _Proxy:
                 elif isinstance(event, CloseConnection):
                     if ws.state is ConnectionState.REMOTE_CLOSING:
                         client.control(ws.send(event.response()))
-                    if not client.closing:
-                        client.closing = True
-                        client._push(_END, 0)
+                    client.finish()
                     return
+            if gauge.message > self.max_message_bytes and not client.closing:
+                self._too_big(client)  # declared by a frame header: refused before it is read
+                await _drain(client.stream)
+                return
             if ws.state is ConnectionState.CLOSED:
                 return
+
+    def _too_big(self, client: _Client) -> None:
+        client.hang_up(CLOSE_TOO_BIG, "message too big")
+        self.execute(self.router.client_gone(client.number))
+        self.log(
+            f"client gone: a message over {self.max_message_bytes} bytes, closed 1009 ({self.router.client_count} left)"
+        )
+
+
+async def _drain(stream: trio.SocketStream) -> None:
+    """Read and drop what a refused client still sends, until it goes or the hang-up ends."""
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        while await stream.receive_some(_RECEIVE_BYTES):
+            pass
 
 
 def _message_text(pieces: list[str | bytes]) -> str:

@@ -60,6 +60,7 @@ class FakeChrome:
 
     def __post_init__(self) -> None:
         self._counter = 0
+        self._block = b""
         self.targets: dict[str, Target] = {}
         self.sessions: dict[str, Session] = {}
         self.browser = self._new_target("browser", "")
@@ -101,6 +102,15 @@ class FakeChrome:
             params = {"sessionId": session.id, "targetId": session.target}
             out.append(self._event("Target.detachedFromTarget", params, session.parent))
 
+    def _big(self, message_id: Any, size: int, session: Any) -> bytes:
+        """``Fake.big {bytes}``: a stand-in for a 30 MB screenshot, ``{"data": "AAAA…"}``, built
+        as Chrome writes it (bytes, session spliced last) and cheaply, so benches time the proxy."""
+        tail = b',"sessionId":' + json.dumps(session).encode() + b"}" if session is not None else b"}"
+        if len(self._block) != size:
+            self._block = b"A" * size
+        head = b'{"id":' + json.dumps(message_id).encode() + b',"result":{"data":"'
+        return b"".join((head, self._block, b'"}', tail))
+
     # -- the protocol ------------------------------------------------------------------------
     def handle(self, raw: bytes) -> list[bytes]:
         """One command in; the events and the reply Chrome would write, in order."""
@@ -113,6 +123,9 @@ class FakeChrome:
         self.received.append(message)
         out: list[bytes] = []
         session_id = message.get("sessionId")
+        if message.get("method") == "Fake.big" and (session_id is None or session_id in self.sessions):
+            out.append(self._big(message.get("id"), int((message.get("params") or {}).get("bytes", 0)), session_id))
+            return out
         reply: dict[str, Any] = {"id": message.get("id")}
         try:
             if session_id is not None and session_id not in self.sessions:
@@ -179,9 +192,6 @@ class FakeChrome:
         if method == "Fake.ping":
             out.append(self._event("Fake.pinged", {"by": here}, here))
             return {"pong": True}
-        if method == "Fake.big":
-            # A large answer (a stand-in for a 30 MB screenshot): {"data": "AAAA…"}.
-            return {"data": "A" * int(params.get("bytes", 0))}
         if method == "Fake.echo":
             return params
         raise CdpError(-32601, f"'{method}' wasn't found")

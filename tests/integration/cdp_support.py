@@ -34,6 +34,10 @@ class Running:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def router_clients(self) -> int:
+        """Browser sessions still attached in the fake Chrome (one per connected client)."""
+        return sum(1 for s in self.chrome.sessions.values() if s.kind == "browser" and s.parent == "")
+
     def ws(self, path: str = "/pix3") -> str:
         return f"ws://127.0.0.1:{self.port}{path}"
 

@@ -177,11 +177,45 @@ def test_duplicate_session_keys_cannot_smuggle_another_session() -> None:
 def test_extra_fields_pass_through_unchanged() -> None:
     router = Router()
     attach(router, A, "SA")
-    [action] = router.from_client(A, '{"method":"M","params":{"x":[1, 2.50, "\\u00e9"]},"id":1,"extra":{"k":null}}')
+    text = '{"method":"M","params":{"x":[1, 2.50, "\\u00e9", "é"]},"id":1,"extra":{"k":null}}'
+    [action] = router.from_client(A, text)
     assert isinstance(action, ToChrome)
-    assert (
-        action.data == b'{"id":2,"sessionId":"SA","method":"M","params":{"x":[1, 2.50, "\\u00e9"]},"extra":{"k":null}}'
+    assert json.loads(action.data) == {**json.loads(text), "id": 2, "sessionId": "SA"}
+    # a large message keeps every other member byte for byte (spliced, not re-serialised)
+    padding = "x" * 20000
+    big = '{"method":"M","params":{"x":[1, 2.50, "\\u00e9"],"p":"' + padding + '"},"id":1,"extra":{"k":null}}'
+    [action] = router.from_client(A, big)
+    assert isinstance(action, ToChrome)
+    expected = (
+        '{"id":3,"sessionId":"SA","method":"M","params":{"x":[1, 2.50, "\\u00e9"],"p":"'
+        + padding
+        + '"},"extra":{"k":null}}'
     )
+    assert action.data == expected.encode()
+
+
+def test_small_and_large_paths_agree() -> None:
+    cases = [
+        '{"id":1,"method":"M","params":{"a":[1,{"b":null}]},"sessionId":"SA"}',
+        '{"id":1,"method":"M","sessionId":"SA","sessionId":"ZZ"}',
+        '{"id":1,"method":"M","sessionId":null}',
+        '{"id":1.5,"method":"M"}',
+        '{"id":1,"method":7}',
+        '{"id":NaN,"method":"M"}',
+        '{"method":"M"}',
+        "[]",
+        "{",
+    ]
+    for text in cases:
+        outputs = []
+        for padded in (text, text.replace('"method"', '"pad":"' + "p" * 20000 + '","method"', 1)):
+            router = Router()
+            attach(router, A, "SA")
+            out = [json.loads(a.data) for a in router.from_client(A, padded) if isinstance(a, ToChrome | ToClient)]
+            for message in out:
+                message.pop("pad", None)
+            outputs.append(out)
+        assert outputs[0] == outputs[1], text
 
 
 def test_reply_in_any_member_order_is_rewritten() -> None:

@@ -1,0 +1,79 @@
+"""The Pix3 scene model: ``.pix3scene`` / ``pix3project.yaml`` as data with line numbers, the
+disk-format descriptor and the node-type schemas (spec/validate.md §1).
+
+Public surface (what validate, tree, kit and character-compile import):
+
+- ``parse_yaml(text) -> Document``: YAML 1.2 as plain data (``Document.data``);
+  ``Document.line_of(path)`` gives the 1-based line of a key / list item (looked up lazily).
+  Raises ``YamlError(message, line)``.
+- ``iter_nodes(data) -> NodeRef…``: every node mapping under ``root:`` (path, depth, node, parent).
+- ``format_path(path)``: ``root[0].properties.width``.
+- ``project_path(ref)``: a ``res://`` / bare reference as a project path, or None.
+- ``ProjectFiles(root)``: the walked file list (ignores node_modules, .git, .pix3, dist …).
+- ``load_manifest(root)``: ``pix3project.yaml`` as a Document (or None).
+- ``NODE_TYPES`` (canonical names a scene may use), ``KNOWN_NODE_TYPES`` (+ ``Layout2D``),
+  ``resolve_node_type(name) -> (canonical|None, "exact"|"case"|"alias"|"")``,
+  ``suggest_node_type(name)``.
+- ``type_format(name) -> TypeFormat``: family, ``schema`` ({name: Prop(type, default, options,
+  min, max)}), disk ``extras`` (DiskRule), ``relocated``, ``not_stored``, ``write_only``;
+  ``classify_key(fmt, key)``. ``Prop.default is MISSING`` when the docs give no default.
+- ``COMPONENTS``: the built-in ``core:`` components and their (possibly partial) config schemas.
+"""
+
+from pix3tools.scene._disk import (
+    KNOWN_NODE_TYPES,
+    NODE_TYPES,
+    DiskRule,
+    TypeFormat,
+    classify_key,
+    levenshtein,
+    resolve_node_type,
+    suggest_node_type,
+    type_format,
+)
+from pix3tools.scene._project import (
+    IGNORED_DIRS,
+    MANIFEST,
+    NodeRef,
+    ProjectFiles,
+    format_path,
+    iter_nodes,
+    load_manifest,
+    project_path,
+    read_text,
+)
+from pix3tools.scene._schema import COMPONENTS, MISSING, NODE_SCHEMAS, ComponentSchema, Prop
+from pix3tools.scene._yaml import Document, PathSeg, YamlError, parse_yaml
+
+CURRENT_SCENE_FORMAT_VERSION = "1.0.0"
+
+__all__ = [
+    "COMPONENTS",
+    "CURRENT_SCENE_FORMAT_VERSION",
+    "IGNORED_DIRS",
+    "KNOWN_NODE_TYPES",
+    "MANIFEST",
+    "MISSING",
+    "NODE_SCHEMAS",
+    "NODE_TYPES",
+    "ComponentSchema",
+    "DiskRule",
+    "Document",
+    "NodeRef",
+    "PathSeg",
+    "ProjectFiles",
+    "Prop",
+    "TypeFormat",
+    "YamlError",
+    "classify_key",
+    "format_path",
+    "iter_nodes",
+    "levenshtein",
+    "load_manifest",
+    "parse_yaml",
+    "project_path",
+    "read_text",
+    "resolve_node_type",
+    "suggest_node_type",
+    "type_format",
+]

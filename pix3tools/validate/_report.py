@@ -1,0 +1,164 @@
+"""Diagnostics, their order (§3.5), the ``--json`` shape (§3.3) and the human report (§3.4)."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pix3tools.scene import Document, PathSeg, format_path
+from pix3tools.validate.codes import severity_of
+
+__all__ = ["Diagnostic", "ValidateReport", "locale_key", "sort_diagnostics"]
+
+
+@dataclass
+class Diagnostic:
+    """One finding. ``path`` is the document path (None when the diagnostic has none); the line
+    is looked up from ``doc`` lazily when not given."""
+
+    code: str
+    file: str
+    message: str
+    node_id: str | None = None
+    path: tuple[PathSeg, ...] | None = None
+    line: int | None = None
+    fix: str | None = None
+    doc: Document | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def severity(self) -> str:
+        return severity_of(self.code)
+
+    @property
+    def path_text(self) -> str | None:
+        return None if self.path is None else format_path(self.path)
+
+    def resolve_line(self) -> None:
+        if self.line is None and self.doc is not None and self.path is not None:
+            self.line = self.doc.line_of(self.path)
+        self.doc = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"severity": self.severity, "code": self.code, "file": self.file, "message": self.message}
+        if self.node_id is not None:
+            out["nodeId"] = self.node_id
+        if self.path is not None:
+            out["path"] = self.path_text
+        if self.line is not None:
+            out["line"] = self.line
+        if self.fix is not None:
+            out["fix"] = self.fix
+        return out
+
+
+# -- JavaScript String.prototype.localeCompare (ICU root collation), for ASCII-ish text ----------
+# Root collation puts whitespace, then punctuation and symbols in this order, then digits, then
+# letters (case-insensitive at the primary level, lowercase first at the tertiary level).
+_PUNCT = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+_PRIMARY: dict[str, int] = {ch: i for i, ch in enumerate(_PUNCT)}
+_DIGIT_BASE = len(_PUNCT)
+_LETTER_BASE = _DIGIT_BASE + 10
+
+
+def _primary(ch: str) -> tuple[int, int]:
+    weight = _PRIMARY.get(ch)
+    if weight is not None:
+        return (weight, 0)
+    if "0" <= ch <= "9":
+        return (_DIGIT_BASE + ord(ch) - 48, 0)
+    base = unicodedata.normalize("NFD", ch)[0].lower()
+    if "a" <= base <= "z":
+        return (_LETTER_BASE + ord(base) - 97, 0 if base == ch.lower() else 1)
+    return (_LETTER_BASE + 26 + ord(base), 0)
+
+
+def locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    """A sort key approximating ``a.localeCompare(b)`` (primary letters, then accents, then case)."""
+    prim = [_primary(ch) for ch in text]
+    return (
+        tuple(p[0] for p in prim),
+        tuple(p[1] for p in prim),
+        tuple(1 if ch.isupper() else 0 for ch in text),
+        text,
+    )
+
+
+def sort_diagnostics(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """file (localeCompare), line (missing last), path (localeCompare, missing = ""), code."""
+    return sorted(
+        diagnostics,
+        key=lambda d: (
+            locale_key(d.file),
+            (0, d.line) if d.line is not None else (1, 0),
+            locale_key(d.path_text or ""),
+            locale_key(d.code),
+        ),
+    )
+
+
+@dataclass
+class ValidateReport:
+    """What ``pix3 validate`` found: the JSON report (``to_json``) and the human text."""
+
+    project_root: str
+    files: list[tuple[str, str]]  # (file, sha256)
+    diagnostics: list[Diagnostic]
+    level2: dict[str, Any]
+    notes: list[str]
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warning_count(self) -> int:
+        return len(self.diagnostics) - self.error_count
+
+    @property
+    def ok(self) -> bool:
+        return self.error_count == 0
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "projectRoot": self.project_root,
+            "errorCount": self.error_count,
+            "warningCount": self.warning_count,
+            "level2": self.level2,
+            "files": [{"file": f, "sha256": h} for f, h in self.files],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "notes": list(self.notes),
+        }
+
+    def json_text(self) -> str:
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    def human_text(self) -> str:
+        lines: list[str] = []
+        for d in self.diagnostics:
+            where = d.file if d.line is None else f"{d.file}:{d.line}"
+            node = f" [{d.node_id}]" if d.node_id is not None else ""
+            lines.append(f"{where}  {d.severity}  {d.code}{node}  {d.message}")
+            if d.path_text:
+                lines.append(f"    at {d.path_text}")
+            if d.fix:
+                lines.append(f"    fix: {d.fix}")
+        lines.extend(f"note: {note}" for note in self.notes)
+        state = self.level2.get("state")
+        if state == "ran":
+            level2 = f"level 2 hydrated {self.level2.get('filesHydrated', 0)} file(s)"
+        elif state == "disabled":
+            level2 = "level 2 off"
+        else:
+            level2 = f"level 2 skipped: {self.level2.get('reason', '')}"
+        lines.append(
+            f"{len(self.files)} file(s) checked, {self.error_count} error(s), {self.warning_count} warning(s); {level2}."
+        )
+        return "\n".join(lines) + "\n"

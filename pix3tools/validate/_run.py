@@ -1,0 +1,138 @@
+"""One validate run over a project (spec/validate.md §2.3, §3.2): targets, scenes, project rules."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from pix3tools.scene import MANIFEST, load_manifest
+from pix3tools.validate._anim import check_anims
+from pix3tools.validate._autoload import check_autoloads
+from pix3tools.validate._context import Project
+from pix3tools.validate._locale import check_localization
+from pix3tools.validate._report import Diagnostic, ValidateReport, sort_diagnostics
+from pix3tools.validate._scene import check_scene
+from pix3tools.validate._unused import unused_assets
+
+__all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_validate"]
+
+SCENE_SUFFIX = ".pix3scene"
+# Level 2 loads every scene through the JavaScript runtime (@pix3/runtime + esbuild); this
+# implementation has no JavaScript engine, so it never runs (spec/validate.md §2.6).
+LEVEL2_UNAVAILABLE = "the Python CLI cannot load @pix3/runtime (level 2 needs the JavaScript runtime)"
+
+
+class ValidateUsageError(Exception):
+    """A bad path argument: ``pix3 validate`` prints it with the usage and exits 2."""
+
+
+def _js_sort(names: list[str]) -> list[str]:
+    """JavaScript's default sort: UTF-16 code units."""
+    return sorted(names, key=lambda s: s.encode("utf-16-be"))
+
+
+def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[str] | None:
+    """Project-relative scene paths to validate; None for a whole-project run."""
+    if not paths:
+        return None
+    root = root.resolve()
+    targets: list[str] = []
+    for arg in paths:
+        absolute = Path(os.path.abspath(cwd / arg))
+        resolved = absolute.resolve() if absolute.exists() else absolute
+        try:
+            rel = resolved.relative_to(root)
+        except ValueError:
+            raise ValidateUsageError(f"{arg} is outside the project {root}") from None
+        if resolved.is_dir():
+            if resolved == root:
+                return None
+            for folder, dirs, names in os.walk(resolved):
+                dirs[:] = [
+                    d for d in dirs if d not in ("node_modules", ".git", ".pix3", "dist", ".vite", ".cache", ".yalc")
+                ]
+                base = Path(folder).relative_to(root)
+                targets.extend((base / n).as_posix() for n in names if n.endswith(SCENE_SUFFIX))
+            continue
+        if not resolved.name.endswith(SCENE_SUFFIX):
+            raise ValidateUsageError(f"{arg} is not a .pix3scene file")
+        targets.append(rel.as_posix())
+    return _js_sort(list(dict.fromkeys(targets)))
+
+
+def run_validate(
+    root: Path, paths: Sequence[str] | None = None, *, hydrate: bool = True, cwd: Path | None = None
+) -> ValidateReport:
+    """Validate ``paths`` (scene files or folders, relative to ``cwd``) or, with none, the whole
+    project at ``root``. Raises :class:`ValidateUsageError` for a path outside the project or not
+    a scene."""
+    root = root.resolve()
+    explicit = resolve_targets(root, paths, cwd or Path.cwd())
+    project = Project.open(root)
+    whole = explicit is None
+    targets = _js_sort(project.files.with_suffix(SCENE_SUFFIX)) if explicit is None else explicit
+    diagnostics: list[Diagnostic] = []
+    files: list[tuple[str, str]] = []
+    references: set[str] = set()
+    uses_user = False
+    manifest = load_manifest(root)
+    locale = check_localization(project, manifest, whole)
+    for rel in targets:
+        load = project.load(rel)
+        if load.raw is None:
+            diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
+            continue
+        files.append((rel, hashlib.sha256(load.raw).hexdigest()))
+        if load.error is not None or load.doc is None:
+            message = load.error.message if load.error else "unreadable"
+            line = load.error.line if load.error else None
+            diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {message}", line=line))
+            continue
+        result = check_scene(project, rel, load.doc)
+        found = result.diagnostics + locale.key_diagnostics(rel, result.key_uses, load.doc)
+        for diag in found:
+            diag.resolve_line()
+        diagnostics.extend(found)
+        references |= result.references
+        uses_user = uses_user or result.uses_user
+    diagnostics.extend(check_autoloads(project, manifest))
+    diagnostics.extend(check_anims(project, references, whole))
+    if whole:
+        diagnostics.extend(locale.table_diagnostics)
+        diagnostics.extend(locale.script_diagnostics())
+        diagnostics.extend(unused_assets(project, references))
+    for diag in diagnostics:
+        diag.resolve_line()
+    notes: list[str] = []
+    if hydrate:
+        level2: dict[str, object] = {"state": "skipped", "reason": LEVEL2_UNAVAILABLE}
+        if uses_user:
+            diagnostics.append(
+                Diagnostic(
+                    "W_HYDRATE_SKIPPED",
+                    "scripts",
+                    f"Level 2 skipped for scenes with user: components: {LEVEL2_UNAVAILABLE}"
+                    " (user: component properties not checked).",
+                    fix="run with --no-hydrate to check level 1 only",
+                )
+            )
+        notes.append(
+            f"Level 2 did not run: {LEVEL2_UNAVAILABLE}. Loader checks (E_LOAD, E_PENDING_COMPONENT), user:"
+            " component config and renderability are missing from this report, not passed."
+        )
+    else:
+        level2 = {"state": "disabled"}
+        if uses_user:
+            notes.append("Level 2 disabled (--no-hydrate) (user: component properties not checked).")
+    return ValidateReport(
+        project_root=str(root),
+        files=files,
+        diagnostics=sort_diagnostics(diagnostics),
+        level2=level2,
+        notes=notes,
+    )
+
+
+__all__ += ["MANIFEST"]
