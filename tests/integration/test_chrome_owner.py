@@ -9,6 +9,7 @@ import signal
 import socket
 import stat
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -99,6 +100,18 @@ def test_signals_close_chrome_and_exit_0(pix3_home: Path, tmp_path: Path, signum
         assert "Chrome is gone (code 0, signal -)" in log
         assert not (pix3_home / "chrome.json").exists()
         wait_until(lambda: not pid_alive(chrome_pid), 5, "Chrome's exit")
+
+
+def test_chrome_ignoring_browser_close_is_killed_after_3_s(pix3_home: Path, tmp_path: Path) -> None:
+    env = {"PIX3_FAKE_CHROME_IGNORE_CLOSE": "1"}
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path), env=env) as owner:
+        owner.wait_listening()
+        owner.process.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        assert owner.wait_exit() == 0, owner.output()
+        assert 2.5 < time.monotonic() - start < 10
+        assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        assert not (pix3_home / "chrome.json").exists()
 
 
 async def test_chrome_killed_closes_clients_1001_and_the_owner_exits_0(pix3_home: Path, tmp_path: Path) -> None:
