@@ -107,14 +107,14 @@ def json_body(value: object) -> bytes:
     return json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8")
 
 
-def http_answer(status: int, body: object, proof: str | None, *, close: bool = False) -> bytes:
-    """One complete HTTP/1.1 answer with a JSON body."""
+def http_answer(status: int, body: object, proof: str | None, *, close: bool = False, head: bool = False) -> bytes:
+    """One complete HTTP/1.1 answer with a JSON body (``head``: the headers only, for HEAD)."""
     payload = json_body(body)
     lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Bad Gateway')}"]
     lines += [f"{name}: {value}" for name, value in answer_headers(status, proof)]
     lines.append(f"Content-Length: {len(payload)}")
     lines.append("Connection: close" if close else "Connection: keep-alive")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (b"" if head else payload)
 
 
 def ws_refusal(status: int, message: str) -> bytes:

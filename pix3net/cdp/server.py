@@ -17,6 +17,7 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -282,13 +283,16 @@ class _Proxy:
                     self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
                     continue
                 self.execute(actions)
-        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError):
+        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError, OSError):
             self.execute(self.router.chrome_gone())
 
     async def write_chrome(self) -> None:
         while True:
             data = await self.to_chrome.get()
-            await self.channel.send(data)
+            # The channel drops sends once Chrome is gone; a channel that raises instead is
+            # treated the same (the reader will see the end).
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await self.channel.send(data)
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
@@ -346,21 +350,23 @@ class _Proxy:
         )
 
     async def http(self, head: RequestHead, *, close: bool) -> bytes:
+        body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks
+        answer = partial(auth.http_answer, close=close, head=body_less)
         proof = self._proof(head)
         refusal = auth.check_request(head.headers, self.digest)
         if refusal is not None:
             self.log(f"refused {head.method} {head.target}: {refusal.message}")
-            return auth.http_answer(refusal.status, {"error": refusal.message}, proof, close=close)
+            return answer(refusal.status, {"error": refusal.message}, proof)
         path = http_route_path(head.target)
         host = head.get("host") or ""
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
             except RuntimeError as error:
-                return auth.http_answer(502, {"error": str(error)}, proof, close=close)
-            return auth.http_answer(200, body, proof, close=close)
+                return answer(502, {"error": str(error)}, proof)
+            return answer(200, body, proof)
         message = f"no {head.method} {path} here (only /json/version and /json/list)"
-        return auth.http_answer(404, {"error": message}, proof, close=close)
+        return answer(404, {"error": message}, proof)
 
     async def version_body(self, host: str) -> dict[str, Any]:
         if self.version is None:

@@ -171,3 +171,29 @@ async def test_events_never_reach_other_clients(tmp_path: Path) -> None:
         await rpc(a, {"id": 3, "method": "Fake.ping"})
         assert await collect(b, 0.2) == []
         assert len(proxy.chrome.sessions) == 4
+
+
+async def test_sixteen_clients_at_once_each_get_their_own_answers(tmp_path: Path) -> None:
+    async with running_proxy(tmp_path, ("about:blank",)) as proxy:
+        page = proxy.chrome.pages()[0].id
+        seen: dict[int, set[str]] = {}
+
+        async def client(number: int) -> None:
+            async with connect(proxy.ws(f"/pix3/page/{page}")) as ws:
+                sessions = set()
+                for n in range(40):
+                    reply = await rpc(
+                        ws, {"id": n, "method": "Runtime.evaluate", "params": {"expression": f"{number}:{n}"}}
+                    )
+                    value = reply["result"]["result"]["value"]
+                    assert value["expression"] == f"{number}:{n}" and "sessionId" not in reply
+                    sessions.add(value["session"])
+                seen[number] = sessions
+
+        async with trio.open_nursery() as nursery:
+            for number in range(16):
+                nursery.start_soon(client, number)
+        # each client ran on exactly one session of its own
+        assert all(len(s) == 1 for s in seen.values())
+        assert len(set().union(*seen.values())) == 16
+        await wait_until(lambda: proxy.chrome.sessions == {})

@@ -132,7 +132,9 @@ async def test_6_list_and_404s(tmp_path: Path) -> None:
         root = await http.get(f"{proxy.base}/", headers=BEARER)
         assert root.json() == {"error": "no GET  here (only /json/version and /json/list)"}
         head = await http.head(f"{proxy.base}/json/version", headers=BEARER)
-        assert head.status_code == 404
+        assert head.status_code == 404 and head.content == b"" and int(head.headers["Content-Length"]) > 0
+        # the keep-alive connection is still in step after the HEAD
+        assert (await http.get(f"{proxy.base}/json/version", headers=BEARER)).status_code == 200
 
 
 async def _ws_refused(port: int, path: str, headers: list[tuple[str, str]]) -> tuple[int, dict[str, str], bytes]:
