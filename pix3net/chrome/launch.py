@@ -63,9 +63,11 @@ def spawn_handoff(binary: str, args: Sequence[str], env: Mapping[str, str] | Non
     Its own session, stdio on /dev/null; never waited for (``posix_spawn``: no ``Popen`` left to warn).
     """
     devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    return os.posix_spawn(
-        binary, [binary, *args], os.environ if env is None else env, file_actions=devnull, setsid=True
-    )
+    environ = os.environ if env is None else env
+    try:
+        return os.posix_spawn(binary, [binary, *args], environ, file_actions=devnull, setsid=True)
+    except NotImplementedError:  # no POSIX_SPAWN_SETSID here: its own process group will do
+        return os.posix_spawn(binary, [binary, *args], environ, file_actions=devnull, setpgroup=0)
 
 
 def describe_status(status: int) -> str:
