@@ -192,6 +192,25 @@ async def test_silent_chrome_times_out_after_20_s(autojump_clock: trio.testing.M
         silent.kill()
 
 
+@pytest.fixture
+def patient_clock() -> trio.testing.MockClock:
+    """Virtual time that jumps only after 1 s of real idleness: the child gets to start first."""
+    return trio.testing.MockClock(autojump_threshold=1.0)
+
+
+async def test_chrome_closing_its_pipe_but_living_on_is_pipe_closed(patient_clock: trio.testing.MockClock) -> None:
+    code = "import os, time; os.close(3); os.close(4); time.sleep(120)"
+    closer = spawn_chrome(sys.executable, ["-c", code])
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(closer.reap)
+            product, why = await wait_ready(closer)
+            assert (product, why) == (None, "Chrome exited before it answered (pipe closed)")
+            nursery.cancel_scope.cancel()
+    finally:
+        closer.kill()
+
+
 def test_cannot_listen_is_exit_4_and_chrome_is_killed(pix3_home: Path, tmp_path: Path) -> None:
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", 0))
