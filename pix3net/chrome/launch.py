@@ -12,10 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -58,16 +57,17 @@ def handoff_args(profile: str, url: str, *, no_sandbox: bool = False) -> list[st
     return [f"--user-data-dir={profile}", *COMMON_FLAGS, *([NO_SANDBOX] if no_sandbox else []), f"--app={url}"]
 
 
-def spawn_handoff(binary: str, args: Sequence[str]) -> int:
-    """Start the handoff launch detached and forget it (Chrome's singleton takes the URL over)."""
-    process = subprocess.Popen(
-        [binary, *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    return process.pid
+def spawn_handoff(binary: str, args: Sequence[str], env: Mapping[str, str] | None = None) -> int:
+    """Start the handoff launch detached and forget it (Chrome's singleton takes the URL over).
+
+    Its own session, stdio on /dev/null; never waited for (``posix_spawn``: no ``Popen`` left to warn).
+    """
+    devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    environ = os.environ if env is None else env
+    try:
+        return os.posix_spawn(binary, [binary, *args], environ, file_actions=devnull, setsid=True)
+    except NotImplementedError:  # no POSIX_SPAWN_SETSID here: its own process group will do
+        return os.posix_spawn(binary, [binary, *args], environ, file_actions=devnull, setpgroup=0)
 
 
 def describe_status(status: int) -> str:

@@ -101,7 +101,13 @@ class Owner:
 
 @contextlib.contextmanager
 def run_owner(
-    home: Path, chrome: Path | str, *, port: int = 0, headless: bool = True, url: str = "http://localhost:5173/__pix3/"
+    home: Path,
+    chrome: Path | str,
+    *,
+    port: int = 0,
+    headless: bool = True,
+    url: str = "http://localhost:5173/__pix3/",
+    env: dict[str, str] | None = None,
 ) -> Iterator[Owner]:
     """`pix3 __chrome-owner` with its stdout captured; the owner and its Chrome die with the test."""
     profile = home / "chrome"
@@ -111,7 +117,7 @@ def run_owner(
     with open(home / "owner-stdout.log", "wb") as out:
         process = subprocess.Popen(
             pix3_argv("__chrome-owner", json.dumps(options)),
-            env=pix3_env({"PIX3_HOME": str(home)}),
+            env=pix3_env({"PIX3_HOME": str(home), **(env or {})}),
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,

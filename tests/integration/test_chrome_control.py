@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
+from pix3net.cdp.port import inspect_port
+from pix3net.cdp.token import read_token
 from pix3net.chrome import control
 from pix3net.chrome.control import OwnerStartError, start_owner, stop_owner
 from pix3net.chrome.state import ChromeRecord, read_record, write_record
+from tests.integration.chrome_owner_helpers import fake_chrome_wrapper, free_port, processes_with
 
 
 async def _never_ours(port: int, token: str) -> bool:
@@ -105,3 +110,48 @@ def test_stop_gives_up_after_6_s(pix3_home: Path, monkeypatch: pytest.MonkeyPatc
         stubborn.wait()
         if stubborn.stdout is not None:
             stubborn.stdout.close()
+
+
+async def test_full_life_through_start_and_stop_with_the_fake_chrome(pix3_home: Path, tmp_path: Path) -> None:
+    """§8.2 cases 31 and 34: the launch `pix3 editor` makes, then `--stop-chrome`."""
+    wrapper = fake_chrome_wrapper(tmp_path)
+    port = free_port()
+    url = "http://localhost:5173/__pix3/"
+    started = await start_owner(
+        pix3_home, chrome=str(wrapper), port=port, profile=str(pix3_home / "chrome"), url=url, headless=True
+    )
+    try:
+        token = read_token(pix3_home / "cdp-token")
+        assert token is not None
+        argv = (tmp_path / "fake-chrome.argv").read_text().splitlines()
+        assert "--remote-debugging-pipe" in argv and f"--user-data-dir={pix3_home / 'chrome'}" in argv
+        assert not any(a.startswith("--remote-debugging-port") for a in argv) and argv[-1] == url
+        record = read_record(pix3_home)
+        assert record is not None and (record.port, record.editor_url, record.proxy) == (port, url, 1)
+        assert record.owner_pid == started.pid > 0
+        inspection = await inspect_port(port, token)
+        assert (inspection.kind, inspection.pages) == ("ours", [url])
+        async with httpx.AsyncClient() as client:
+            assert (await client.get(f"http://127.0.0.1:{port}/json/version")).status_code == 401
+        assert stop_owner(pix3_home) == f"Stopped Chrome and its CDP proxy on port {port} (owner pid {started.pid})."
+        assert read_record(pix3_home) is None
+        assert (await inspect_port(port, token)).kind == "free"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(started.pid, signal.SIGKILL)
+        for pid in processes_with(str(pix3_home / "chrome")):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+async def test_chrome_that_exits_at_once_fails_the_start(pix3_home: Path, tmp_path: Path) -> None:
+    """§8.2 case 35."""
+    wrapper = fake_chrome_wrapper(tmp_path, "--fake-exit-at-once")
+    with pytest.raises(OwnerStartError) as caught:
+        await start_owner(
+            pix3_home, chrome=str(wrapper), port=free_port(), profile=str(pix3_home / "chrome"), url="http://x/"
+        )
+    message = str(caught.value)
+    assert message.startswith("the Chrome owner exited (code 3) — ")
+    assert "Chrome exited before it answered" in message and "close it and run pix3 editor again" in message
+    assert read_record(pix3_home) is None

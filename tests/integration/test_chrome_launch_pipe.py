@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from pix3net.chrome.launch import spawn_chrome
+from pix3net.chrome.launch import spawn_chrome, spawn_handoff
 from tests.conftest import pix3_env
 
 CHILD = str(Path(__file__).with_name("chrome_echo_child.py"))
@@ -104,3 +105,15 @@ async def test_missing_binary_raises() -> None:
         assert "No such file" in str(exc)
     else:
         raise AssertionError("spawning a missing binary must fail")
+
+
+def test_handoff_is_detached_with_quiet_stdio(tmp_path: Path) -> None:
+    out = tmp_path / "handoff.json"
+    script = (
+        "import json, os, sys; json.dump({'argv': sys.argv[1:], 'sid': os.getsid(0) == os.getpid(),"
+        f" 'fd0': os.readlink('/proc/self/fd/0')}}, open({str(out)!r}, 'w'))"
+    )
+    pid = spawn_handoff(sys.executable, ["-c", script, "--app=http://h/"])
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert json.loads(out.read_text()) == {"argv": ["--app=http://h/"], "sid": True, "fd0": "/dev/null"}

@@ -9,6 +9,7 @@ import signal
 import socket
 import stat
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -101,6 +102,18 @@ def test_signals_close_chrome_and_exit_0(pix3_home: Path, tmp_path: Path, signum
         wait_until(lambda: not pid_alive(chrome_pid), 5, "Chrome's exit")
 
 
+def test_chrome_ignoring_browser_close_is_killed_after_3_s(pix3_home: Path, tmp_path: Path) -> None:
+    env = {"PIX3_FAKE_CHROME_IGNORE_CLOSE": "1"}
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path), env=env) as owner:
+        owner.wait_listening()
+        owner.process.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        assert owner.wait_exit() == 0, owner.output()
+        assert 2.5 < time.monotonic() - start < 10
+        assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        assert not (pix3_home / "chrome.json").exists()
+
+
 async def test_chrome_killed_closes_clients_1001_and_the_owner_exits_0(pix3_home: Path, tmp_path: Path) -> None:
     with run_owner(pix3_home, fake_chrome_wrapper(tmp_path)) as owner:
         await trio.to_thread.run_sync(owner.wait_listening)
@@ -177,6 +190,25 @@ async def test_silent_chrome_times_out_after_20_s(autojump_clock: trio.testing.M
             nursery.cancel_scope.cancel()
     finally:
         silent.kill()
+
+
+@pytest.fixture
+def patient_clock() -> trio.testing.MockClock:
+    """Virtual time that jumps only after 1 s of real idleness: the child gets to start first."""
+    return trio.testing.MockClock(autojump_threshold=1.0)
+
+
+async def test_chrome_closing_its_pipe_but_living_on_is_pipe_closed(patient_clock: trio.testing.MockClock) -> None:
+    code = "import os, time; os.close(3); os.close(4); time.sleep(120)"
+    closer = spawn_chrome(sys.executable, ["-c", code])
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(closer.reap)
+            product, why = await wait_ready(closer)
+            assert (product, why) == (None, "Chrome exited before it answered (pipe closed)")
+            nursery.cancel_scope.cancel()
+    finally:
+        closer.kill()
 
 
 def test_cannot_listen_is_exit_4_and_chrome_is_killed(pix3_home: Path, tmp_path: Path) -> None:
