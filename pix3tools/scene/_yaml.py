@@ -313,6 +313,93 @@ def _freeze_key(item: Any) -> str:
     return json.dumps(item, default=str)
 
 
+class _Fallback(Exception):
+    """The fast loop met something it leaves to the general builder (anchors, tags, errors)."""
+
+
+_NO_KEY = object()
+
+
+def _fast_data(text: str) -> Any:
+    """Data of a plain document straight from libyaml's events (no lines, no anchors or tags).
+
+    Raises _Fallback for anything else, and when libyaml is not installed. This loop is where
+    `pix3 validate` spends most of its time: it avoids a generator and a tuple per event.
+    """
+    try:
+        yaml_mod: Any = importlib.import_module("yaml")
+        parser: Any = importlib.import_module("yaml._yaml").CParser(text)
+    except (ImportError, AttributeError):
+        raise _Fallback from None
+    ev: Any = yaml_mod.events
+    scalar_t, map_t, seq_t = ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent
+    map_end_t, seq_end_t, doc_t, end_t = (
+        ev.MappingEndEvent,
+        ev.SequenceEndEvent,
+        ev.DocumentStartEvent,
+        ev.StreamEndEvent,
+    )
+    marked: Any = yaml_mod.MarkedYAMLError
+    get = parser.get_event
+    resolve = resolve_plain
+    stack: list[tuple[Any, bool, Any]] = []
+    push = stack.append
+    pop = stack.pop
+    cur: Any = None
+    is_map = False
+    key: Any = _NO_KEY
+    root: Any = None
+    docs = 0
+    try:
+        while True:
+            try:
+                event = get()
+            except (marked, ValueError):
+                raise _Fallback from None
+            kind = type(event)
+            if kind is scalar_t:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Fallback
+                value: Any = event.value if event.style else resolve(event.value)
+            elif kind is map_t or kind is seq_t:
+                if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
+                    raise _Fallback
+                push((cur, is_map, key))
+                if kind is map_t:
+                    cur, is_map, key = {}, True, _NO_KEY
+                else:
+                    cur, is_map = [], False
+                continue
+            elif kind is map_end_t or kind is seq_end_t:
+                value = cur
+                cur, is_map, key = pop()
+            elif kind is doc_t:
+                docs += 1
+                if docs > 1:
+                    raise _Fallback
+                continue
+            elif kind is end_t:
+                return root
+            elif kind is scalar_t or kind.__name__ == "AliasEvent":
+                raise _Fallback
+            else:
+                continue
+            if cur is None:
+                root = value
+            elif is_map:
+                if key is _NO_KEY:
+                    if type(value) is dict or type(value) is list or value in cur:
+                        raise _Fallback
+                    key = value
+                else:
+                    cur[key] = value
+                    key = _NO_KEY
+            else:
+                cur.append(value)
+    finally:
+        parser.dispose()
+
+
 @dataclass
 class Document:
     """One parsed YAML file: ``data`` (plain dicts/lists/scalars) and its text for line lookups."""
@@ -355,7 +442,15 @@ class Document:
 
 def parse_yaml(text: str) -> Document:
     """Parse one YAML 1.2 document; raise :class:`YamlError` (with its line) when it does not parse."""
-    data, _, _ = _build(text, False)
+    from pix3tools.scene._fastyaml import Unsupported, fast_load
+
+    try:
+        data = fast_load(text)
+    except Unsupported:
+        try:
+            data = _fast_data(text)
+        except _Fallback:
+            data, _, _ = _build(text, False)
     return Document(text=text, data=data)
 
 

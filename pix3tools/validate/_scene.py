@@ -805,15 +805,28 @@ def _instances(data: Any) -> Iterator[str]:
 
 
 def _strings(value: Any, at: Path_, key: str | None) -> Iterator[tuple[Path_, str, str | None]]:
-    stack: list[tuple[Any, Path_, str | None]] = [(value, at, key)]
-    while stack:
-        item, path, near = stack.pop()
-        if isinstance(item, str):
-            yield path, item, near
-        elif isinstance(item, dict):
-            stack.extend((v, (*path, k), str(k)) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((v, (*path, i), near) for i, v in reversed(list(enumerate(item))))
+    """The strings worth a look (a ``res://`` reference, or non-ASCII text under a text key),
+    depth-first in document order. Paths are built only for those: this walk sees every value."""
+    trail: list[PathSeg] = list(at)
+
+    def walk(item: Any, near: str | None) -> Iterator[tuple[Path_, str, str | None]]:
+        if type(item) is str:
+            if item[:6].lower() == "res://" or (near in TEXT_KEYS and not item.isascii()):
+                yield tuple(trail), item, near
+        elif type(item) is dict:
+            for k, v in item.items():
+                if type(v) is str or type(v) is dict or type(v) is list:
+                    trail.append(k)
+                    yield from walk(v, str(k))
+                    trail.pop()
+        elif type(item) is list:
+            for i, v in enumerate(item):
+                if type(v) is str or type(v) is dict or type(v) is list:
+                    trail.append(i)
+                    yield from walk(v, near)
+                    trail.pop()
+
+    yield from walk(value, key)
 
 
 def _describe_frame(entry: Any) -> str:
