@@ -24,6 +24,9 @@ class Unsupported(Exception):
 
 
 _KEY = re.compile(r"([^\s#'\"\[\]{},&*!|>%@`?:\-][^:#]*?|-[^\s:#][^:#]*?)[ ]*:(?:[ ]+|$)")
+# The most common line: ``key: value`` with an identifier key and a plain value holding no ``:``
+# or ``#`` (so no comment, no nested mapping); it skips the general path.
+_FAST_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): +((?:[A-Za-z0-9_+/]|\.(?=[0-9])|-(?=\S))[^:#\t]*?) *$")
 _BAD_START = frozenset("&*!|>%@`?'\"[]{},#")
 _DQ = re.compile(r'"([^"\\]*)"')
 _SQ = re.compile(r"'((?:[^']|'')*)'")
@@ -267,8 +270,13 @@ def fast_load(text: str) -> Any:
     """The data of ``text`` if it is in the subset; raises :class:`Unsupported` otherwise."""
     stack: list[_Frame] = []
     root: Any = _NONE
-    for raw in text.split("\n"):
-        line = raw[:-1] if raw.endswith("\r") else raw
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            raise Unsupported
+    fast_entry = _FAST_ENTRY.match
+    resolve = _resolve
+    for line in text.split("\n"):
         content = line.lstrip(" ")
         if not content or content[0] == "#":
             if "\t" in content[:1]:
@@ -330,6 +338,14 @@ def fast_load(text: str) -> Any:
             stack.append(frame)
             _entry(frame, key_match, rest)
         else:
+            simple = fast_entry(content)
+            if simple is not None:
+                key = resolve(simple.group(1))
+                mapping = top.obj
+                if key in mapping:
+                    raise Unsupported
+                mapping[key] = resolve(simple.group(2))
+                continue
             key_match = _KEY.match(content)
             if key_match is None:
                 raise Unsupported
