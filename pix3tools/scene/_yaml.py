@@ -2,9 +2,10 @@
 
 Scenes are parsed the way the reference validator's `yaml` package does (YAML 1.2 core schema:
 ``yes``/``on`` are strings, ``1_000`` is a string; duplicate keys are an error; no ``<<`` merges;
-at most ``MAX_ALIASES`` alias expansions). We build the data from the parser's event stream:
-libyaml's C parser through PyYAML when it is installed (measured ~9 MB/s of scene YAML here,
-against ~0.3 MB/s for ruamel.yaml's pure-Python loader), else ruamel.yaml's own parser.
+at most ``MAX_ALIASES`` alias expansions). Readers, fastest first: the line-based reader of
+``_fastyaml`` for the subset scenes use; libyaml's C parser through PyYAML when it is installed
+(events only: ~9 MB/s of scene YAML here, against ~0.3 MB/s for ruamel.yaml's pure-Python
+loader); else ruamel.yaml's own parser. All three give the same data.
 
 Lines are not kept while loading (most files have no diagnostics): ``Document.line_of(path)``
 parses the text once more in line mode, only for files that need a line.
