@@ -24,7 +24,13 @@ ORDER: tuple[str, ...] = (
 )
 
 COMMANDS: dict[str, str] = {
+    "new": "pix3tools.new:main",
     "validate": "pix3tools.validate.cli:main",
+    "tree": "pix3tools.tree.cli:main",
+    "kit": "pix3tools.kit:main",
+    "character-compile": "pix3tools.character.cli:main",
+    "sfx": "pix3tools.sfx.cli:main",
+    "gap": "pix3tools.gap:main",
 }
 
 # Hidden commands: dispatched, never listed.

@@ -47,7 +47,7 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "           [--migrate]                  install or update the agent kit; --migrate: 1.x → 2.x"
     ),
     "character-compile": (
-        "  pix3 character-compile <spec.yaml|spec.json> [--dry-run] [--force] [--json] [--project <dir>]\n"
+        "  pix3 character-compile <spec> [--dry-run] [--force] [--json] [--project <dir>]\n"
         "                                        a 2D character (.pix3anim + prefab) from frame PNGs"
     ),
     "sfx": (
@@ -131,12 +131,14 @@ Run scenes headless and report what threw.
 """,
     "tree": """Usage: pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]
 
-A scene's outline, one line per node; with no scene, an overview of the project.
+A scene's outline, one line per node, from the YAML alone; with no scene, an overview of the
+project (scenes, prefabs, overlays, scripts). Exit 0, 1 a scene does not parse, 2 bad arguments.
 
-  [scene]              the .pix3scene file
-  --depth N            stop at depth N
-  --types A,B          only nodes of these types (with their ancestors as context)
-  --props              show each node's properties
+  [scene]              the .pix3scene file (project path, res:// path or a path from here)
+  --depth N            stop N levels below the roots (cut subtrees end in "… +K below")
+  --types A,B          nodes of these types or components ("instance": prefab instances),
+                       with their ancestors as "·" context lines
+  --props              under each node, the properties that differ from the type's documented defaults
   --json               the outline as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
@@ -148,25 +150,30 @@ Install the agent kit (AGENTS.md and the skills) into the project, or update it.
   --migrate            move a 1.x kit to 2.x
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
-    "character-compile": """Usage: pix3 character-compile <spec.yaml|spec.json> [--dry-run] [--force] [--json] [--project <dir>]
+    "character-compile": """Usage: pix3 character-compile <spec> [--dry-run] [--force] [--json] [--project <dir>]
 
-Compile a 2D character (a .pix3anim and a prefab) from frame PNGs described by a spec file.
+Compile a 2D character from frame PNGs: sprites/<slug>/<slug>.pix3anim, the frames copied beside
+it as <clip>_<nnnn>.png, and scenes/prefabs/<Name>.pix3scene (an AnimatedSprite2D carrying
+core:CharacterVisual2D). All or nothing: a file that exists with other content is refused.
+Exit 0 written or current, 1 refused, 2 usage or no project.
 
-  <spec>               the spec file (YAML or JSON)
+  <spec>               the spec file (YAML or JSON; frame paths relative to it)
   --dry-run            say what would be written, write nothing
-  --force              overwrite files the compiler did not write
+  --force              replace files that exist with other content
   --json               the report as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
     "sfx": """Usage: pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]
 
-Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline.
-Presets: coin, jump, hit, explosion, powerup, click.
+Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline (no editor, no network).
 
-  <preset|"text">      a preset name, or a description that names one
-  --out <file.wav>     where to write it
-  --seed <n>           a seeded variation of the preset
-  --json               the report as JSON on stdout
+  presets     coin, jump, hit, explosion, powerup, click
+  modifiers   high/low, short/long, soft (in a description: "short high coin pickup")
+  --out       the .wav to write; default: audio/<preset>.wav in the project root
+  --seed      a variation of the preset (same seed, same sound); default: the preset as tuned
+  --json      print { path, res, durationMs, preset, seed, modifiers, bytes, peak, params }
+
+Reference it from a scene or script as res://<path inside the project>.
 """,
     "gap": """Usage: pix3 gap "<what was missing>" [options]
 
@@ -177,7 +184,7 @@ Record what the agent had to work around, in .pix3/gaps.jsonl.
   --context <text>     what the agent was doing
   --agent <name>       the agent (default: from the environment)
   --list               list the records
-  --json               with --list, as JSON
+  --json               the record (with --list: every record) as JSON
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
 }

@@ -1,0 +1,74 @@
+"""Values printed the way JavaScript prints them (the reference's outputs are JS strings)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, TypeGuard
+
+__all__ = ["is_number", "js_number", "js_round", "json_text", "plain_number"]
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def js_round(value: float, decimals: int = 4) -> float:
+    """``Math.round(v · 10^d) / 10^d``: halves round toward +∞, unlike Python's ``round``."""
+    if not math.isfinite(value):
+        return value
+    scale = 10**decimals
+    return float(math.floor(value * scale + 0.5) / scale)
+
+
+def js_number(value: float) -> str:
+    """``String(n)`` in JavaScript: integral values without ``.0``, exponents past 1e21 / 1e-7."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 2**53:  # exact as an int; beyond, JS pads its digits
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:  # both print the shortest round-trip digits; only exponent forms differ
+        return text
+    sign = ""
+    if text[0] == "-":
+        sign, text = "-", text[1:]
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        head = digits[0] + ("." + digits[1:] if k > 1 else "")
+        out = f"{head}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + out
+
+
+def json_text(value: Any) -> str:
+    """``JSON.stringify(value)`` (compact, non-ASCII kept)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def plain_number(value: float) -> float:
+    """An integral float as an int, so ``json.dumps`` prints ``12`` as ``JSON.stringify`` does."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value

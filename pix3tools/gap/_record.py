@@ -1,0 +1,130 @@
+"""A gap record: normalise, serialise, append with one O_APPEND write, read back (spec/cli.md §3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+GAPS_FILE = ".pix3/gaps.jsonl"
+# The order is a contract: the kit lists the kinds in this order.
+KINDS: tuple[str, ...] = ("capability", "tool", "node", "doc", "other")
+# Limits of the reference (spec/cli.md §3): a summary is one short line, the rest goes in detail.
+MAX_SUMMARY = 200
+MAX_DETAIL = 4000
+MAX_CONTEXT = 500
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+class GapError(ValueError):
+    """A record that cannot be written; the message is what the user reads."""
+
+
+def _one_line(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def iso_ms(moment: datetime) -> str:
+    """ISO-8601 UTC with milliseconds and a ``Z``, as JavaScript's ``toISOString``."""
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def detect_agent(env: Mapping[str, str]) -> str | None:
+    """The agent running us, from its environment; ``None`` when nothing says."""
+    if env.get("CLAUDECODE") == "1":
+        return "claude-code"
+    if any(name.startswith("CODEX_") for name in env):
+        return "codex"
+    if env.get("PI_CODING_AGENT") or env.get("AI_AGENT") == "pi":
+        return "pi"
+    return None
+
+
+def build_record(
+    *,
+    now: datetime,
+    kind: str,
+    summary: str,
+    detail: str | None = None,
+    context: str | None = None,
+    agent: str | None = None,
+) -> dict[str, str]:
+    """The record, keys in the contract's order; optional keys absent, never null."""
+    if kind not in KINDS:
+        raise GapError(f'--kind is one of {", ".join(KINDS)}, not "{kind}"')
+    line = _one_line(summary)
+    if not line:
+        raise GapError(f'say what was missing: pix3 gap "<summary>" --kind {kind}')
+    if len(line) > MAX_SUMMARY:
+        raise GapError(f"the summary is {len(line)} characters; at most {MAX_SUMMARY} (put the rest in --detail)")
+    if detail is not None and len(detail) > MAX_DETAIL:
+        raise GapError(f"--detail is {len(detail)} characters; at most {MAX_DETAIL}")
+    where = _one_line(context) if context is not None else ""
+    if len(where) > MAX_CONTEXT:
+        raise GapError(f"--context is {len(where)} characters; at most {MAX_CONTEXT}")
+    record: dict[str, str] = {"ts": iso_ms(now)}
+    if agent:
+        record["agent"] = agent
+    record["kind"] = kind
+    record["summary"] = line
+    kept = detail.strip() if detail is not None else ""
+    if kept:
+        record["detail"] = kept
+    if where:
+        record["context"] = where
+    return record
+
+
+def serialise(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def append_record(root: Path, record: Mapping[str, Any]) -> Path:
+    """Append one line with a single ``write`` on an ``O_APPEND`` descriptor.
+
+    POSIX appends each ``write`` at the end atomically with respect to other appenders, so two
+    agents recording at once never interleave inside a line; no lock is taken.
+    """
+    path = root / GAPS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (serialise(record) + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        written = os.write(fd, data)
+    finally:
+        os.close(fd)
+    if written != len(data):
+        raise OSError(f"short write to {path} ({written} of {len(data)} bytes)")
+    return path
+
+
+def read_records(root: Path) -> list[dict[str, Any]]:
+    """Every well-formed record, oldest first; blank, torn or foreign lines are skipped."""
+    path = root / GAPS_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    records: list[dict[str, Any]] = []
+    for line in raw.decode("utf-8", errors="replace").split("\n"):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("summary"), str) and isinstance(value.get("kind"), str):
+            records.append(value)
+    return records
+
+
+def list_line(record: Mapping[str, Any]) -> str:
+    agent = record.get("agent")
+    who = f"[{agent}] " if isinstance(agent, str) and agent else ""
+    return f"{record.get('ts', '')}  {record['kind']:<10} {who}{record['summary']}"

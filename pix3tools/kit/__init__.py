@@ -1,0 +1,29 @@
+"""`pix3 kit`: the agent kit (AGENTS.md, CLAUDE.md, skills) installed into a project.
+
+The kit's content is ours (``data/``), expanded at run time with facts read from the code: the
+usage of the commands this build dispatches, the gap kinds, the starter's npm scripts, and the
+diagnostic codes and node types once their packages are present (spec/cli.md §4).
+"""
+
+from __future__ import annotations
+
+from pix3tools.kit._api import install, install_plan, migrate
+from pix3tools.kit._command import main, run
+from pix3tools.kit._install import KitError, KitPlan, plan_install
+from pix3tools.kit._migrate import is_retired_server, plan_migrate
+from pix3tools.kit._source import Kit, load_kit
+
+__all__ = [
+    "Kit",
+    "KitError",
+    "KitPlan",
+    "install",
+    "install_plan",
+    "is_retired_server",
+    "load_kit",
+    "main",
+    "migrate",
+    "plan_install",
+    "plan_migrate",
+    "run",
+]

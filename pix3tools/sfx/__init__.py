@@ -1,0 +1,22 @@
+"""`pix3 sfx`: an offline jsfxr-style synth (spec/tools.md §3).
+
+``render(params, noise_seed)`` gives float32 samples at 44.1 kHz; ``encode_wav`` the 16-bit
+PCM file; ``pick_preset`` / ``apply_modifiers`` / ``vary`` turn a description and a seed into
+parameters. Same preset, text and seed → the same bytes.
+"""
+
+from pix3tools.sfx._params import PARAM_KEYS, PRESETS, Params, apply_modifiers, pick_preset, vary
+from pix3tools.sfx._synth import SAMPLE_RATE, render
+from pix3tools.sfx._wav import encode_wav
+
+__all__ = [
+    "PARAM_KEYS",
+    "PRESETS",
+    "SAMPLE_RATE",
+    "Params",
+    "apply_modifiers",
+    "encode_wav",
+    "pick_preset",
+    "render",
+    "vary",
+]

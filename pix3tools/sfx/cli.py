@@ -1,0 +1,154 @@
+"""`pix3 sfx <preset|"text"> [--out <file.wav>] [--seed <n>] [--json]` (spec/tools.md §3.1, §3.8)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+from pix3net.cli.usage import command_usage
+from pix3net.home import find_project_root
+
+_NO_PRESET = (
+    'names no preset. Use one of coin, jump, hit, explosion, powerup, click, or words like "coin pickup", '
+    '"big explosion", "button click".'
+)
+_MAX_SEED = 4294967295
+
+
+class _UsageError(Exception):
+    def __init__(self, message: str, *, with_usage: bool = False) -> None:
+        super().__init__(message)
+        self.with_usage = with_usage
+
+
+def js_number(text: str) -> float | None:
+    """JavaScript ``Number(text)``: None for NaN. Covers what a seed can be spelled as."""
+    s = text.strip()
+    if s == "":
+        return 0.0
+    if re.fullmatch(r"[+-]?(Infinity)", s):
+        return float(s.replace("Infinity", "inf"))
+    for prefix, base in (("0x", 16), ("0o", 8), ("0b", 2)):
+        if s[:2].lower() == prefix:
+            try:
+                return float(int(s[2:], base)) if re.fullmatch(r"[0-9a-fA-F]+", s[2:]) else None
+            except ValueError:
+                return None
+    if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", s):
+        return float(s)
+    return None
+
+
+def _parse(argv: list[str]) -> tuple[str, str | None, str | None, bool] | None:
+    """(text, out, seed text, json); None when help was asked."""
+    words: list[str] = []
+    out: str | None = None
+    seed: str | None = None
+    as_json = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--help", "-h"):
+            return None
+        if arg == "--json":
+            as_json = True
+        elif arg in ("--out", "--seed") or arg.startswith(("--out=", "--seed=")):
+            name, eq, value = arg.partition("=")
+            if not eq:
+                if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
+                    raise _UsageError(f"{name} needs a value.")
+                i += 1
+                value = argv[i]
+            if name == "--out":
+                out = value
+            else:
+                seed = value
+        elif arg.startswith("--"):
+            raise _UsageError(f"unknown option {arg}.", with_usage=True)
+        else:
+            words.append(arg)
+        i += 1
+    return " ".join(words), out, seed, as_json
+
+
+def _number(x: float, digits: int) -> float | int:
+    """``Number(x.toFixed(digits))`` as JSON would print it (integral values without ``.0``)."""
+    value = float(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    return int(value) if value.is_integer() else value
+
+
+def _posix_rel(target: Path, start: Path) -> str:
+    return os.path.relpath(target, start).replace(os.sep, "/")
+
+
+def main(argv: list[str]) -> int:
+    usage = command_usage("sfx")
+    try:
+        parsed = _parse(argv)
+        if parsed is None:
+            sys.stdout.write(usage)
+            return 0
+        return _run(*parsed)
+    except _UsageError as error:
+        tail = f"\n{usage}" if error.with_usage else ""
+        sys.stderr.write(f"pix3 sfx: {error}\n{tail}")
+        return 2
+
+
+def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> int:
+    from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
+    from pix3tools.sfx._jsmath import js_round
+
+    if not text.strip():
+        raise _UsageError("say which sound.", with_usage=True)
+    seed: int | None = None
+    if seed_text is not None:
+        number = js_number(seed_text)
+        if number is None or not number.is_integer() or not 0 <= number <= _MAX_SEED:
+            raise _UsageError(f'--seed takes a whole number 0..{_MAX_SEED}, not "{seed_text}".')
+        seed = int(number)
+    picked = pick_preset(text)
+    if picked is None:
+        raise _UsageError(f'"{text}" {_NO_PRESET}')
+    preset, exact = picked
+    if out is not None and not out.lower().endswith(".wav"):
+        raise _UsageError(f'--out must end in .wav (the only format this writes), got "{out}".')
+
+    params, modifiers = (PRESETS[preset], []) if exact else apply_modifiers(PRESETS[preset], text)
+    if seed is not None:
+        params = vary(params, seed)
+    samples = render(params, noise_seed=1 if seed is None else seed)
+    data = encode_wav(samples)
+
+    cwd = Path.cwd()
+    target = (cwd / out).resolve() if out is not None else (find_project_root(cwd) or cwd) / "audio" / f"{preset}.wav"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+    root = find_project_root(target.parent)
+    res = f"res://{_posix_rel(target, root)}" if root is not None else None
+    path = _posix_rel(target, cwd)
+    duration_ms = js_round(len(samples) / SAMPLE_RATE * 1000)
+    if as_json:
+        report = {
+            "path": path,
+            "res": res,
+            "durationMs": duration_ms,
+            "preset": preset,
+            "seed": seed,
+            "modifiers": modifiers,
+            "bytes": len(data),
+            "peak": _number(float(abs(samples).max()), 3),
+            "params": {k: (getattr(params, k) if k == "wave" else _number(getattr(params, k), 4)) for k in PARAM_KEYS},
+        }
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    how = ", ".join(filter(None, [" ".join(modifiers), f"seed {seed}" if seed is not None else ""]))
+    kib = Decimal(len(data) / 1024).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    line = f"wrote {path}  {preset}{f' ({how})' if how else ''}, {duration_ms} ms, {kib} KiB"
+    sys.stdout.write(line + (f"\n  use it as {res}" if res else "") + "\n")
+    return 0

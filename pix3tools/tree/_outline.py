@@ -1,0 +1,307 @@
+"""A scene's outline: one record per node, read from the YAML alone (spec/validate.md §4).
+
+The depth cut happens while building (nodes below it are never built), then `--types` prunes
+to the matching nodes and their ancestors (kept as context). Anchored 2D nodes in the W21
+margin form get the rect the runtime's layout pass gives them at the design size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pix3tools.tree._paths import SceneError, project_path, read_scene
+from pix3tools.tree._text import is_number, js_round
+
+__all__ = ["Instance", "Node", "OutlineOptions", "build_outline", "count_nodes", "normalise_type"]
+
+MARGIN_SIDES = ("left", "right", "top", "bottom")
+# A prefab instancing a prefab instancing…: the type shown is the innermost root's; the chain
+# is cut here so a cycle (reported by validate as E_PREFAB_CYCLE) cannot loop.
+MAX_PREFAB_CHAIN = 16
+_NON_ALNUM = re.compile(r"[^a-z0-9]")
+
+Size = tuple[float | None, float | None]
+
+
+def normalise_type(text: str) -> str:
+    return _NON_ALNUM.sub("", text.lower())
+
+
+@dataclass
+class Instance:
+    path: str
+    root_type: str | None
+    root_name: str | None
+    overrides: int
+    properties: int
+
+
+@dataclass
+class Node:
+    raw: dict[str, Any]
+    id: str
+    type: str
+    name: str | None
+    depth: int
+    properties: dict[str, Any]
+    instance: Instance | None = None
+    position: list[float] | None = None
+    size: tuple[float, float] | None = None
+    layout: str | None = None
+    margins: dict[str, float] | None = None
+    resolved_position: list[float | None] | None = None
+    resolved_size: Size | None = None
+    hidden: bool = False
+    text: str | None = None
+    groups: list[str] | None = None
+    components: list[dict[str, Any]] = field(default_factory=list)
+    below: int | None = None
+    context: bool = False
+    children: list[Node] = field(default_factory=list)
+    props: dict[str, Any] | None = None
+
+    def shown(self) -> int:
+        return 1 + sum(child.shown() for child in self.children)
+
+
+@dataclass(frozen=True)
+class OutlineOptions:
+    depth: int | None = None
+    types: tuple[str, ...] = ()
+
+
+def count_nodes(items: object) -> int:
+    """Every mapping in `root:`/`children:` lists, recursively (prefab contents not counted)."""
+    if not isinstance(items, list):
+        return 0
+    total = 0
+    stack: list[Any] = list(items)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            total += 1
+            children = item.get("children")
+            if isinstance(children, list) and not isinstance(item.get("instance"), str):
+                stack.extend(children)
+    return total
+
+
+class _Prefabs:
+    """Prefab root facts (type, name), read once per file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache: dict[str, tuple[str | None, str | None] | None] = {}
+
+    def root_of(self, reference: str, chain: int = 0) -> tuple[str | None, str | None] | None:
+        rel = project_path(reference)
+        if rel is None or chain > MAX_PREFAB_CHAIN:
+            return None
+        if rel in self.cache:
+            return self.cache[rel]
+        self.cache[rel] = None  # a cycle reads as unreadable
+        try:
+            doc = read_scene(self.root / rel)
+        except SceneError:
+            return None
+        roots = [item for item in doc["root"] if isinstance(item, dict)]
+        if not roots:
+            return None
+        first = roots[0]
+        name = first.get("name") if isinstance(first.get("name"), str) else None
+        kind: str | None = first.get("type") if isinstance(first.get("type"), str) else None
+        inner = first.get("instance")
+        if isinstance(inner, str):
+            nested = self.root_of(inner, chain + 1)
+            kind = nested[0] if nested else None
+        self.cache[rel] = (kind, name)
+        return self.cache[rel]
+
+
+def _vector(value: Any) -> list[float] | None:
+    if isinstance(value, list) and value and all(is_number(v) for v in value):
+        return [float(v) if isinstance(v, float) else v for v in value]
+    if isinstance(value, dict) and "x" in value:
+        parts = [value[k] for k in ("x", "y", "z", "w") if k in value]
+        if all(is_number(v) for v in parts):
+            return parts
+    return None
+
+
+def _edits(raw: dict[str, Any]) -> tuple[int, int]:
+    overrides = 0
+    block = raw.get("overrides")
+    by_local = block.get("byLocalId") if isinstance(block, dict) else None
+    if isinstance(by_local, dict):
+        for entry in by_local.values():
+            if not isinstance(entry, dict):
+                overrides += 1
+                continue
+            props = entry.get("properties")
+            if isinstance(props, dict):
+                overrides += len(props)
+            elif props is not None:
+                overrides += 1
+    props = raw.get("properties")
+    return overrides, len(props) if isinstance(props, dict) else 0
+
+
+def _axis(
+    align: object, near: float | None, far: float | None, parent: float | None, length: float | None
+) -> tuple[float | None, float | None] | None:
+    """(position, length) on one axis from its margins; None when the axis is not anchored by
+    margins (pre-W21 or centred): the file's values stand. ``near`` is the left/bottom margin,
+    ``far`` the right/top one, in the runtime's Y-up frame."""
+    half = parent / 2 if parent is not None else None
+    if align == "stretch" and near is not None and far is not None:
+        size = parent - near - far if parent is not None else None
+        return (near - far) / 2, size
+    if align == "near" and near is not None:
+        x = -half + near + length / 2 if half is not None and length is not None else None
+        return x, length
+    if align == "far" and far is not None:
+        x = half - far - length / 2 if half is not None and length is not None else None
+        return x, length
+    return None
+
+
+def _resolve_layout(node: Node, layout: dict[str, Any], parent: Size) -> None:
+    margins = {side: layout[side] for side in MARGIN_SIDES if is_number(layout.get(side))}
+    if not margins:
+        return
+    node.margins = margins
+    horizontal = {"left": "near", "right": "far"}.get(str(layout.get("horizontalAlign")), layout.get("horizontalAlign"))
+    vertical = {"bottom": "near", "top": "far"}.get(str(layout.get("verticalAlign")), layout.get("verticalAlign"))
+    position = node.position or [0, 0]
+    width = node.properties.get("width")
+    height = node.properties.get("height")
+    w = float(width) if is_number(width) else None
+    h = float(height) if is_number(height) else None
+    x_axis = _axis(horizontal, margins.get("left"), margins.get("right"), parent[0], w)
+    y_axis = _axis(vertical, margins.get("bottom"), margins.get("top"), parent[1], h)
+    x: float | None = position[0]
+    y: float | None = position[1] if len(position) > 1 else 0
+    if x_axis is not None:
+        x, w = x_axis
+    if y_axis is not None:
+        y, h = y_axis
+    resolved: list[float | None] = [_tidy(x), _tidy(y), *position[2:]]
+    node.resolved_position = resolved
+    node.resolved_size = (_tidy(w), _tidy(h))
+
+
+def _tidy(value: float | None) -> float | None:
+    if value is None:
+        return None
+    rounded = js_round(value)
+    return int(rounded) if rounded == int(rounded) and abs(rounded) < 2**53 else rounded
+
+
+def _make(raw: dict[str, Any], depth: int, parent: Size, prefabs: _Prefabs) -> Node:
+    props = raw.get("properties")
+    properties: dict[str, Any] = props if isinstance(props, dict) else {}
+    ident = raw.get("id")
+    name = raw.get("name")
+    node = Node(
+        raw=raw,
+        id=ident if isinstance(ident, str) and ident else "?",
+        type="?",
+        name=name if isinstance(name, str) else None,
+        depth=depth,
+        properties=properties,
+    )
+    reference = raw.get("instance")
+    if isinstance(reference, str):
+        found = prefabs.root_of(reference)
+        overrides, own = _edits(raw)
+        node.instance = Instance(reference, found[0] if found else None, found[1] if found else None, overrides, own)
+        node.type = (found[0] or "?") if found else "Instance"
+    elif isinstance(raw.get("type"), str):
+        node.type = raw["type"]
+    transform = properties.get("transform")
+    position = transform.get("position") if isinstance(transform, dict) else None
+    node.position = _vector(position if position is not None else properties.get("position"))
+    width, height = properties.get("width"), properties.get("height")
+    if is_number(width) and is_number(height):
+        node.size = (width, height)
+    layout = properties.get("layout")
+    if node.instance is None and isinstance(layout, dict) and layout.get("enabled") is True:
+        h_align, v_align = layout.get("horizontalAlign"), layout.get("verticalAlign")
+        node.layout = (
+            f"{h_align if isinstance(h_align, str) else 'none'}/{v_align if isinstance(v_align, str) else 'none'}"
+        )
+        _resolve_layout(node, layout, parent)
+    node.hidden = properties.get("visible") is False
+    label = properties.get("label")
+    node.text = label if isinstance(label, str) else None
+    groups = raw.get("groups")
+    if isinstance(groups, list) and groups:
+        node.groups = [str(g) for g in groups]
+    components = raw.get("components")
+    if isinstance(components, list):
+        node.components = [c for c in components if isinstance(c, dict)]
+    return node
+
+
+def _own_size(node: Node) -> Size:
+    if node.resolved_size is not None:
+        return node.resolved_size
+    if node.size is not None:
+        return (float(node.size[0]), float(node.size[1]))
+    w, h = node.properties.get("width"), node.properties.get("height")
+    return (float(w) if is_number(w) else None, float(h) if is_number(h) else None)
+
+
+def build_outline(
+    doc: dict[str, Any],
+    root: Path,
+    viewport: Size,
+    options: OutlineOptions,
+    props: Callable[[Node], dict[str, Any] | None] | None = None,
+) -> list[Node]:
+    """The outline of a scene document (``doc["root"]`` is a list)."""
+    prefabs = _Prefabs(root)
+
+    def build(raw: dict[str, Any], depth: int, parent: Size) -> Node:
+        node = _make(raw, depth, parent, prefabs)
+        if props is not None:
+            node.props = props(node)
+        children = raw.get("children")
+        if node.instance is None and isinstance(children, list):
+            items = [c for c in children if isinstance(c, dict)]
+            if options.depth is not None and depth >= options.depth:
+                if items:
+                    node.below = count_nodes(items)
+            else:
+                size = _own_size(node)
+                node.children = [build(child, depth + 1, size) for child in items]
+        return node
+
+    nodes = [build(item, 0, viewport) for item in doc["root"] if isinstance(item, dict)]
+    if options.types:
+        wanted = {normalise_type(t) for t in options.types}
+        nodes = _prune(nodes, wanted)
+    return nodes
+
+
+def _matches(node: Node, wanted: set[str]) -> bool:
+    own = "instance" if node.instance is not None else node.type
+    if normalise_type(own) in wanted:
+        return True
+    return any(isinstance(c.get("type"), str) and normalise_type(c["type"]) in wanted for c in node.components)
+
+
+def _prune(nodes: list[Node], wanted: set[str]) -> list[Node]:
+    kept: list[Node] = []
+    for node in nodes:
+        node.children = _prune(node.children, wanted)
+        if _matches(node, wanted):
+            kept.append(node)
+        elif node.children:
+            node.context = True
+            kept.append(node)
+    return kept

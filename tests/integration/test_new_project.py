@@ -1,0 +1,247 @@
+"""`pix3 new`: the starters, the files they write, bad targets (spec/cli.md §5, §6.41–50)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from pix3net import CLI_VERSION
+from pix3net.cli._table import COMMANDS
+from pix3net.home import find_project_root
+from pix3tools.kit import load_kit
+from pix3tools.new import PACKAGED_ROOT, create_project, find_template, list_templates, one_line, package_name_of
+from pix3tools.new import run as new_run
+from tests.conftest import run_pix3
+
+STARTER_FILES = {
+    ".gitignore",
+    ".pix3/template.json",
+    "README.md",
+    "index.html",
+    "package.json",
+    "pix3project.yaml",
+    "scenes/main.pix3scene",
+    "src/main.ts",
+    "tsconfig.json",
+    "vite.config.ts",
+}
+SCRIPTS = {
+    "dev": "vite",
+    "editor": "pix3 editor",
+    "build": "vite build",
+    "preview": "vite preview",
+    "check": "pix3 check",
+    "smoke": "pix3 smoke",
+}
+ROOT_TYPES = {
+    "2d": ["Group2D", "ColorRect2D"],
+    "3d": ["Node3D", "Camera3D", "DirectionalLightNode", "AmbientLightNode"],
+}
+
+
+def _load(path: Path) -> object:
+    return YAML(typ="safe", pure=True).load(path.read_text())
+
+
+def _types(nodes: list[dict[str, object]]) -> list[str]:
+    found: list[str] = []
+    for node in nodes:
+        found.append(str(node["type"]))
+        children = node.get("children")
+        if isinstance(children, list):
+            found.extend(_types(children))
+    return found
+
+
+def new(argv: list[str], cwd: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return new_run(argv, cwd=cwd, env={}, out=out, err=err), out.getvalue(), err.getvalue()
+
+
+def test_the_starters() -> None:
+    templates = list_templates(PACKAGED_ROOT)
+    assert [t.id for t in templates] == ["2d", "3d"]
+    for t in templates:
+        assert t.layer_dirs == (PACKAGED_ROOT / "base" / "files", PACKAGED_ROOT / t.id / "files")
+        assert t.entry_scene == "scenes/main.pix3scene"
+    assert find_template(templates, "3D").id == "3d"
+    with pytest.raises(ValueError, match="2d, 3d"):
+        find_template(templates, "tapper")
+
+
+def test_one_line() -> None:
+    assert one_line("One thing. Then another.") == "One thing."
+    assert one_line("No full stop") == "No full stop"
+
+
+def test_a_template_over_a_missing_layer_is_not_listed(tmp_path: Path) -> None:
+    (tmp_path / "x" / "files").mkdir(parents=True)
+    (tmp_path / "x" / "template.yaml").write_text("id: x\ntitle: X\nextends: nope\n")
+    err = io.StringIO()
+    assert list_templates(tmp_path, err=err) == []
+    assert 'extends "nope", which has no files/' in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"), [("My Game!", "my-game"), ("Space_Tapper 2", "space_tapper-2"), ("!!!", "pix3-game")]
+)
+def test_package_name(name: str, slug: str) -> None:
+    assert package_name_of(name) == slug
+
+
+@pytest.mark.parametrize("template_id", ["2d", "3d"])
+def test_new_project_files(tmp_path: Path, template_id: str) -> None:
+    code, out, err = new([template_id, "my-game", "--name", "My Game!"], tmp_path)
+    assert (code, err) == (0, "")
+    root = tmp_path / "my-game"
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    kit = load_kit()
+    assert files == STARTER_FILES | set(kit.files) | {".pix3/kit-manifest.json"}
+    for folder in ("design", "scenes", "sprites", "scripts", "audio"):
+        assert (root / folder).is_dir()
+    package = json.loads((root / "package.json").read_text())
+    assert package["name"] == "my-game" and package["scripts"] == SCRIPTS
+    for dep in ("@pix3/runtime",):
+        assert package["dependencies"][dep] == CLI_VERSION
+    for dep in ("@pix3/cli", "@pix3/editor-core", "@pix3/vite-plugin"):
+        assert package["devDependencies"][dep] == CLI_VERSION
+    assert package["dependencies"]["three"].startswith("~0.183.")
+    assert package["devDependencies"]["vite"].startswith("^8")
+    assert "plugins: [pix3()]" in (root / "vite.config.ts").read_text()
+    assert "import { startGame } from '@pix3/vite-plugin/player';" in (root / "src/main.ts").read_text()
+    assert "<title>My Game!</title>" in (root / "index.html").read_text()
+    gitignore = (root / ".gitignore").read_text().splitlines()
+    assert {".pix3/*", "!.pix3/kit-manifest.json", "!.pix3/template.json", ".mcp.json", ".codex/config.toml"} <= set(
+        gitignore
+    )
+    for path in files:
+        if path.endswith((".json", ".ts", ".html", ".md", ".yaml", ".pix3scene")):
+            assert not re.search(r"\{\{[A-Z_]+\}\}", (root / path).read_text()), path
+    manifest = _load(root / "pix3project.yaml")
+    assert isinstance(manifest, dict)
+    assert list(manifest) == [
+        "version",
+        "defaultExportScenePath",
+        "viewportBaseSize",
+        "ambientOcclusion",
+        "textureFiltering",
+        "projectType",
+        "targetPlatform",
+        "quality",
+        "metadata",
+        "autoloads",
+    ]
+    assert manifest["version"] == "1.0.0" and manifest["projectType"] == template_id
+    assert manifest["viewportBaseSize"] == {"width": 1920, "height": 1080}
+    assert manifest["quality"] == {"antialias": True, "shadows": True, "maxPixelRatio": 2}
+    assert manifest["autoloads"] == []
+    meta = manifest["metadata"]
+    assert meta["projectName"] == "My Game!" and meta["templateId"] == template_id
+    assert str(uuid.UUID(meta["projectId"])) == meta["projectId"]
+    assert meta["agentKit"]["version"] == CLI_VERSION
+    assert f"project id {meta['projectId']}" in out
+    assert out.startswith(f"Created My Game! (Empty {template_id.upper()}) in {root}\n")
+    assert "  cd my-game\n" in out
+    scene = _load(root / "scenes/main.pix3scene")
+    assert isinstance(scene, dict)
+    assert set(scene) <= {"version", "description", "metadata", "root"}
+    assert _types(scene["root"]) == ROOT_TYPES[template_id]
+    assert "components:" not in (root / "scenes/main.pix3scene").read_text()
+    record = json.loads((root / ".pix3/template.json").read_text())
+    assert list(record) == ["templateId", "editorVersion", "createdBy", "createdAt"]
+    assert record["templateId"] == template_id and record["editorVersion"] == CLI_VERSION
+    # The starter has its own tsconfig: no bundled types, and the kit leaves it alone.
+    assert '"moduleResolution": "bundler"' in (root / "tsconfig.json").read_text()
+    assert not (root / ".pix3/types").exists()
+    assert gitignore.count(".pix3/*") == 1
+
+
+def test_every_project_gets_its_own_id(tmp_path: Path) -> None:
+    template = find_template(list_templates(PACKAGED_ROOT), "2d")
+    a = create_project(template, tmp_path / "a")
+    b = create_project(template, tmp_path / "b")
+    assert a.project_id != b.project_id
+
+
+def test_post_create_files_are_counted(tmp_path: Path) -> None:
+    template = find_template(list_templates(PACKAGED_ROOT), "2d")
+
+    def extra(root: Path) -> list[str]:
+        (root / "design" / "notes.md").write_text("x")
+        return ["design/notes.md"]
+
+    assert "design/notes.md" in create_project(template, tmp_path / "p", post_create=extra).files
+
+
+def test_a_failing_step_leaves_nothing_behind(tmp_path: Path) -> None:
+    template = find_template(list_templates(PACKAGED_ROOT), "2d")
+
+    def broken(root: Path) -> list[str]:
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        create_project(template, tmp_path / "p", post_create=broken)
+    assert not (tmp_path / "p").exists()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(OSError):
+        create_project(template, tmp_path / "empty", post_create=broken)
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
+def test_non_empty_target_is_refused_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "busy"
+    target.mkdir()
+    (target / "keep.txt").write_text("mine")
+    done = run_pix3("new", "2d", "busy", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"pix3: {target} is not empty. Choose an empty or new folder for a new project.\n"
+    assert [p.name for p in target.iterdir()] == ["keep.txt"]
+
+
+def test_unknown_template_and_listing(tmp_path: Path) -> None:
+    done = run_pix3("new", "tapper", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, 'pix3: Unknown template "tapper" (2d, 3d).\n')
+    assert list(tmp_path.iterdir()) == []
+    done = run_pix3("new", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.startswith("Starters:\n  2d  Empty 2D — An empty 2D game")
+    assert "pix3 new <id> [dir]" in done.stdout
+
+
+def test_default_folder_and_speed(tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = run_pix3("new", "2d", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "pix3-2d" / "pix3project.yaml").is_file()
+    assert elapsed < 10  # generous: the machine is shared; measured ~0.3 s alone
+    assert find_project_root(tmp_path / "pix3-2d" / "scenes") == tmp_path / "pix3-2d"
+    assert find_project_root(tmp_path) is None
+
+
+@pytest.mark.skipif("validate" not in COMMANDS, reason="pix3 validate is not part of this build yet")
+def test_a_new_project_passes_validate(tmp_path: Path) -> None:
+    for template_id in ("2d", "3d"):
+        assert run_pix3("new", template_id, template_id, cwd=tmp_path).returncode == 0
+        done = run_pix3("validate", cwd=tmp_path / template_id)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_usage_errors_and_version(tmp_path: Path) -> None:
+    done = run_pix3("new", "2d", "x", "--name", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("pix3 new: --name needs a value\n\nUsage: pix3 new")
+    assert list(tmp_path.iterdir()) == []
+    done = run_pix3("new", "2d", "-v", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"{CLI_VERSION}\n")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "file").write_text("x")
+    done = run_pix3("new", "3d", "file", cwd=tmp_path)
+    assert done.returncode == 1 and "is a file" in done.stderr

@@ -1,0 +1,58 @@
+"""A new project without node_modules is served by the embedded dev server (the README's demo)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pix3net.cli._table import HIDDEN
+from tests.conftest import pix3_argv, pix3_env, run_pix3
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.mark.skipif("__dev-server" not in HIDDEN, reason="the dev server is not part of this build yet")
+def test_the_2d_starter_is_served_without_node_modules(tmp_path: Path, pix3_home: Path) -> None:
+    assert run_pix3("new", "2d", "demo", "--name", "Demo", cwd=tmp_path).returncode == 0
+    project = tmp_path / "demo"
+    port = _free_port()
+    log = (tmp_path / "dev-server.log").open("wb")
+    server = subprocess.Popen(
+        pix3_argv("__dev-server", "--project", str(project), "--port", str(port)),
+        env=pix3_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
+    try:
+        record = project / ".pix3" / "dev.json"
+        deadline = time.monotonic() + 30
+        while not record.is_file() and time.monotonic() < deadline:
+            assert server.poll() is None, (tmp_path / "dev-server.log").read_text()
+            time.sleep(0.1)
+        url = json.loads(record.read_text())["url"]
+        with httpx.Client(base_url=url, timeout=10) as client:
+            page = client.get("/")
+            assert page.status_code == 200 and "<title>Demo</title>" in page.text
+            assert client.get("/__pix3/").status_code == 200
+            assert client.get("/__pix3/api/hello").status_code == 200
+            scene = client.get("/scenes/main.pix3scene")
+            assert scene.status_code == 200 and "Group2D" in scene.text
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
