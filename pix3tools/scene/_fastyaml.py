@@ -308,7 +308,7 @@ def fast_load(text: str) -> Any:
             stack.append(frame)
             top = frame
         elif top.is_map and is_item:
-            if top.pending is _NONE:
+            if top.pending is _NONE or len(stack) >= MAX_DEPTH:
                 raise Unsupported
             frame = _Frame(indent, [], False)
             frame.same_indent_child = True
@@ -332,6 +332,8 @@ def fast_load(text: str) -> Any:
                     raise Unsupported
                 seq.append(_inline(rest))
                 continue
+            if len(stack) >= MAX_DEPTH:
+                raise Unsupported
             mapping: dict[Any, Any] = {}
             seq.append(mapping)
             frame = _Frame(indent + (len(content) - len(rest)), mapping, True)
