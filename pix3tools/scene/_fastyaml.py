@@ -326,14 +326,22 @@ def fast_load(text: str) -> Any:
                 seq.append(None)
                 top.pending = len(seq) - 1
                 continue
+            if len(stack) >= MAX_DEPTH:
+                raise Unsupported
+            simple = fast_entry(rest)
+            if simple is not None:
+                frame = _Frame(
+                    indent + (len(content) - len(rest)), {resolve(simple.group(1)): resolve(simple.group(2))}, True
+                )
+                seq.append(frame.obj)
+                stack.append(frame)
+                continue
             key_match = _KEY.match(rest)
             if key_match is None:
                 if rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
                     raise Unsupported
                 seq.append(_inline(rest))
                 continue
-            if len(stack) >= MAX_DEPTH:
-                raise Unsupported
             mapping: dict[Any, Any] = {}
             seq.append(mapping)
             frame = _Frame(indent + (len(content) - len(rest)), mapping, True)

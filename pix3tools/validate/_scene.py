@@ -804,29 +804,43 @@ def _instances(data: Any) -> Iterator[str]:
             stack.extend(v for v in value if isinstance(v, dict | list))
 
 
-def _strings(value: Any, at: Path_, key: str | None) -> Iterator[tuple[Path_, str, str | None]]:
-    """The strings worth a look (a ``res://`` reference, or non-ASCII text under a text key),
-    depth-first in document order. Paths are built only for those: this walk sees every value."""
+def _strings(value: Any, at: Path_, key: str | None) -> list[tuple[Path_, str, str | None]]:
+    """The strings worth a look (a ``res://`` reference, or non-ASCII text under a text key), in
+    document order. Paths are built only for those: this walk sees every value of every scene."""
+    found: list[tuple[Path_, str, str | None]] = []
     trail: list[PathSeg] = list(at)
 
-    def walk(item: Any, near: str | None) -> Iterator[tuple[Path_, str, str | None]]:
-        if type(item) is str:
-            if item[:6].lower() == "res://" or (near in TEXT_KEYS and not item.isascii()):
-                yield tuple(trail), item, near
-        elif type(item) is dict:
+    def wanted(text: str, near: str | None) -> bool:
+        return (text[:1] in "rR" and text[:6].lower() == "res://") or (near in TEXT_KEYS and not text.isascii())
+
+    def walk(item: Any, near: str | None) -> None:
+        if type(item) is dict:
             for k, v in item.items():
-                if type(v) is str or type(v) is dict or type(v) is list:
+                kind = type(v)
+                if kind is str:
+                    if (v[:1] in "rR" and v[:6].lower() == "res://") or (k in TEXT_KEYS and not v.isascii()):
+                        found.append(((*trail, k), v, str(k)))
+                elif kind is dict or kind is list:
                     trail.append(k)
-                    yield from walk(v, str(k))
+                    walk(v, str(k))
                     trail.pop()
         elif type(item) is list:
             for i, v in enumerate(item):
-                if type(v) is str or type(v) is dict or type(v) is list:
+                kind = type(v)
+                if kind is str:
+                    if wanted(v, near):
+                        found.append(((*trail, i), v, near))
+                elif kind is dict or kind is list:
                     trail.append(i)
-                    yield from walk(v, near)
+                    walk(v, near)
                     trail.pop()
 
-    yield from walk(value, key)
+    if type(value) is str:
+        if wanted(value, key):
+            found.append((tuple(trail), value, key))
+    else:
+        walk(value, key)
+    return found
 
 
 def _describe_frame(entry: Any) -> str:
