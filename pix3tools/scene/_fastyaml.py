@@ -24,9 +24,12 @@ class Unsupported(Exception):
 
 
 _KEY = re.compile(r"([^\s#'\"\[\]{},&*!|>%@`?:\-][^:#]*?|-[^\s:#][^:#]*?)[ ]*:(?:[ ]+|$)")
-# The most common line: ``key: value`` with an identifier key and a plain value holding no ``:``
-# or ``#`` (so no comment, no nested mapping); it skips the general path.
-_FAST_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): +((?:[A-Za-z0-9_+/]|\.(?=[0-9])|-(?=\S))[^:#\t]*?) *$")
+# The most common lines: ``key: value`` with an identifier key and a plain value holding no ``:``
+# or ``#`` (so no comment, no nested mapping), a simple double-quoted value, or nothing (a
+# block follows); they skip the general path.
+_FAST_ENTRY = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*):(?: +(?:((?:[A-Za-z0-9_+/]|\.(?=[0-9])|-(?=\S))[^:#\t]*?)|\"([^\"\\]*)\"))? *$"
+)
 _BAD_START = frozenset("&*!|>%@`?'\"[]{},#")
 _DQ = re.compile(r'"([^"\\]*)"')
 _SQ = re.compile(r"'((?:[^']|'')*)'")
@@ -330,11 +333,10 @@ def fast_load(text: str) -> Any:
                 raise Unsupported
             simple = fast_entry(rest)
             if simple is not None:
-                frame = _Frame(
-                    indent + (len(content) - len(rest)), {resolve(simple.group(1)): resolve(simple.group(2))}, True
-                )
+                frame = _Frame(indent + (len(content) - len(rest)), {}, True)
                 seq.append(frame.obj)
                 stack.append(frame)
+                _fast_value(frame, resolve(simple.group(1)), simple)
                 continue
             key_match = _KEY.match(rest)
             if key_match is None:
@@ -351,10 +353,9 @@ def fast_load(text: str) -> Any:
             simple = fast_entry(content)
             if simple is not None:
                 key = resolve(simple.group(1))
-                mapping = top.obj
-                if key in mapping:
+                if key in top.obj:
                     raise Unsupported
-                mapping[key] = resolve(simple.group(2))
+                _fast_value(top, key, simple)
                 continue
             key_match = _KEY.match(content)
             if key_match is None:
@@ -363,6 +364,17 @@ def fast_load(text: str) -> Any:
     if root is _NONE:
         raise Unsupported
     return root
+
+
+def _fast_value(frame: _Frame, key: Any, match: re.Match[str]) -> None:
+    plain, quoted = match.group(2), match.group(3)
+    if plain is not None:
+        frame.obj[key] = _resolve(plain)
+    elif quoted is not None:
+        frame.obj[key] = quoted
+    else:
+        frame.obj[key] = None
+        frame.pending = key
 
 
 def _entry(frame: _Frame, match: re.Match[str], content: str) -> None:
