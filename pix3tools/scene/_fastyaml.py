@@ -30,6 +30,7 @@ _KEY = re.compile(r"([^\s#'\"\[\]{},&*!|>%@`?:\-][^:#]*?|-[^\s:#][^:#]*?)[ ]*:(?
 _FAST_ENTRY = re.compile(
     r"([A-Za-z_][A-Za-z0-9_]*):(?: +(?:((?:[A-Za-z0-9_+/]|\.(?=[0-9])|-(?=\S))[^:#\t]*?)|\"([^\"\\]*)\"))? *$"
 )
+_FLOW_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): +(?=[\[{])")
 _BAD_START = frozenset("&*!|>%@`?'\"[]{},#")
 _DQ = re.compile(r'"([^"\\]*)"')
 _SQ = re.compile(r"'((?:[^']|'')*)'")
@@ -357,6 +358,15 @@ def fast_load(text: str) -> Any:
                     raise Unsupported
                 _fast_value(top, key, simple)
                 continue
+            flow = _FLOW_ENTRY.match(content)
+            if flow is not None:
+                simple_flow = _simple_flow(content[flow.end() :])
+                if simple_flow is not None and simple_flow[1] == len(content) - flow.end():
+                    key = resolve(flow.group(1))
+                    if key in top.obj:
+                        raise Unsupported
+                    top.obj[key] = simple_flow[0]
+                    continue
             key_match = _KEY.match(content)
             if key_match is None:
                 raise Unsupported

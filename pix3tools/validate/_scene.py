@@ -61,6 +61,20 @@ TEXT_KEYS = frozenset({"label", "text", "placeholder", "title", "caption", "butt
 BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
 
 
+def _plainly_valid(prop: Prop, value: Any) -> bool:
+    """The common case without a call into the value checks: a plain number, flag or string."""
+    kind, vtype = prop.type, type(value)
+    if kind == "number":
+        return (
+            (vtype is int or vtype is float)
+            and prop.min is None
+            and prop.max is None
+            and not prop.positive
+            and value - value == 0  # finite
+        )
+    return (kind == "boolean" and vtype is bool) or (kind == "string" and vtype is str)
+
+
 def typeof(value: Any) -> str:
     """JavaScript ``typeof`` of a parsed YAML value."""
     if isinstance(value, bool):
@@ -294,6 +308,8 @@ class _Checker:
         kind = classify_key(fmt, key)
         if kind == "schema":
             prop = fmt.schema[key]
+            if _plainly_valid(prop, value):
+                return
             check_prop(self.emit, key, value, at, prop)
             self.resource_value(prop.type, value, at)
         elif kind == "write-only":
