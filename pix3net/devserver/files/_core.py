@@ -1,0 +1,539 @@
+"""The file service core: table, reads, conditional writes, mkdir/delete/move, history.
+
+Synchronous and HTTP-free (spec/devserver.md §7). Every method runs under one re-entrant
+lock, so the async facade may call it from worker threads; frames go out through ``emit`` in
+seq order. The changeset transaction lives in `_changeset.py` and shares this lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import secrets
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import FileApiError, not_found
+from ._fsutil import (
+    fsync_dir,
+    makedirs_nofollow,
+    move_within,
+    open_file_nofollow,
+    permission_bits,
+    remove_within,
+    rename_into,
+    write_new,
+)
+from ._journal import History
+from ._paths import content_type, is_journaled, missing_ancestors, parse_wire_path, resolve
+from ._table import (
+    Entry,
+    Scanner,
+    changed_map,
+    diff,
+    hash_fd,
+    outermost,
+    revision_of,
+    sort_paths,
+)
+
+WHOLE_READ_LIMIT = 8 * 1024 * 1024  # §7.4: files up to 8 MiB are read whole
+WRITER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-")
+TMP_MAX_AGE_S = 600  # leftovers of a killed server in .pix3/tmp older than this are removed at start
+
+Emit = Callable[[dict[str, Any]], None]
+Fault = Callable[[str], None]
+
+
+def symlink_error(wire: str) -> FileApiError:
+    return FileApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
+
+
+def valid_token(value: object) -> bool:
+    """`[A-Za-z0-9_.:-]{1,128}`: writer ids and mutation ids (§3.5, §6)."""
+    return isinstance(value, str) and 1 <= len(value) <= 128 and set(value) <= WRITER_ID_CHARS
+
+
+def parse_etags(raw: str | None) -> list[str] | None:
+    """An If-Match / If-None-Match list: comma-separated, `W/` and quotes stripped (§3.5)."""
+    if raw is None:
+        return None
+    tags = []
+    for item in raw.split(","):
+        tag = item.strip()
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        tag = tag.strip('"').strip()
+        if tag:
+            tags.append(tag.lower() if tag != "*" else tag)
+    return tags
+
+
+def check_preconditions(wire: str, current: str | None, if_match: list[str] | None, create_only: bool) -> None:
+    """412 `exists` / `base_mismatch` (§7.5)."""
+    if create_only and current is not None:
+        raise FileApiError(412, "exists", f"{wire} already exists.", path=wire, currentHash=current)
+    if if_match is None:
+        return
+    if "*" in if_match:
+        if current is None:
+            raise FileApiError(412, "base_mismatch", f"{wire} does not exist.", path=wire, currentHash=None)
+    elif current not in if_match:
+        raise FileApiError(
+            412, "base_mismatch", f"{wire} changed since the base you edited.", path=wire, currentHash=current
+        )
+
+
+@dataclass
+class FileRead:
+    """A file opened for reading: whole bytes (≤ 8 MiB) or an fd to stream (caller closes)."""
+
+    path: str
+    size: int
+    sha256: str
+    content_type: str
+    data: bytes | None
+    fd: int | None
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class FileCore:
+    """The project's file table and every file operation of §7, without HTTP."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        emit: Emit,
+        log: Callable[[str], None] = lambda _line: None,
+        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+        fault: Fault | None = None,
+    ) -> None:
+        self.root = os.path.realpath(os.fspath(root))
+        self.seq = 0
+        self.writer_id: str | None = None
+        self.lock = threading.RLock()
+        self.scanner = Scanner(self.root)
+        self.table: dict[str, Entry] = {}
+        self.log = log
+        self.clock_ms = clock_ms
+        self.fault: Fault = fault or (lambda _point: None)
+        self.history = History(self.root, clock_ms=clock_ms, log=log)
+        self._emit = emit
+        self._own: dict[str, str] = {}
+        self._revision = revision_of({})
+
+    # -- start-up -------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Recover interrupted changesets, scan the project, snapshot journaled files (§7.8, §7.9)."""
+        from ._changeset import recover
+
+        with self.lock:
+            self._clean_tmp()
+            recover(self)
+            self.table = self.scanner.scan("")
+            self._revision = revision_of(self.table)
+            for wire, entry in self.table.items():
+                if entry.kind == "file" and is_journaled(wire) and self.history.newest_sha(wire) != entry.sha256:
+                    self._journal(wire, "external")
+
+    def _clean_tmp(self) -> None:
+        folder = os.path.join(self.root, ".pix3", "tmp")
+        now = time.time()
+        with contextlib.suppress(OSError), os.scandir(folder) as it:
+            for child in it:
+                with contextlib.suppress(OSError):
+                    if now - child.stat(follow_symlinks=False).st_mtime > TMP_MAX_AGE_S:
+                        os.unlink(child.path)
+
+    # -- table ------------------------------------------------------------------------------------
+    @property
+    def revision(self) -> str:
+        """Kept current by every change, so the trio thread reads it without taking the lock."""
+        return self._revision
+
+    def abspath(self, wire: str) -> str:
+        return os.path.join(self.root, *wire.split("/"))
+
+    def _journal(self, wire: str, author: str, note: str | None = None) -> None:
+        """Journal failures are logged, never fail the write (§7.9)."""
+        try:
+            fd = open_file_nofollow(self.root, wire)
+            try:
+                chunks = []
+                while chunk := os.read(fd, 1 << 20):
+                    chunks.append(chunk)
+            finally:
+                os.close(fd)
+            self.history.record(wire, b"".join(chunks), author, note)
+        except OSError as exc:
+            self.log(f"history: could not record {wire}: {exc}")
+
+    def apply(
+        self,
+        prefixes: Iterable[str],
+        *,
+        mode: str,
+        writer: str | None = None,
+        scanned: dict[str, Entry] | None = None,
+        keep: frozenset[str] = frozenset(),
+    ) -> list[dict[str, Any]]:
+        """Rescan ``prefixes``, update the table, bump seq, emit one frame, journal (§7.3).
+
+        ``mode``: ``own`` (API write: author editor, seq bumps even without events),
+        ``restore`` (author external, seq bumps), ``external`` (watcher/rescan).
+        ``scanned``/``keep``: the watcher's second scan and the unstable paths left as they were.
+        """
+        with self.lock:
+            tops = outermost(prefixes)
+            if "" in tops:
+                old = dict(self.table)
+            else:
+                exact = set(tops)
+                below = tuple(t + "/" for t in tops)
+                old = {p: e for p, e in self.table.items() if p in exact or p.startswith(below)}
+            if scanned is None:
+                new: dict[str, Entry] = {}
+                for top in tops:
+                    new.update(self.scanner.scan(top))
+            else:
+                new = {p: e for p, e in scanned.items() if p not in keep}
+                new.update({p: e for p, e in old.items() if p in keep})
+            events = diff(old, new)
+            # A new dict swapped in whole: the trio thread reads the table without the lock.
+            table = {p: e for p, e in self.table.items() if p not in old} if old else dict(self.table)
+            table.update(new)
+            self.table = table
+            if events:
+                self._revision = revision_of(self.table)
+            for event in events:
+                if mode == "own":
+                    event["author"] = "editor"
+                elif mode == "restore":
+                    event["author"] = "external"
+                else:
+                    own = self._own.get(event["path"])
+                    is_own = event["kind"] == "file" and own is not None and own == event.get("sha256")
+                    event["author"] = "editor" if is_own else "external"
+            if mode != "external" or events:
+                self.seq += 1
+            if events:
+                frame: dict[str, Any] = {"type": "pix3:fs", "seq": self.seq, "revision": self.revision}
+                frame["events"] = events
+                if mode == "own" and writer is not None:
+                    frame["writerId"] = writer
+                self._emit(frame)
+                if mode != "restore":
+                    for event in events:
+                        if event["kind"] == "file" and event["op"] != "delete" and is_journaled(event["path"]):
+                            self._journal(event["path"], "editor" if mode == "own" else "external")
+            return events
+
+    def rescan(self) -> dict[str, str | None]:
+        """A full immediate rescan (manifest, sync): the barrier's `changed` map."""
+        with self.lock:
+            return changed_map(self.apply([""], mode="external"))
+
+    def manifest(self) -> dict[str, Any]:
+        with self.lock:
+            self.apply([""], mode="external")
+            files = []
+            for path in sort_paths(self.table):
+                entry = self.table[path]
+                item: dict[str, Any] = {"path": path, "kind": entry.kind, "size": entry.size, "mtime": entry.mtime}
+                if entry.kind == "file":
+                    item["sha256"] = entry.sha256
+                files.append(item)
+            return {"revision": self.revision, "seq": self.seq, "files": files}
+
+    def table_sha(self, wire: str) -> str | None:
+        entry = self.table.get(wire)
+        return entry.sha256 if entry is not None and entry.kind == "file" else None
+
+    # -- writer ----------------------------------------------------------------------------------
+    def check_writer(self, writer: str | None) -> None:
+        current = self.writer_id
+        if current is not None and writer != current:
+            raise FileApiError(
+                409,
+                "writer_superseded",
+                "Another editor tab took over writing to this project; this tab is read-only now.",
+                writerId=current,
+            )
+
+    def claim(self, writer: object) -> dict[str, Any]:
+        if not valid_token(writer):
+            raise FileApiError(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
+        assert isinstance(writer, str)
+        with self.lock:
+            self.writer_id = writer
+            hashes = {p: e.sha256 for p, e in self.table.items() if e.kind == "file"}
+            return {"writerId": writer, "seq": self.seq, "revision": self.revision, "hashes": hashes}
+
+    # -- reads -----------------------------------------------------------------------------------
+    def current_hash(self, wire: str) -> str | None:
+        """The sha on disk of a regular file (None when missing)."""
+        try:
+            st = os.lstat(self.abspath(wire))
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return self.scanner.hash_of(wire, st)
+
+    def read(self, wire: str) -> FileRead:
+        kind, _st = resolve(self.root, wire)
+        if kind != "file":
+            raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
+        try:
+            fd = open_file_nofollow(self.root, wire)
+        except FileNotFoundError:
+            raise not_found(wire) from None
+        except OSError:
+            raise symlink_error(wire) from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
+            if st.st_size <= WHOLE_READ_LIMIT:
+                chunks = []
+                while chunk := os.read(fd, WHOLE_READ_LIMIT + 1):
+                    chunks.append(chunk)
+                data = b"".join(chunks)
+                os.close(fd)
+                sha = hashlib.sha256(data).hexdigest()
+                return FileRead(wire, len(data), sha, content_type(wire), data, None)
+            sha = self.scanner.hash_of(wire, st) or hash_fd(fd, st.st_size)
+            os.lseek(fd, 0, os.SEEK_SET)
+            return FileRead(wire, st.st_size, sha, content_type(wire), None, fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            raise
+
+    def hashes(self, paths: list[str]) -> dict[str, Any]:
+        out: dict[str, str | None] = {}
+        for wire in paths:
+            try:
+                kind, st = resolve(self.root, wire, allow_missing=True)
+            except FileApiError as exc:
+                if exc.code == "not_a_directory":
+                    out[wire] = None
+                    continue
+                raise
+            out[wire] = self.scanner.hash_of(wire, st) if kind == "file" and st is not None else None
+        return {"hashes": out, "seq": self.seq}
+
+    # -- writes ----------------------------------------------------------------------------------
+    def tmp_dir(self) -> str:
+        folder = os.path.join(self.root, ".pix3", "tmp")
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        return folder
+
+    def new_temp(self, prefix: str) -> tuple[str, int]:
+        """An exclusive temp file in `.pix3/tmp` (`put-<16 hex>`, `restore-<16 hex>`)."""
+        path = os.path.join(self.tmp_dir(), f"{prefix}-{secrets.token_hex(8)}")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        return path, fd
+
+    def put_precheck(self, wire: str, writer: str | None) -> None:
+        """Writer and path checks done before the body is read (§7.5)."""
+        self.check_writer(writer)
+        resolve(self.root, wire, allow_missing=True)
+
+    def put_commit(
+        self,
+        wire: str,
+        temp: str,
+        sha: str,
+        size: int,
+        *,
+        if_match: list[str] | None,
+        create_only: bool,
+        writer: str | None,
+    ) -> dict[str, Any]:
+        """Rename an uploaded temp over ``wire`` under the lock; the temp is gone afterwards."""
+        try:
+            with self.lock:
+                self.check_writer(writer)
+                kind, _st = resolve(self.root, wire, allow_missing=True)
+                if kind in ("dir", "other"):
+                    raise FileApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+                check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, create_only)
+                target = self.abspath(wire)
+                new_dirs = missing_ancestors(self.root, wire)
+                if new_dirs:
+                    makedirs_nofollow(self.root, new_dirs[-1])
+                mode = permission_bits(target)
+                if mode is not None:
+                    os.chmod(temp, mode)
+                try:
+                    rename_into(temp, self.root, wire)
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                        raise symlink_error(wire) from None
+                    raise
+                st = os.lstat(target)
+                self.scanner.remember(wire, st, sha)
+                self._own[wire] = sha
+                self.apply([new_dirs[0] if new_dirs else wire], mode="own", writer=writer)
+                if is_journaled(wire):
+                    self._journal(wire, "editor")
+                return {
+                    "path": wire,
+                    "sha256": sha,
+                    "size": size,
+                    "mtime": st.st_mtime_ns // 1_000_000,
+                    "seq": self.seq,
+                }
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+    def put_bytes(
+        self,
+        wire: str,
+        data: bytes,
+        *,
+        if_match: list[str] | None = None,
+        create_only: bool = False,
+        writer: str | None = None,
+    ) -> dict[str, Any]:
+        """PUT for callers holding the whole body (tests, small writes)."""
+        self.put_precheck(wire, writer)
+        temp, fd = self.new_temp("put")
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        sha = hashlib.sha256(data).hexdigest()
+        return self.put_commit(wire, temp, sha, len(data), if_match=if_match, create_only=create_only, writer=writer)
+
+    def mkdir(self, wire: str, writer: str | None) -> dict[str, Any]:
+        with self.lock:
+            self.check_writer(writer)
+            kind, _st = resolve(self.root, wire, allow_missing=True)
+            if kind == "dir":
+                return {"path": wire, "created": False, "seq": self.seq}
+            if kind != "none":
+                raise FileApiError(409, "exists", f"{wire} exists and is not a directory.")
+            top = ([*missing_ancestors(self.root, wire), wire])[0]
+            try:
+                makedirs_nofollow(self.root, wire)
+            except NotADirectoryError:
+                raise FileApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
+            self.apply([top], mode="own", writer=writer)
+            return {"path": wire, "created": True, "seq": self.seq}
+
+    def delete(self, wire: str, recursive: bool, writer: str | None) -> dict[str, Any]:
+        with self.lock:
+            self.check_writer(writer)
+            kind, _st = resolve(self.root, wire)
+            try:
+                remove_within(self.root, wire, tree=kind == "dir" and recursive)
+            except OSError as exc:
+                if exc.errno == errno.ENOTEMPTY:
+                    raise FileApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(wire) from None
+                raise
+            self.scanner.forget(wire)
+            self.apply([wire], mode="own", writer=writer)
+            return {"path": wire, "kind": "dir" if kind == "dir" else "file", "seq": self.seq}
+
+    def move(self, src: str, dst: str, overwrite: bool, writer: str | None) -> dict[str, Any]:
+        if dst == src or dst.startswith(src + "/"):
+            raise FileApiError(400, "bad_move", "`to` must not be `from` or inside it.")
+        with self.lock:
+            self.check_writer(writer)
+            kind, _st = resolve(self.root, src)
+            dst_kind, _dst_st = resolve(self.root, dst, allow_missing=True)
+            if dst_kind != "none":
+                if not overwrite:
+                    raise FileApiError(409, "exists", f"{dst} already exists.")
+                if kind == "dir" or dst_kind == "dir":
+                    raise FileApiError(409, "exists", f"{dst} exists; only a file may overwrite a file.")
+            new_dirs = missing_ancestors(self.root, dst)
+            if new_dirs:
+                makedirs_nofollow(self.root, new_dirs[-1])
+            sha = self.current_hash(src) if kind == "file" else None
+            try:
+                move_within(self.root, src, dst)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise symlink_error(dst) from None
+                raise
+            if sha is not None:
+                self._own[dst] = sha
+            self.scanner.forget(src)
+            self.apply([src, new_dirs[0] if new_dirs else dst], mode="own", writer=writer)
+            reply: dict[str, Any] = {"from": src, "to": dst, "kind": "dir" if kind == "dir" else "file"}
+            if sha is not None:
+                reply["sha256"] = sha
+            reply["seq"] = self.seq
+            return reply
+
+    # -- history ---------------------------------------------------------------------------------
+    def history_entries(self, wire: str) -> dict[str, Any]:
+        return {"entries": self.history.entries(wire) if is_journaled(wire) else []}
+
+    def history_version(self, wire: str, version_id: str) -> tuple[bytes, str]:
+        found = self.history.version(wire, version_id) if is_journaled(wire) else None
+        if found is None:
+            raise FileApiError(404, "not_found", f"No version {version_id} of {wire}.")
+        data, _entry = found
+        return data, hashlib.sha256(data).hexdigest()
+
+    def record(self, wire: str, text: object, author: object, note: object) -> dict[str, Any]:
+        if not is_journaled(wire):
+            raise FileApiError(400, "not_journaled", f"{wire} is not a scene, prefab, locale table or project file.")
+        if not isinstance(text, str):
+            raise FileApiError(400, "bad_request", "`text` must be a string.")
+        if author != "rejected-draft":
+            raise FileApiError(400, "bad_author", "Only `author: 'rejected-draft'` can be recorded.")
+        if note is not None and (not isinstance(note, str) or len(note) > 2000):
+            raise FileApiError(400, "bad_request", "`note` must be a string of at most 2000 characters.")
+        with self.lock:
+            return self.history.record(wire, text.encode("utf-8", "surrogatepass"), "rejected-draft", note or None)
+
+    def restore(self, wire: str, version_id: object, if_match: list[str] | None, writer: str | None) -> dict[str, Any]:
+        if not isinstance(version_id, str):
+            raise FileApiError(400, "bad_request", "`id` must be a string.")
+        with self.lock:
+            self.check_writer(writer)
+            data, sha = self.history_version(wire, version_id)
+            kind, _st = resolve(self.root, wire, allow_missing=True)
+            if kind in ("dir", "other"):
+                raise FileApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+            check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, False)
+            target = self.abspath(wire)
+            temp = os.path.join(self.tmp_dir(), f"restore-{secrets.token_hex(8)}")
+            write_new(temp, data, mode=permission_bits(target))
+            try:
+                new_dirs = missing_ancestors(self.root, wire)
+                if new_dirs:
+                    makedirs_nofollow(self.root, new_dirs[-1])
+                rename_into(temp, self.root, wire)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+            fsync_dir(os.path.dirname(target))
+            self.apply([new_dirs[0] if new_dirs else wire], mode="restore")
+            try:
+                self.history.record(wire, data, "restore", f"version {version_id}")
+            except OSError as exc:
+                self.log(f"history: could not record {wire}: {exc}")
+            return {"path": wire, "sha256": sha, "size": len(data), "seq": self.seq}
+
+
+__all__ = ["FileCore", "FileRead", "check_preconditions", "parse_etags", "parse_wire_path", "valid_token"]

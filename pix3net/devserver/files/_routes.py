@@ -1,0 +1,351 @@
+"""The file API routes under `<base>__pix3/api/` (spec/devserver.md §3.3–§3.5, §7).
+
+The guard (Host, peer, `X-Pix3`, Origin, `.pix3` filter) runs before these in the app's
+`before_request`; here: body limits, parsing, exact statuses, bodies and headers.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import quart
+import trio
+from quart import Response, request
+
+from ._changeset import fingerprint, parse_changeset
+from ._core import FileRead
+from ._errors import FileApiError
+from ._paths import content_type, parse_wire_path
+from ._store import FileStore
+
+JSON_LIMIT = 1024 * 1024  # §3.4: JSON bodies ≤ 1 MiB
+CHANGESET_LIMIT = 256 * 1024 * 1024  # §3.4
+MAX_HASH_PATHS = 20_000  # §3.4
+STREAM_CHUNK = 256 * 1024
+ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_logger = logging.getLogger("pix3.devserver.files")
+
+View = Callable[[], Awaitable[Response]]
+
+
+def json_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    response = Response(data, status=status)
+    response.headers["Content-Type"] = "application/json; charset=utf-8"
+    response.headers["Cache-Control"] = "no-store"
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def error_response(exc: FileApiError) -> Response:
+    headers = {"Connection": "close"} if exc.status == 413 else None
+    return json_response(exc.status, exc.body(), headers)
+
+
+def not_found_route() -> FileApiError:
+    return FileApiError(404, "not_found", "Not found.")
+
+
+def header(name: str) -> str | None:
+    values = request.headers.getlist(name)
+    return ", ".join(values) if values else None
+
+
+def _unlimit_body() -> None:
+    """Quart applies MAX_CONTENT_LENGTH to every body; the file API has its own limits (§3.4)."""
+    body = request.body
+    body._max_content_length = None
+    if body._must_raise is not None and type(body._must_raise).__name__ == "RequestEntityTooLarge":
+        body._must_raise = None
+
+
+class BodyChunks:
+    """The request body as chunks, refused with ``exc`` beyond ``limit`` bytes (declared or counted).
+
+    A plain iterator class rather than an async generator: the store may stop reading midway
+    and nothing is left to finalise.
+    """
+
+    def __init__(self, limit: int, exc: Callable[[], FileApiError]) -> None:
+        self._limit = limit
+        self._exc = exc
+        self._total = 0
+        self._started = False
+
+    def __aiter__(self) -> BodyChunks:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if not self._started:
+            self._started = True
+            declared = request.content_length
+            if declared is not None and declared > self._limit:
+                raise self._exc()
+            _unlimit_body()
+        chunk: bytes = await request.body.__anext__()
+        self._total += len(chunk)
+        if self._total > self._limit:
+            raise self._exc()
+        return chunk
+
+
+def body_chunks(limit: int, exc: Callable[[], FileApiError]) -> BodyChunks:
+    return BodyChunks(limit, exc)
+
+
+async def drain() -> None:
+    _unlimit_body()
+    async for _chunk in request.body:
+        pass
+
+
+def _body_too_large() -> FileApiError:
+    return FileApiError(413, "too_large", "Request body too large.")
+
+
+async def read_json(limit: int = JSON_LIMIT) -> dict[str, Any]:
+    data = b"".join([chunk async for chunk in body_chunks(limit, _body_too_large)])
+    if not data.strip():
+        return {}
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        value = None
+    if not isinstance(value, dict):
+        raise FileApiError(400, "bad_json", "Body must be a JSON object.")
+    return value
+
+
+def query_path(name: str = "path") -> str:
+    return parse_wire_path(request.args.get(name), name)
+
+
+def base_file_headers(sha: str) -> dict[str, str]:
+    return {
+        "ETag": f'"{sha}"',
+        "Accept-Ranges": "bytes",
+        "Cache-Control": "private, no-cache",
+        "X-Content-Type-Options": "nosniff",
+    }
+
+
+def parse_range(raw: str | None, size: int) -> tuple[int, int] | None:
+    """(start, end) inclusive; None = whole file; raises 416 for an unsatisfiable range (§7.4)."""
+    if raw is None:
+        return None
+    match = _RANGE.match(raw.strip())
+    if match is None:
+        return None
+    first, last = match.groups()
+    if first == "" and last == "":
+        return None
+    if first == "":
+        count = int(last)
+        if count == 0:
+            raise FileApiError(416, "range", "Range not satisfiable.")
+        return max(0, size - count), size - 1
+    start = int(first)
+    end = size - 1 if last == "" else min(int(last), size - 1)
+    if start >= size or (last != "" and int(last) < start):
+        raise FileApiError(416, "range", "Range not satisfiable.")
+    return start, end
+
+
+async def _stream(fd: int, start: int, length: int) -> AsyncIterator[bytes]:
+    try:
+        offset = start
+        remaining = length
+        while remaining > 0:
+            chunk = await trio.to_thread.run_sync(os.pread, fd, min(STREAM_CHUNK, remaining), offset)
+            if not chunk:
+                break
+            offset += len(chunk)
+            remaining -= len(chunk)
+            yield chunk
+    finally:
+        os.close(fd)
+
+
+def file_response(read: FileRead, *, head: bool) -> Response:
+    headers = base_file_headers(read.sha256)
+    tags = request.headers.get("If-None-Match")
+    if tags is not None:
+        wanted = {t.strip().removeprefix("W/").strip('"').lower() for t in tags.split(",")}
+        if "*" in wanted or read.sha256 in wanted:
+            read.close()
+            response = Response(b"", status=304)
+            response.headers.update(headers)
+            return response
+    headers["Content-Type"] = read.content_type
+    try:
+        span = parse_range(request.headers.get("Range"), read.size)
+    except FileApiError:
+        read.close()
+        response = Response(b"", status=416)
+        response.headers.update(headers)
+        response.headers["Content-Range"] = f"bytes */{read.size}"
+        return response
+    status = 200
+    start, end = 0, read.size - 1
+    if span is not None:
+        status = 206
+        start, end = span
+        headers["Content-Range"] = f"bytes {start}-{end}/{read.size}"
+    length = max(0, end - start + 1)
+    if head:
+        read.close()
+        body: Any = b""
+    elif read.data is not None:
+        body = read.data[start : end + 1]
+    else:
+        assert read.fd is not None
+        fd, read.fd = read.fd, None
+        body = _stream(fd, start, length)
+    response = Response(body, status=status)
+    response.headers.update(headers)
+    response.headers["Content-Length"] = str(length)
+    return response
+
+
+def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/") -> None:
+    """Mount the file API at `<base>__pix3/api/...` (base normalised to end in `/`)."""
+    if not base.endswith("/"):
+        base += "/"
+    prefix = f"{base}__pix3/api"
+
+    def route(path: str, methods: tuple[str, ...]) -> Callable[[View], View]:
+        def decorate(view: View) -> View:
+            async def endpoint() -> Response:
+                try:
+                    if request.method not in methods:
+                        raise not_found_route()
+                    return await view()
+                except FileApiError as exc:
+                    return error_response(exc)
+                except Exception:
+                    _logger.exception("file API %s %s failed", request.method, request.path)
+                    return json_response(500, {"error": "internal", "message": "Internal error."})
+
+            app.add_url_rule(
+                f"{prefix}/{path}",
+                endpoint=f"pix3_files:{base}:{path}",
+                view_func=endpoint,
+                methods=ALL_METHODS,
+                provide_automatic_options=False,
+            )
+            return view
+
+        return decorate
+
+    def writer() -> str | None:
+        return header("X-Pix3-Writer")
+
+    async def mutate(fp: str, op: Callable[[], Awaitable[dict[str, Any]]], *, drain_body: bool = False) -> Response:
+        status, body, replayed = await store.mutation(header("X-Mutation-Id"), fp, op)
+        if replayed and drain_body:
+            await drain()
+        extra = {"X-Mutation-Replayed": "true"} if replayed else {}
+        if status == 413:
+            extra["Connection"] = "close"
+        return json_response(status, body, extra)
+
+    @route("file", ("GET", "HEAD", "PUT"))
+    async def file() -> Response:
+        wire = query_path()
+        if request.method == "PUT":
+            if_match, if_none = header("If-Match"), header("If-None-Match")
+            fp = "\n".join(["put", wire, str(if_match), str(if_none)])
+
+            async def op() -> dict[str, Any]:
+                return await store.put(
+                    wire,
+                    body_chunks(2**62, _body_too_large),
+                    content_length=request.content_length,
+                    if_match=if_match,
+                    if_none_match=if_none,
+                    writer=writer(),
+                )
+
+            return await mutate(fp, op, drain_body=True)
+        return file_response(await store.read(wire), head=request.method == "HEAD")
+
+    @route("manifest", ("GET",))
+    async def manifest() -> Response:
+        return json_response(200, await store.manifest())
+
+    @route("hash", ("POST",))
+    async def hash_paths() -> Response:
+        body = await read_json()
+        paths = body.get("paths")
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            raise FileApiError(400, "bad_request", "`paths` must be an array of strings.")
+        if len(paths) > MAX_HASH_PATHS:
+            raise FileApiError(413, "too_many_paths", f"At most {MAX_HASH_PATHS} paths.")
+        wires = [parse_wire_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
+        return json_response(200, await store.hashes(wires))
+
+    @route("mkdir", ("POST",))
+    async def mkdir() -> Response:
+        body = await read_json()
+        wire = parse_wire_path(body.get("path"), "path")
+        return await mutate(f"mkdir\n{wire}", lambda: store.mkdir(wire, writer()))
+
+    @route("delete", ("POST",))
+    async def delete() -> Response:
+        body = await read_json()
+        wire = parse_wire_path(body.get("path"), "path")
+        recursive = body.get("recursive") is True
+        return await mutate(f"delete\n{wire}\n{recursive}", lambda: store.delete(wire, recursive, writer()))
+
+    @route("move", ("POST",))
+    async def move() -> Response:
+        body = await read_json()
+        src = parse_wire_path(body.get("from"), "from")
+        dst = parse_wire_path(body.get("to"), "to")
+        overwrite = body.get("overwrite") is True
+        return await mutate(f"move\n{src}\n{dst}\n{overwrite}", lambda: store.move(src, dst, overwrite, writer()))
+
+    @route("changeset", ("POST",))
+    async def changeset() -> Response:
+        body = await read_json(CHANGESET_LIMIT)
+        entries = parse_changeset(body)
+        who = writer()
+        return await mutate(fingerprint(entries), lambda: store.changeset(entries, who))
+
+    @route("history", ("GET",))
+    async def history() -> Response:
+        return json_response(200, await store.history(query_path()))
+
+    @route("history/version", ("GET", "HEAD"))
+    async def history_version() -> Response:
+        wire = query_path()
+        version_id = request.args.get("id", "")
+        data, sha = await store.history_version(wire, version_id)
+        response = Response(b"" if request.method == "HEAD" else data, status=200)
+        response.headers.update(base_file_headers(sha))
+        del response.headers["Accept-Ranges"]
+        response.headers["Content-Type"] = content_type(wire)
+        response.headers["Content-Length"] = str(len(data))
+        return response
+
+    @route("history/record", ("POST",))
+    async def history_record() -> Response:
+        body = await read_json()
+        wire = parse_wire_path(body.get("path"), "path")
+        return json_response(200, await store.record(wire, body.get("text"), body.get("author"), body.get("note")))
+
+    @route("history/restore", ("POST",))
+    async def history_restore() -> Response:
+        body = await read_json()
+        wire = parse_wire_path(body.get("path"), "path")
+        version_id = body.get("id")
+        if_match = header("If-Match")
+        fp = "\n".join(["restore", wire, str(version_id), str(if_match)])
+        return await mutate(fp, lambda: store.restore(wire, version_id, if_match, writer()))
