@@ -124,6 +124,28 @@ def _simple_items(inner: str) -> list[Any]:
     return items
 
 
+_FLOW_CACHE: dict[str, tuple[Any, int] | None] = {}
+
+
+def _copy(value: Any) -> Any:
+    """A fresh copy of a simple flow value (a mapping or list of scalars and scalar lists)."""
+    if type(value) is list:
+        return value[:]
+    return {k: (v[:] if type(v) is list else v) for k, v in value.items()}
+
+
+def _cached_flow(text: str) -> tuple[Any, int] | None:
+    """``_simple_flow`` memoised: scenes repeat the same flow values (layout blocks, scales,
+    texture slots) over and over; each caller gets its own copy."""
+    try:
+        found = _FLOW_CACHE[text]
+    except KeyError:
+        found = _simple_flow(text)
+        if len(text) <= 256 and len(_FLOW_CACHE) < 4096:
+            _FLOW_CACHE[text] = found
+    return None if found is None else (_copy(found[0]), found[1])
+
+
 def _simple_flow(text: str) -> tuple[Any, int] | None:
     """The common shapes, without a tokenizer: ``[1, 2]`` and ``{ a: 1, b: [1, 2] }`` with plain
     scalars only. None when the text is anything else."""
@@ -168,7 +190,7 @@ def _simple_flow(text: str) -> tuple[Any, int] | None:
 def _flow(text: str, i: int, depth: int) -> tuple[Any, int]:
     """A one-line flow collection starting at ``text[i]``: (value, end index)."""
     if i == 0:
-        simple = _simple_flow(text)
+        simple = _cached_flow(text)
         if simple is not None:
             return simple
     tokens: list[tuple[str, Any]] = []
@@ -360,7 +382,7 @@ def fast_load(text: str) -> Any:
                 continue
             flow = _FLOW_ENTRY.match(content)
             if flow is not None:
-                simple_flow = _simple_flow(content[flow.end() :])
+                simple_flow = _cached_flow(content[flow.end() :])
                 if simple_flow is not None and simple_flow[1] == len(content) - flow.end():
                     key = resolve(flow.group(1))
                     if key in top.obj:

@@ -39,7 +39,9 @@ def _scene(i: int) -> str:
             "        type: Sprite2D" if n % 3 else "        type: Label2D",
             f'        name: "Node {n}"',
             "        properties:",
-            f"          transform: {{ position: [{n * 10}, {-n * 5}], scale: [1, 1], rotation: {n % 360} }}",
+            # positions differ from scene to scene, as in real projects (no two flows alike)
+            f"          transform: {{ position: [{(i * 37 + n * 13) % 1920 - 960}, {(i * 11 + n * 7) % 1080 - 540}],"
+            f" scale: [1, 1], rotation: {(i + n) % 360} }}",
             "          width: 64",
             "          height: 64",
         ]
