@@ -61,4 +61,4 @@ def test_non_string_keys_everywhere(tmp_path: Path) -> None:
     report = run_validate(
         make(tmp_path, {"scenes/a.pix3scene": text, "scenes/p.pix3scene": prefab}), None, hydrate=False
     )
-    assert report.error_count == 11 and all(d.line for d in report.diagnostics)
+    assert report.error_count == 10 and all(d.line for d in report.diagnostics)
