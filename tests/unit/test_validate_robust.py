@@ -62,3 +62,43 @@ def test_non_string_keys_everywhere(tmp_path: Path) -> None:
         make(tmp_path, {"scenes/a.pix3scene": text, "scenes/p.pix3scene": prefab}), None, hydrate=False
     )
     assert report.error_count == 10 and all(d.line for d in report.diagnostics)
+
+
+_types = st.sampled_from(
+    ["Sprite2D", "Label2D", "Button2D", "GeometryMesh", "InstancedMesh3D", "AnimatedSprite3D", "Node3D", "Group2D"]
+)
+_props = st.dictionaries(st.one_of(_words, st.integers(0, 2)), _data, max_size=5)
+_node = st.fixed_dictionaries(
+    {"id": _words, "type": _types},
+    optional={
+        "properties": _props,
+        "components": st.lists(st.fixed_dictionaries({"type": _words}, optional={"config": _props}), max_size=2),
+        "children": st.lists(
+            st.fixed_dictionaries({"id": _words, "type": _types}, optional={"properties": _props}), max_size=2
+        ),
+    },
+)
+_instance = st.fixed_dictionaries(
+    {"id": _words, "instance": st.just("res://scenes/p.pix3scene")},
+    optional={
+        "properties": _props,
+        "overrides": st.one_of(_data, st.fixed_dictionaries({"byLocalId": st.dictionaries(_words, _data, max_size=3)})),
+    },
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    root=st.lists(st.one_of(_node, _instance), min_size=1, max_size=3), prefab=st.lists(_node, min_size=1, max_size=1)
+)
+def test_node_shaped_scenes_never_raise(tmp_path: Path, root: list[Any], prefab: list[Any]) -> None:
+    dumper = YAML(typ="safe", pure=True)
+
+    def text(items: list[Any]) -> str:
+        out = io.StringIO()
+        dumper.dump({"version": "1.0.0", "root": items}, out)
+        return out.getvalue()
+
+    project = make(tmp_path / "p", {"scenes/a.pix3scene": text(root), "scenes/p.pix3scene": text(prefab)})
+    report = run_validate(project, None, hydrate=False)
+    assert all(d.code for d in report.diagnostics)
