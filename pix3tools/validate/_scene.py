@@ -72,7 +72,19 @@ def _plainly_valid(prop: Prop, value: Any) -> bool:
             and not prop.positive
             and value - value == 0  # finite
         )
+    if kind in _VECTOR_SIZES:
+        if vtype is not list or len(value) < _VECTOR_SIZES[kind]:
+            return False
+        for item in value[: _VECTOR_SIZES[kind]]:
+            if (type(item) is not int and type(item) is not float) or item - item != 0:
+                return False
+        return True
+    if kind == "enum":
+        return value in prop.options if prop.options else True
     return (kind == "boolean" and vtype is bool) or (kind == "string" and vtype is str)
+
+
+_VECTOR_SIZES = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
 
 
 def typeof(value: Any) -> str:
@@ -359,8 +371,9 @@ class _Checker:
             )
         prop = fmt.schema.get(rule.schema_name) if rule.schema_name else None
         if prop is not None:
-            check_prop(self.emit, name, value, at, prop)
-            self.resource_value(prop.type, value, at)
+            if not _plainly_valid(prop, value):
+                check_prop(self.emit, name, value, at, prop)
+                self.resource_value(prop.type, value, at)
         elif rule.kind == "enum" and not rule.options:
             pass
         else:
