@@ -1,0 +1,202 @@
+"""Just enough HTTP/1.1 and WebSocket framing for the proxy, sans-IO.
+
+The proxy answers a handful of GETs and upgrades; parsing the request head ourselves (instead of
+h11) lets a request without ``Host`` or with two of them reach the spec's 403 rather than a
+parser's 400, and lets WebSocket refusals be written as the plain answers §2.3 describes.
+Outgoing data frames are built here too: a server frame is a 2–10 byte header plus the payload,
+so a 30 MB message is sent from the buffer Chrome's bytes arrived in (DESIGN decision 2).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import struct
+from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
+
+# Node's default header limit is 16 KiB; a CDP client's upgrade is a few hundred bytes.
+MAX_HEAD_BYTES = 16 * 1024
+# Bodies are never used by the proxy's routes; small ones are read and dropped.
+MAX_DISCARDED_BODY = 64 * 1024
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_MALFORMED_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+class BadRequest(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class RequestHead:
+    method: str
+    target: str
+    version: str
+    headers: list[tuple[str, str]]  # names lowercased, values stripped, latin-1
+
+    def get(self, name: str) -> str | None:
+        values = [v for k, v in self.headers if k == name]
+        return ", ".join(values) if values else None
+
+    @property
+    def keep_alive(self) -> bool:
+        connection = (self.get("connection") or "").lower()
+        if self.version == "HTTP/1.0":
+            return "keep-alive" in connection
+        return "close" not in connection
+
+    @property
+    def path(self) -> str:
+        return self.target.split("?", 1)[0]
+
+
+def parse_head(data: bytes) -> RequestHead:
+    """Parse a request head (everything before the blank line)."""
+    try:
+        text = data.decode("latin-1")
+    except UnicodeDecodeError as error:  # pragma: no cover - latin-1 decodes every byte
+        raise BadRequest(str(error)) from None
+    lines = text.split("\r\n")
+    parts = lines[0].split(" ")
+    if len(parts) != 3 or not _TOKEN.fullmatch(parts[0]) or parts[2] not in ("HTTP/1.1", "HTTP/1.0"):
+        raise BadRequest("bad request line")
+    if not parts[1] or any(c in parts[1] for c in "\r\n\t\x00"):
+        raise BadRequest("bad request target")
+    headers: list[tuple[str, str]] = []
+    for line in lines[1:]:
+        name, colon, value = line.partition(":")
+        if not colon or not _TOKEN.fullmatch(name) or "\n" in value or "\r" in value or "\x00" in value:
+            raise BadRequest("bad header line")
+        headers.append((name.lower(), value.strip(" \t")))
+    return RequestHead(parts[0], parts[1], parts[2], headers)
+
+
+def body_length(head: RequestHead) -> int | None:
+    """Bytes of body to drop before the next request; None = cannot tell (answer, then close)."""
+    if head.get("transfer-encoding") is not None:
+        return None
+    values = [v for k, v in head.headers if k == "content-length"]
+    if not values:
+        return 0
+    if len(set(values)) != 1 or not values[0].isdigit():
+        return None
+    length = int(values[0])
+    return length if length <= MAX_DISCARDED_BODY else None
+
+
+def http_route_path(target: str) -> str:
+    """The path the HTTP routes match: before ``?``, trailing slashes stripped (§2.1)."""
+    return target.split("?", 1)[0].rstrip("/")
+
+
+def ws_route(target: str) -> tuple[str, str | None] | None:
+    """``("browser", None)``, ``("page", <target id>)`` or None (a 404) for an upgrade's URL.
+
+    The page id is percent-decoded; a malformed escape or invalid UTF-8 is a 404, not a crash
+    (spec/cdp.md §9 names the reference's crash here).
+    """
+    path = target.split("?", 1)[0]
+    if path == "/pix3":
+        return ("browser", None)
+    prefix = "/pix3/page/"
+    if not path.startswith(prefix) or _MALFORMED_ESCAPE.search(path):
+        return None
+    try:
+        page = unquote_to_bytes(path[len(prefix) :]).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return ("page", page) if page else None
+
+
+def handshake_accept(head: RequestHead) -> str | None:
+    """The ``Sec-WebSocket-Accept`` value for a valid RFC 6455 upgrade, else None."""
+    if head.method != "GET" or head.version != "HTTP/1.1":
+        return None
+    if (head.get("upgrade") or "").lower() != "websocket":
+        return None
+    if "upgrade" not in [t.strip().lower() for t in (head.get("connection") or "").split(",")]:
+        return None
+    if head.get("sec-websocket-version") != "13":
+        return None
+    key = head.get("sec-websocket-key")
+    try:
+        if key is None or len(base64.b64decode(key, validate=True)) != 16:
+            return None
+    except (binascii.Error, ValueError):
+        return None
+    return base64.b64encode(hashlib.sha1(key.encode("ascii") + WS_GUID).digest()).decode("ascii")
+
+
+def switching_protocols(accept: str) -> bytes:
+    # No Sec-WebSocket-Extensions: permessage-deflate stays off (spec/cdp.md §0).
+    return (
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Accept: {accept}\r\nX-Pix3-Cdp-Proxy: 1\r\n\r\n"
+    ).encode("ascii")
+
+
+def text_frame_header(length: int) -> bytes:
+    """Header of one unmasked, final text frame of ``length`` payload bytes (RFC 6455 §5.2)."""
+    if length < 126:
+        return struct.pack("!BB", 0x81, length)
+    if length < 65536:
+        return struct.pack("!BBH", 0x81, 126, length)
+    return struct.pack("!BBQ", 0x81, 127, length)
+
+
+class FrameGauge:
+    """Follows a client's frame headers to learn a message's declared size before its payload.
+
+    wsproto hands payload over as it arrives and never says how long a frame claims to be; this
+    reads only the headers of the same bytes, so a 300 MB frame is refused (1009) at its header
+    instead of after 256 MiB were read (RFC 6455 §5.2).
+    """
+
+    def __init__(self) -> None:
+        self._head = bytearray()
+        self._skip = 0  # payload bytes of the current frame still to pass
+        self.message = 0  # declared payload bytes of the current data message
+
+    def feed(self, data: bytes) -> int:
+        """Account for ``data``; the declared size of the message in progress (or just ended)."""
+        index = 0
+        size = len(data)
+        while index < size:
+            if self._skip:
+                step = min(self._skip, size - index)
+                self._skip -= step
+                index += step
+                continue
+            need = self._header_length()
+            take = min(need - len(self._head), size - index)
+            self._head += data[index : index + take]
+            index += take
+            if len(self._head) == self._header_length():
+                self._frame()
+        return self.message
+
+    def _header_length(self) -> int:
+        if len(self._head) < 2:
+            return 2
+        length = self._head[1] & 0x7F
+        extra = 2 if length == 126 else 8 if length == 127 else 0
+        return 2 + extra + (4 if self._head[1] & 0x80 else 0)
+
+    def _frame(self) -> None:
+        head = self._head
+        opcode = head[0] & 0x0F
+        length = head[1] & 0x7F
+        if length == 126:
+            length = struct.unpack_from("!H", head, 2)[0]
+        elif length == 127:
+            length = struct.unpack_from("!Q", head, 2)[0]
+        if opcode in (1, 2):  # a new text/binary message
+            self.message = length
+        elif opcode == 0:  # continuation
+            self.message += length
+        self._skip = length
+        self._head = bytearray()

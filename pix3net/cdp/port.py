@@ -1,0 +1,246 @@
+"""The client side of the proxy: prove, inspect and choose a port, call through it (spec/cdp.md
+§3, §4.1–§4.2, §1.6).
+
+The token is never sent to a port that has not first proven it knows it: every probe starts
+with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` earns the token.
+Async (trio); ``pix3 editor`` runs these inside its own ``trio.run``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import httpx
+import trio
+
+from pix3net.cdp._wsclient import Closed, Rejected, WsClient
+from pix3net.cdp.proof import (
+    CHALLENGE_HEADER,
+    FORWARD_SCOPE,
+    PROOF_HEADER,
+    SCOPE_HEADER,
+    new_challenge,
+    verify_proof,
+)
+
+DEFAULT_PORT = 9333
+PORT_RANGE = 6  # tries preferred..preferred+6 (7 ports), spec/cdp.md §0
+PROBE_SECONDS = 1.5
+CALL_SECONDS = 5.0
+_EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
+
+
+def is_editor_page_url(url: str) -> bool:
+    return _EDITOR_PAGE.search(url) is not None
+
+
+def _client(timeout: float) -> httpx.AsyncClient:
+    # trust_env=False: a proxy from the environment must never see a probe (or the token).
+    return httpx.AsyncClient(timeout=timeout, trust_env=False, follow_redirects=False)
+
+
+@dataclass(frozen=True)
+class Proof:
+    kind: Literal["ours", "foreign", "closed"]
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class _Probe:
+    status: int
+    marker: bool
+    proof: str | None
+    body: Any  # parsed JSON of a 2xx answer, else None
+
+
+async def _probe(port: int, challenge: str, *, forward: bool, seconds: float) -> _Probe | None:
+    headers = {CHALLENGE_HEADER: challenge}
+    if forward:
+        headers[SCOPE_HEADER] = FORWARD_SCOPE
+    try:
+        async with _client(seconds) as http:
+            answer = await http.get(f"http://127.0.0.1:{port}/json/version", headers=headers)
+    except (httpx.HTTPError, OSError):
+        return None
+    body: Any = None
+    if 200 <= answer.status_code < 300:
+        try:
+            body = answer.json()
+        except ValueError:
+            body = None
+    return _Probe(
+        answer.status_code, answer.headers.get("x-pix3-cdp-proxy") == "1", answer.headers.get(PROOF_HEADER), body
+    )
+
+
+async def prove_proxy(
+    port: int,
+    token: str,
+    *,
+    forward: bool = False,
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - the probe's own limit (§3: 1.5 s)
+) -> Proof:
+    """Does the proxy on ``port`` know ``token``? (§3 ``proveCdpProxy``; ``forward`` = the
+    forward scope of DESIGN decision 5, for a port reached through an SSH RemoteForward.)"""
+    challenge = new_challenge()
+    probe = await _probe(port, challenge, forward=forward, seconds=timeout)
+    if probe is None:
+        return Proof("closed")
+    if verify_proof(token, challenge, probe.proof, forward_port=port if forward else None):
+        return Proof("ours")
+    if probe.marker:
+        return Proof("foreign", f"port {port} is a Pix3 CDP proxy that does not know this token")
+    return Proof("foreign", f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP {probe.status})")
+
+
+@dataclass(frozen=True)
+class PortInspection:
+    kind: Literal["free", "ours", "legacy", "foreign"]
+    browser: str | None = None
+    pages: list[str] = field(default_factory=list)
+    detail: str = ""
+
+
+def _page_urls(targets: Any) -> list[str]:
+    if not isinstance(targets, list):
+        return []
+    return [str(t.get("url", "")) for t in targets if isinstance(t, dict) and (t.get("type") in (None, "page"))]
+
+
+async def _tcp_open(port: int, seconds: float) -> bool:
+    with trio.move_on_after(seconds):
+        try:
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+        except OSError:
+            return False
+        await stream.aclose()
+        return True
+    return False
+
+
+async def _get_json(port: int, path: str, token: str | None, seconds: float) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    try:
+        async with _client(seconds) as http:
+            answer = await http.get(f"http://127.0.0.1:{port}{path}", headers=headers)
+        return answer.json() if 200 <= answer.status_code < 300 else None
+    except (httpx.HTTPError, OSError, ValueError):
+        return None
+
+
+async def inspect_port(
+    port: int,
+    token: str | None,
+    *,
+    recorded_port: int | None = None,
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+) -> PortInspection:
+    """free / ours / legacy / foreign, with the spec's details (§4.1)."""
+    challenge = new_challenge()
+    probe = await _probe(port, challenge, forward=False, seconds=timeout)
+    if probe is not None and token is not None and verify_proof(token, challenge, probe.proof):
+        version = await _get_json(port, "/json/version", token, timeout)
+        listed = await _get_json(port, "/json/list", token, timeout)
+        browser = version.get("Browser") if isinstance(version, dict) else None
+        return PortInspection("ours", str(browser or "unknown browser"), _page_urls(listed))
+    if probe is not None and probe.marker:
+        detail = (
+            f"port {port} is a Pix3 CDP proxy that does not know this token (HTTP {probe.status}): "
+            "another user's, or one started with another PIX3_HOME"
+        )
+        return PortInspection("foreign", None, [], detail)
+    if probe is None or not isinstance(probe.body, dict | list):
+        if await _tcp_open(port, timeout):
+            return PortInspection("foreign", None, [], f"port {port} is in use by something that is not Chrome")
+        return PortInspection("free")
+    body = probe.body if isinstance(probe.body, dict) else {}
+    browser = str(body.get("Browser") or "unknown browser")
+    pages = _page_urls(await _get_json(port, "/json/list", None, timeout))
+    if any(is_editor_page_url(url) for url in pages) or port == recorded_port:
+        return PortInspection("legacy", browser, pages)
+    detail = f"port {port} is a {browser} that is not Pix3's ({len(pages)} page(s), none is /__pix3/)"
+    return PortInspection("foreign", browser, pages, detail)
+
+
+class NoFreePort(Exception):
+    """Every port of the range is foreign; the message is the spec's (§4.2)."""
+
+
+@dataclass(frozen=True)
+class PortChoice:
+    port: int
+    inspection: PortInspection
+    skipped: list[tuple[int, str]]
+
+
+async def choose_port(
+    token: str | None,
+    *,
+    preferred: int = DEFAULT_PORT,
+    span: int = PORT_RANGE,
+    recorded_port: int | None = None,
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+) -> PortChoice:
+    """The first of ``preferred..preferred+span`` that is free, ours or legacy (§4.2)."""
+    skipped: list[tuple[int, str]] = []
+    for port in range(preferred, preferred + span + 1):
+        inspection = await inspect_port(port, token, recorded_port=recorded_port, timeout=timeout)
+        if inspection.kind != "foreign":
+            return PortChoice(port, inspection, skipped)
+        skipped.append((port, inspection.detail))
+    lines = "".join(f"\n  {detail}" for _, detail in skipped)
+    raise NoFreePort(f"No free debugging port between {preferred} and {preferred + span}:{lines}")
+
+
+async def list_targets(
+    port: int,
+    token: str,
+    *,
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+) -> list[dict[str, Any]]:
+    """The proxy's ``/json/list`` with the token (call only for a port that proved it is ours)."""
+    listed = await _get_json(port, "/json/list", token, timeout)
+    return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []
+
+
+class ProxyCallError(Exception):
+    pass
+
+
+async def proxy_call(
+    port: int,
+    token: str,
+    method: str,
+    params: dict[str, Any] | None = None,
+    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the spec's proxyCall limit (§1.6: 5 s)
+) -> Any:
+    """One browser-level CDP call through the proxy (§1.6 ``proxyCall``): its ``result``.
+
+    Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer
+    within 5000 ms``.
+    """
+    headers = [("Authorization", f"Bearer {token}")]
+    message = json.dumps({"id": 1, "method": method, "params": params or {}})
+    with trio.move_on_after(timeout) as scope:
+        try:
+            async with await WsClient.connect(port, "/pix3", headers) as ws:
+                await ws.send(message)
+                while True:
+                    reply = json.loads(await ws.receive())
+                    if isinstance(reply, dict) and reply.get("id") == 1 and "method" not in reply:
+                        break
+        except Rejected as error:
+            body = error.body.decode("utf-8", "replace")
+            raise ProxyCallError(f"{method}: HTTP {error.status} {body}".rstrip()) from None
+        except (Closed, OSError, ValueError) as error:
+            raise ProxyCallError(f"{method}: {error}") from None
+    if scope.cancelled_caught:
+        raise ProxyCallError(f"{method}: no answer within {int(timeout * 1000)} ms")
+    if "error" in reply:
+        error_body = reply["error"]
+        text = error_body.get("message") if isinstance(error_body, dict) else None
+        raise ProxyCallError(f"{method}: {text if isinstance(text, str) else json.dumps(error_body)}")
+    return reply.get("result")

@@ -1,0 +1,145 @@
+"""Challenge and proof: how a client learns that a port knows its token without sending it.
+
+Local scope (spec/cdp.md §3, byte-compatible with the TypeScript CLI):
+``X-Pix3-Proof = base64url_nopad(HMAC-SHA256(key=SHA-256(token), msg=challenge))``.
+
+Forward scope (DESIGN decision 5, Remote SSH): the request adds ``X-Pix3-Proof-Scope: forward``;
+the proxy answers only when the port named by the request's ``Host`` is listed in
+``$PIX3_HOME/cdp-forward-ports.json`` (``{"ports": [9333, …]}``), with an HMAC keyed by an HKDF
+of the token over ``"forward\\n<port>\\n<challenge>"``. The verifier computes it for the port it
+dialled, so a relay reaching the proxy through another port gets a proof that does not verify.
+
+Everything here is pure except :func:`read_forward_ports`, which reads that one small file.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+CHALLENGE_HEADER = "X-Pix3-Challenge"
+PROOF_HEADER = "X-Pix3-Proof"
+SCOPE_HEADER = "X-Pix3-Proof-Scope"
+FORWARD_SCOPE = "forward"
+FORWARD_PORTS_FILE = "cdp-forward-ports.json"
+
+# A challenge outside this shape is ignored (no proof header), spec/cdp.md §3.
+_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+_CHALLENGE_BYTES = 24  # → 32 base64url characters, as the reference's client nonce
+_FORWARD_INFO = b"pix3 cdp proof forward v1"
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def is_valid_challenge(challenge: str) -> bool:
+    return _CHALLENGE.fullmatch(challenge) is not None
+
+
+def new_challenge() -> str:
+    return _b64url(secrets.token_bytes(_CHALLENGE_BYTES))
+
+
+def local_proof(token: str, challenge: str) -> str:
+    """The reference's proof: the HMAC key is the raw SHA-256 of the token."""
+    key = hashlib.sha256(token.encode("utf-8")).digest()
+    return _b64url(hmac.new(key, challenge.encode("utf-8"), hashlib.sha256).digest())
+
+
+def forward_key(token: str) -> bytes:
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_FORWARD_INFO)
+    return hkdf.derive(token.encode("utf-8"))
+
+
+def forward_proof(token: str, port: int, challenge: str, *, key: bytes | None = None) -> str:
+    """The forward-scope proof for a request that reached the proxy as port ``port``."""
+    message = f"forward\n{port}\n{challenge}".encode()
+    return _b64url(hmac.new(key or forward_key(token), message, hashlib.sha256).digest())
+
+
+def host_port(host: str | None) -> int | None:
+    """The explicit port of a ``Host`` header value (``127.0.0.1:9333``, ``[::1]:9333``), or None."""
+    if not host:
+        return None
+    host = host.strip()
+    if host.startswith("["):
+        end = host.find("]")
+        rest = host[end + 1 :] if end >= 0 else ""
+    else:
+        rest = host[host.find(":") :] if ":" in host else ""
+    if not rest.startswith(":"):
+        return None
+    digits = rest[1:]
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 5:
+        return None
+    port = int(digits)
+    return port if 0 < port < 65536 else None
+
+
+def answer_proof(
+    token: str,
+    *,
+    challenge: str | None,
+    scope: str | None,
+    host: str | None,
+    forward_ports: Iterable[int] | None,
+    forward_key_bytes: bytes | None = None,
+) -> str | None:
+    """The ``X-Pix3-Proof`` value the proxy puts on its answer, or None (no header).
+
+    ``forward_ports`` is only consulted for a forward-scope request (pass the ports read from
+    the file, or None when the file is absent/unreadable).
+    """
+    if challenge is None or not is_valid_challenge(challenge):
+        return None
+    if scope is None:
+        return local_proof(token, challenge)
+    if scope.strip().lower() != FORWARD_SCOPE:
+        return None
+    port = host_port(host)
+    if port is None or forward_ports is None or port not in set(forward_ports):
+        return None
+    return forward_proof(token, port, challenge, key=forward_key_bytes)
+
+
+def verify_proof(token: str, challenge: str, proof: str | None, *, forward_port: int | None = None) -> bool:
+    """True when ``proof`` is the proof of ``token`` for ``challenge`` (constant-time compare).
+
+    ``forward_port`` given: the forward scope for that dialled port; else the local scope.
+    """
+    if proof is None:
+        return False
+    expected = local_proof(token, challenge) if forward_port is None else forward_proof(token, forward_port, challenge)
+    given = proof.strip().encode("ascii", "replace")
+    return len(given) == len(expected) and hmac.compare_digest(given, expected.encode("ascii"))
+
+
+def parse_forward_ports(text: str) -> frozenset[int] | None:
+    """The ports of a ``cdp-forward-ports.json`` text, or None when it is not that shape."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    ports = data.get("ports") if isinstance(data, dict) else None
+    if not isinstance(ports, list):
+        return None
+    return frozenset(p for p in ports if isinstance(p, int) and not isinstance(p, bool) and 0 < p < 65536)
+
+
+def read_forward_ports(home: Path) -> frozenset[int] | None:
+    """The listed forward ports of ``$PIX3_HOME/cdp-forward-ports.json``; None when absent/bad."""
+    try:
+        text = (home / FORWARD_PORTS_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return parse_forward_ports(text)

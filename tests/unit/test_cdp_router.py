@@ -1,0 +1,376 @@
+"""The pure router as traces: messages in (>>) and actions out (<<), spec/cdp.md §2.5–§2.8."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pix3net.cdp.router import (
+    MAX_PIPE_ID,
+    Action,
+    Attached,
+    CallDone,
+    Close,
+    Router,
+    ToChrome,
+    ToClient,
+)
+
+A, B = 1, 2
+
+
+def j(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def sent(actions: list[Action]) -> list[Any]:
+    """Actions with their bytes parsed: what went where, readable in an assert."""
+    out: list[Any] = []
+    for action in actions:
+        if isinstance(action, ToChrome):
+            out.append(("chrome", json.loads(action.data)))
+        elif isinstance(action, ToClient):
+            out.append((action.client, json.loads(action.data)))
+        else:
+            out.append(action)
+    return out
+
+
+def attach(router: Router, client: int, session: str, page: str | None = None) -> None:
+    [(where, command)] = sent(router.open_client(client, page))
+    assert where == "chrome"
+    assert router.from_chrome(j({"id": command["id"], "result": {"sessionId": session}})) == [Attached(client, None)]
+
+
+def test_browser_client_attaches_through_attach_to_browser_target() -> None:
+    router = Router()
+    # >> client A opens /pix3
+    assert sent(router.open_client(A)) == [
+        ("chrome", {"id": 1, "method": "Target.attachToBrowserTarget", "params": {}})
+    ]
+    # >> Chrome answers with the root session
+    assert router.from_chrome(b'{"id":1,"result":{"sessionId":"S1"}}') == [Attached(A, None)]
+    assert router.client_count == 1 and router.root_of(A) == "S1"
+
+
+def test_page_client_attaches_flattened_and_refusal_text() -> None:
+    router = Router()
+    assert sent(router.open_client(A, "NOPE")) == [
+        ("chrome", {"id": 1, "method": "Target.attachToTarget", "params": {"targetId": "NOPE", "flatten": True}})
+    ]
+    reply = j({"id": 1, "error": {"code": -32602, "message": "No target with given id found"}})
+    assert router.from_chrome(reply) == [Attached(A, "Target.attachToTarget: No target with given id found")]
+    assert router.client_count == 0
+
+
+def test_same_client_id_on_two_clients_is_remapped_and_restored() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    assert sent(router.from_client(A, '{"id":7,"method":"Browser.getVersion"}')) == [
+        ("chrome", {"id": 3, "sessionId": "SA", "method": "Browser.getVersion"})
+    ]
+    assert sent(router.from_client(B, '{"id":7,"method":"Browser.getVersion"}')) == [
+        ("chrome", {"id": 4, "sessionId": "SB", "method": "Browser.getVersion"})
+    ]
+    # << replies come back with the client's id and without the root's sessionId
+    assert sent(router.from_chrome(b'{"id":4,"result":{"product":"P"},"sessionId":"SB"}')) == [
+        (B, {"id": 7, "result": {"product": "P"}})
+    ]
+    assert sent(router.from_chrome(b'{"id":3,"result":{"product":"P"},"sessionId":"SA"}')) == [
+        (A, {"id": 7, "result": {"product": "P"}})
+    ]
+    assert router.from_chrome(b'{"id":3,"result":{},"sessionId":"SA"}') == []  # answered once
+
+
+def test_child_sessions_are_learnt_and_private() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    attached = {"method": "Target.attachedToTarget", "params": {"sessionId": "C1", "targetInfo": {"targetId": "T1"}}}
+    # << the event on A's root reaches A without sessionId; the child is now A's
+    assert sent(router.from_chrome(j({**attached, "sessionId": "SA"}))) == [(A, attached)]
+    assert router.sessions_of(A) == {"SA", "C1"}
+    assert sent(router.from_client(A, '{"id":1,"method":"Fake.ping","sessionId":"C1"}')) == [
+        ("chrome", {"id": 3, "sessionId": "C1", "method": "Fake.ping"})
+    ]
+    # child-session messages keep their sessionId
+    assert sent(router.from_chrome(b'{"method":"Fake.pinged","params":{"by":"C1"},"sessionId":"C1"}')) == [
+        (A, {"method": "Fake.pinged", "params": {"by": "C1"}, "sessionId": "C1"})
+    ]
+    assert sent(router.from_chrome(b'{"id":3,"result":{"pong":true},"sessionId":"C1"}')) == [
+        (A, {"id": 1, "result": {"pong": True}, "sessionId": "C1"})
+    ]
+    # >> B uses A's child: unknown session, Chrome never sees it
+    assert sent(router.from_client(B, '{"id":9,"method":"Runtime.evaluate","sessionId":"C1"}')) == [
+        (B, {"id": 9, "error": {"code": -32001, "message": "Session with given id not found."}, "sessionId": "C1"})
+    ]
+    # >> B names A's root too
+    assert sent(router.from_client(B, '{"id":10,"method":"X","sessionId":"SA"}'))[0][1]["error"]["code"] == -32001
+    # detach forgets the child
+    detached = {"method": "Target.detachedFromTarget", "params": {"sessionId": "C1", "targetId": "T1"}}
+    assert sent(router.from_chrome(j({**detached, "sessionId": "SA"}))) == [(A, detached)]
+    assert router.sessions_of(A) == {"SA"}
+    assert sent(router.from_client(A, '{"id":2,"method":"X","sessionId":"C1"}'))[0][1]["error"]["code"] == -32001
+
+
+def test_events_of_unknown_sessions_and_root_events_are_dropped() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    assert router.from_chrome(b'{"method":"Page.loadEventFired","params":{},"sessionId":"ZZ"}') == []
+    assert router.from_chrome(b'{"method":"Target.targetCreated","params":{}}') == []
+    assert router.from_chrome(b'{"id":999,"result":{}}') == []
+    assert router.from_chrome(b"not json") == []
+    assert router.from_chrome(b"[1,2]") == []
+
+
+def test_bad_client_messages_get_the_spec_errors_and_reach_nothing() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    cases = {
+        "not json": (0, -32700),
+        "": (0, -32700),
+        '{"id":1,"method":"x"} trailing': (0, -32700),
+        '{"id":NaN,"method":"x"}': (0, -32700),
+        '{"id":Infinity,"method":"x"}': (0, -32700),
+        "[1,2]": (0, -32600),
+        "null": (0, -32600),
+        '"text"': (0, -32600),
+        '{"id":3}': (3, -32600),
+        '{"method":"x"}': (0, -32600),
+        '{"id":"3","method":"x"}': (0, -32600),
+        '{"id":true,"method":"x"}': (0, -32600),
+        '{"id":null,"method":"x"}': (0, -32600),
+        '{"id":4,"method":5}': (4, -32600),
+        '{"id":5,"method":"x","sessionId":null}': (5, -32001),
+        '{"id":6,"method":"x","sessionId":7}': (6, -32001),
+    }
+    for text, (message_id, code) in cases.items():
+        [(where, reply)] = sent(router.from_client(A, text))
+        assert where == A and reply["id"] == message_id and reply["error"]["code"] == code, text
+    assert router.pending_count == 0
+
+
+def test_odd_numeric_ids_are_forwarded_and_echoed_exactly() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    for text_id in ["1.5", "-3", "9007199254740993", "1e3", "0"]:
+        [action] = router.from_client(A, '{"id":' + text_id + ',"method":"M"}')
+        assert isinstance(action, ToChrome)
+        pipe_id = json.loads(action.data)["id"]
+        [answer] = router.from_chrome(b'{"id":%d,"result":{},"sessionId":"SA"}' % pipe_id)
+        assert isinstance(answer, ToClient) and answer.data == b'{"id":%s,"result":{}}' % text_id.encode()
+
+
+def test_duplicate_session_keys_cannot_smuggle_another_session() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    [action] = router.from_client(B, '{"id":1,"method":"M","sessionId":"SA","sessionId":"SB"}')
+    assert isinstance(action, ToChrome)
+    assert action.data.count(b"sessionId") == 1 and json.loads(action.data)["sessionId"] == "SB"
+
+
+def test_extra_fields_pass_through_unchanged() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    text = '{"method":"M","params":{"x":[1, 2.50, "\\u00e9", "é"]},"id":1,"extra":{"k":null}}'
+    [action] = router.from_client(A, text)
+    assert isinstance(action, ToChrome)
+    assert json.loads(action.data) == {**json.loads(text), "id": 2, "sessionId": "SA"}
+    # a large message keeps every other member byte for byte (spliced, not re-serialised)
+    padding = "x" * 20000
+    big = '{"method":"M","params":{"x":[1, 2.50, "\\u00e9"],"p":"' + padding + '"},"id":1,"extra":{"k":null}}'
+    [action] = router.from_client(A, big)
+    assert isinstance(action, ToChrome)
+    expected = (
+        '{"id":3,"sessionId":"SA","method":"M","params":{"x":[1, 2.50, "\\u00e9"],"p":"'
+        + padding
+        + '"},"extra":{"k":null}}'
+    )
+    assert action.data == expected.encode()
+
+
+def test_small_and_large_paths_agree() -> None:
+    cases = [
+        '{"id":1,"method":"M","params":{"a":[1,{"b":null}]},"sessionId":"SA"}',
+        '{"id":1,"method":"M","sessionId":"SA","sessionId":"ZZ"}',
+        '{"id":1,"method":"M","sessionId":null}',
+        '{"id":1.5,"method":"M"}',
+        '{"id":1,"method":7}',
+        '{"id":NaN,"method":"M"}',
+        '{"method":"M"}',
+        "[]",
+        "{",
+    ]
+    for text in cases:
+        outputs = []
+        for padded in (text, text.replace('"method"', '"pad":"' + "p" * 20000 + '","method"', 1)):
+            router = Router()
+            attach(router, A, "SA")
+            out = [json.loads(a.data) for a in router.from_client(A, padded) if isinstance(a, ToChrome | ToClient)]
+            for message in out:
+                message.pop("pad", None)
+            outputs.append(out)
+        assert outputs[0] == outputs[1], text
+
+
+def test_reply_in_any_member_order_is_rewritten() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    router.from_client(A, '{"id":42,"method":"M"}')
+    [answer] = router.from_chrome(b'{ "result" : {"a":1}, "sessionId" : "SA", "id" : 2 }')
+    assert isinstance(answer, ToClient) and json.loads(answer.data) == {"id": 42, "result": {"a": 1}}
+
+
+def test_departing_client_is_detached_and_its_pending_answers_dropped() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": {"sessionId": "C1"}, "sessionId": "SA"}))
+    router.from_client(A, '{"id":1,"method":"M"}')  # pipe id 2
+    assert sent(router.client_gone(A)) == [
+        ("chrome", {"id": 3, "method": "Target.detachFromTarget", "params": {"sessionId": "SA"}})
+    ]
+    assert router.client_count == 0
+    assert router.from_chrome(b'{"id":2,"result":{},"sessionId":"SA"}') == []
+    assert router.from_chrome(b'{"method":"E","params":{},"sessionId":"C1"}') == []
+    assert router.from_chrome(b'{"id":3,"result":{}}') == []  # our detach's answer
+    assert router.client_gone(A) == []
+
+
+def test_client_gone_while_attaching_detaches_the_late_root() -> None:
+    router = Router()
+    router.open_client(A)
+    assert router.client_gone(A) == []
+    assert sent(router.from_chrome(b'{"id":1,"result":{"sessionId":"S9"}}')) == [
+        ("chrome", {"id": 2, "method": "Target.detachFromTarget", "params": {"sessionId": "S9"}})
+    ]
+    assert router.client_count == 0
+
+
+def test_page_client_closed_1000_when_its_root_is_detached_at_the_pipe_root() -> None:
+    router = Router()
+    attach(router, A, "SP", page="T1")
+    attach(router, B, "SB")
+    event = j({"method": "Target.detachedFromTarget", "params": {"sessionId": "SP", "targetId": "T1"}})
+    assert router.from_chrome(event) == [Close(A, 1000, "target closed")]
+    assert router.client_count == 1 and not router.is_open(A)
+
+
+def test_chrome_gone_closes_everyone_1001_and_fails_internal_calls() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    router.from_client(A, '{"id":1,"method":"M"}')
+    call, _ = router.call("Browser.getVersion")
+    router.open_client(3)
+    actions = router.chrome_gone()
+    assert CallDone(call, None, "Browser.getVersion: Chrome is gone") in actions
+    assert Attached(3, "Target.attachToBrowserTarget: Chrome is gone") in actions
+    assert [a for a in actions if isinstance(a, Close)] == [
+        Close(A, 1001, "Chrome closed"),
+        Close(B, 1001, "Chrome closed"),
+    ]
+    assert not any(isinstance(a, ToClient) for a in actions)  # in-flight client requests get no reply
+    assert router.client_count == 0
+    assert router.call("Browser.getVersion")[1] == [CallDone(-1, None, "Browser.getVersion: Chrome is gone")]
+    assert router.open_client(4) == [Attached(4, "Target.attachToBrowserTarget: Chrome is gone")]
+
+
+def test_internal_calls_resolve_and_reject() -> None:
+    router = Router()
+    call, actions = router.call("Browser.getVersion")
+    assert sent(actions) == [("chrome", {"id": call, "method": "Browser.getVersion", "params": {}})]
+    assert router.from_chrome(j({"id": call, "result": {"product": "P"}})) == [CallDone(call, {"product": "P"}, None)]
+    call, _ = router.call("Target.getTargets")
+    assert router.from_chrome(j({"id": call, "error": {"code": -1, "message": "boom"}})) == [
+        CallDone(call, None, "Target.getTargets: boom")
+    ]
+
+
+def test_counter_wraps_below_2_31_and_skips_pending_ids() -> None:
+    router = Router(first_id=MAX_PIPE_ID - 1)
+    attach(router, A, "SA")  # takes MAX-1
+    ids = []
+    for n in range(3):
+        [action] = router.from_client(A, f'{{"id":{n},"method":"M"}}')
+        assert isinstance(action, ToChrome)
+        ids.append(json.loads(action.data)["id"])
+    assert ids == [MAX_PIPE_ID, 1, 2]
+
+
+def test_big_reply_is_spliced_not_copied_through_json() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    router.from_client(A, '{"id":77,"method":"Page.captureScreenshot"}')
+    data = b"A" * (8 * 1024 * 1024)
+    raw = b'{"id":2,"result":{"data":"' + data + b'"},"sessionId":"SA"}'
+    [answer] = router.from_chrome(raw)
+    assert isinstance(answer, ToClient)
+    # three slices of the original buffer plus the new id: no re-serialisation
+    assert [bytes(p) if len(p) < 100 else len(p) for p in answer.parts] == [
+        b'{"id":',
+        b"77",
+        len(raw) - len(b'{"id":2') - len(b',"sessionId":"SA"}'),
+        b"}",
+    ]
+    assert answer.data == b'{"id":77,"result":{"data":"' + data + b'"}}'
+
+
+_SESSION_IDS = st.sampled_from(["SA", "SB", "C1", "C2", "ZZ", None])
+
+
+@st.composite
+def _traffic(draw: st.DrawFn) -> list[tuple[str, Any]]:
+    steps = []
+    for _ in range(draw(st.integers(0, 40))):
+        kind = draw(st.sampled_from(["client", "reply", "attach", "detach", "event", "gone"]))
+        steps.append((kind, (draw(st.sampled_from([A, B])), draw(_SESSION_IDS), draw(st.integers(0, 2**60)))))
+    return steps
+
+
+@settings(max_examples=200, deadline=None)
+@given(_traffic(), st.integers(MAX_PIPE_ID - 20, MAX_PIPE_ID))
+def test_no_cross_client_leaks_and_ids_stay_below_2_31(steps: list[tuple[str, Any]], first: int) -> None:
+    router = Router(first_id=first)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    forwarded: dict[int, tuple[int, str]] = {}  # pipe id → (client, session it ran on)
+    for kind, (client, session, number) in steps:
+        owner_of_session = {s: c for c in (A, B) for s in router.sessions_of(c)}
+        actions: list[Action] = []
+        if kind == "client":
+            message: dict[str, Any] = {"id": number, "method": "M"}
+            if session is not None:
+                message["sessionId"] = session
+            actions = router.from_client(client, json.dumps(message))
+            for action in actions:
+                if isinstance(action, ToChrome):
+                    sent_message = json.loads(action.data)
+                    assert 0 < sent_message["id"] <= MAX_PIPE_ID
+                    # a client only ever reaches its own sessions
+                    assert owner_of_session.get(sent_message["sessionId"]) == client
+                    forwarded[sent_message["id"]] = (client, sent_message["sessionId"])
+                else:
+                    assert isinstance(action, ToClient) and action.client == client
+        elif kind == "reply" and forwarded:
+            pipe_id = sorted(forwarded)[number % len(forwarded)]
+            owner, ran_on = forwarded.pop(pipe_id)
+            actions = router.from_chrome(j({"id": pipe_id, "result": {}, "sessionId": ran_on}))
+            assert all(isinstance(a, ToClient) and a.client == owner for a in actions)
+        elif kind in ("attach", "detach", "event") and session is not None:
+            method = {"attach": "Target.attachedToTarget", "detach": "Target.detachedFromTarget", "event": "E"}[kind]
+            child = f"C{number % 3}"
+            actions = router.from_chrome(j({"method": method, "params": {"sessionId": child}, "sessionId": session}))
+            for action in actions:
+                assert isinstance(action, ToClient) and action.client == owner_of_session.get(session)
+        elif kind == "gone":
+            actions = router.client_gone(client)
+            for action in actions:
+                assert isinstance(action, ToChrome)
+                assert 0 < json.loads(action.data)["id"] <= MAX_PIPE_ID
+        # sessions never belong to two clients
+        assert not (router.sessions_of(A) & router.sessions_of(B))
