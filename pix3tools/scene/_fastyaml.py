@@ -1,6 +1,6 @@
 """A line-based reader for the YAML subset editors and agents write in scenes.
 
-Why: through PyYAML, libyaml hands every event to Python as an object (about a million for 10 MB
+Why: through its Python binding, libyaml hands every event to Python as an object (about a million for 10 MB
 of scenes); reading lines with a few regexes does less work for the same result. It covers block
 mappings and sequences (compact ``- key: v`` included), plain/quoted scalars and one-line flow
 collections. Anything else — anchors, tags, block scalars, multi-line scalars, tabs, comments

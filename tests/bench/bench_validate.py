@@ -97,7 +97,7 @@ def _events_floor(root: Path, repeat: int = 3) -> float | None:
     try:
         import importlib
 
-        parser: Any = importlib.import_module("yaml._yaml").CParser
+        parser: Any = importlib.import_module("_ruamel_yaml").CParser
     except ImportError:
         return None
     texts = [p.read_text() for p in sorted(root.rglob("*.pix3scene"))]
