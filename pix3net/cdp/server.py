@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -66,6 +67,7 @@ INTERNAL_CALL_SECONDS = 10.0
 _RECEIVE_BYTES = 256 * 1024
 _JOIN_BELOW = 64 * 1024  # small frames go out in one write
 
+CLOSE_GOING_AWAY = 1001
 CLOSE_TOO_SLOW = 1008
 CLOSE_TOO_BIG = 1009
 
@@ -126,6 +128,8 @@ class _Client:
         self.in_flight = 0  # bytes of the message the writer is sending now
         self.wake = trio.Event()
         self.closing = False
+        self.upgraded = False  # the 101 went out
+        self.mid_frame = False  # the writer is inside a frame
         self.reader_done = trio.Event()
         self.scope = trio.CancelScope()
 
@@ -186,8 +190,10 @@ class _Client:
                     await self.reader_done.wait()
                 self.scope.cancel()
                 return
+            self.mid_frame = True
             if isinstance(item, bytes):
                 await self.stream.send_all(item)
+                self.mid_frame = False
                 continue
             self.queued -= size
             self.in_flight = size
@@ -199,6 +205,16 @@ class _Client:
                 for part in item:
                     await self.stream.send_all(part)
             self.in_flight = 0
+            self.mid_frame = False
+
+    def close_now(self, code: int, reason: str) -> None:
+        """Best effort, without waiting: a close frame if the socket is between frames (the
+        proxy is being cancelled; the socket is closed right after)."""
+        if self.closing or self.mid_frame or not self.upgraded or self.ws.state is not ConnectionState.OPEN:
+            return
+        self.closing = True
+        with contextlib.suppress(OSError, LocalProtocolError):
+            os.write(self.stream.socket.fileno(), self.ws.send(CloseConnection(code=code, reason=reason)))
 
 
 class _Proxy:
@@ -428,6 +444,9 @@ class _Proxy:
         try:
             await self.serve_client(client, head, page, waiter, accept)
         finally:
+            # Every orderly end has already set ``closing``; what is left is the proxy itself
+            # being cancelled (owner shutdown) or a broken socket (where this write fails quietly).
+            client.close_now(CLOSE_GOING_AWAY, "proxy closing")
             del self.clients[number]
             if not self.clients:
                 self.all_gone.set()
@@ -453,6 +472,7 @@ class _Proxy:
         name = "browser" if page is None else f"page {page}"
         self.log(f"client connected ({name}; {self.router.client_count} now)")
         await client.stream.send_all(switching_protocols(accept))
+        client.upgraded = True
         with client.scope:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(client.write)
@@ -564,8 +584,9 @@ async def serve_proxy(
 
     Raises OSError when the port cannot be bound (the owner exits 4). ``task_status.started``
     gets the bound port (``port=0`` picks a free one). Returns after ``channel.receive()``
-    raised ``trio.EndOfChannel`` and every client was closed 1001; cancellation closes every
-    connection at once. ``queue_bytes`` and ``max_message_bytes`` exist for tests.
+    raised ``trio.EndOfChannel`` and every client was closed 1001 ``Chrome closed``. Cancellation
+    sends 1001 ``proxy closing`` to clients between frames and cuts every connection at once.
+    ``queue_bytes`` and ``max_message_bytes`` exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]

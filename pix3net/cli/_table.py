@@ -26,6 +26,7 @@ ORDER: tuple[str, ...] = (
 COMMANDS: dict[str, str] = {
     "new": "pix3tools.new:main",
     "validate": "pix3tools.validate.cli:main",
+    "check": "pix3tools.check.cli:main",
     "tree": "pix3tools.tree.cli:main",
     "kit": "pix3tools.kit:main",
     "character-compile": "pix3tools.character.cli:main",
@@ -36,4 +37,5 @@ COMMANDS: dict[str, str] = {
 # Hidden commands: dispatched, never listed.
 HIDDEN: dict[str, str] = {
     "__chrome-owner": "pix3net.chrome.owner:main",
+    "__dev-server": "pix3net.devserver.server:main",
 }

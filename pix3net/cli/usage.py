@@ -107,14 +107,15 @@ Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
 """,
     "check": """Usage: pix3 check [--json] [--no-hydrate] [--offline] [--no-sync] [--project <dir>]
 
-Everything an agent runs after a batch of edits: make the open editor write its unsaved scenes,
-validate, type-check the scripts, check versions and the kit. Exit 0 ok, 1 errors, 2 could not run.
+Everything an agent runs after a batch of edits: ask a running editor to write its unsaved scenes,
+validate, type-check the scripts, check versions, the kit and the editor's script chain.
+Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
 
-  --json               the report as JSON on stdout
-  --no-hydrate         skip validate's level 2
-  --offline            never install TypeScript
-  --no-sync            do not flush the editor first
-  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+  --json         the report as JSON on stdout
+  --no-hydrate   validate's level 1 only
+  --offline      never install TypeScript (fails with the npm command to run instead)
+  --no-sync      do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
+  --project dir  project root (default: nearest folder with pix3project.yaml)
 """,
     "smoke": """Usage: pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]
 

@@ -29,6 +29,11 @@ class Running:
     channel: FakeChannel
     logs: list[str] = field(default_factory=list)
     served: trio.Event = field(default_factory=trio.Event)  # serve_proxy returned
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+
+    def cancel(self) -> None:
+        """Cancel serve_proxy (what an owner's shutdown does)."""
+        self.scope.cancel()
 
     @property
     def base(self) -> str:
@@ -52,9 +57,10 @@ async def running_proxy(
 
     async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         try:
-            await serve_proxy(
-                channel, token=TOKEN, port=0, home=home, log=running.logs.append, task_status=task_status, **options
-            )
+            with running.scope:
+                await serve_proxy(
+                    channel, token=TOKEN, port=0, home=home, log=running.logs.append, task_status=task_status, **options
+                )
         finally:
             running.served.set()
 

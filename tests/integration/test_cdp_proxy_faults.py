@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import statistics
 import struct
 import time
@@ -14,7 +15,16 @@ import pytest
 import trio
 
 from pix3net.cdp._wsclient import Closed, WsClient
-from tests.integration.cdp_support import collect, connect, rpc, running_proxy, wait_until
+from tests.integration.cdp_support import (
+    collect,
+    connect,
+    parse_answer,
+    raw_exchange,
+    rpc,
+    running_proxy,
+    upgrade_request,
+    wait_until,
+)
 
 MiB = 1024 * 1024
 
@@ -197,3 +207,35 @@ async def test_sixteen_clients_at_once_each_get_their_own_answers(tmp_path: Path
         assert all(len(s) == 1 for s in seen.values())
         assert len(set().union(*seen.values())) == 16
         await wait_until(lambda: proxy.chrome.sessions == {})
+
+
+async def test_cancelled_proxy_says_1001_proxy_closing(tmp_path: Path) -> None:
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as ws:
+        await rpc(ws, {"id": 1, "method": "Browser.getVersion"})
+        proxy.cancel()
+        with trio.fail_after(5), pytest.raises(Closed) as closed:
+            await ws.receive()
+        assert (closed.value.code, closed.value.reason) == (1001, "proxy closing")
+
+
+async def test_garbage_on_the_socket_is_answered_or_dropped(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other:
+        assert parse_answer(await raw_exchange(proxy.port, b"\x16\x03\x01 tls?\r\n\r\n"))[0] == 400
+        assert parse_answer(await raw_exchange(proxy.port, b"GET / HTTP/1.1\r\nX: " + b"a" * 20000))[0] == 431
+        for _ in range(20):
+            junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+            stream = await trio.open_tcp_stream("127.0.0.1", proxy.port)
+            async with stream:
+                await stream.send_all(junk)
+        # a real upgrade followed by bytes that are not WebSocket frames: closed, detached
+        stream = await trio.open_tcp_stream("127.0.0.1", proxy.port)
+        async with stream:
+            await stream.send_all(upgrade_request("/pix3", [("Authorization", "Bearer " + "a" * 43)]))
+            await stream.send_all(b"\xff" * 64)
+            with trio.fail_after(10):
+                while await stream.receive_some(65536):
+                    pass
+        await wait_until(lambda: proxy.router_clients() == 1)
+        assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
+        assert not any("connection failed" in line for line in proxy.logs)

@@ -1,0 +1,255 @@
+"""The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync.
+
+spec/devserver.md §3–§6. The file API routes come from `pix3net.devserver.files`; everything
+outside `/__pix3` never reaches this app (see `asgi.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import trio
+from quart import Response, request, websocket
+from quart_trio import QuartTrio
+
+from pix3net.devserver import guard
+from pix3net.devserver.barrier import BadInput, Barrier, parse_expect, parse_timeout
+from pix3net.devserver.guard import Refusal
+from pix3net.devserver.tabs import TAB_ID_RE, Frame, Hub
+
+MAX_JSON_BYTES = 1024 * 1024  # readJson's limit (§3.4)
+P = guard.PREFIX
+TOO_LARGE = Refusal(413, "too_large", "Request body too large.")
+BAD_JSON = Refusal(400, "bad_json", "Body must be a JSON object.")
+BAD_WRITER = Refusal(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
+INTERNAL = Refusal(500, "internal", "Internal error.")
+PAGE_HEADERS = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
+}
+
+
+class Claims(Protocol):
+    """What a writer claim needs from the file store (§6 hand-over)."""
+
+    async def claim(self, writer: object) -> dict[str, Any]:
+        """Under the write mutex (writes already queued finish first): set the writer and
+        return ``{writerId, seq, revision, hashes}``."""
+        ...
+
+
+@dataclass
+class Context:
+    """Everything the routes read; built once by the server process (no globals)."""
+
+    root: Path
+    hub: Hub
+    barrier: Barrier
+    claims: Claims
+    hello_state: Callable[[], Frame]
+    page: Callable[[], tuple[int, bytes]]
+    editor_css: Path | None
+    log: logging.Logger
+    allowed_hosts: bool | tuple[str, ...] = ()
+    register_files: Callable[[QuartTrio], None] = field(default=lambda app: None)
+    check_path: Callable[[str, str], object] = field(default=lambda path, name: None)
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    response = Response(data, status=status, content_type="application/json; charset=utf-8")
+    response.headers["Cache-Control"] = "no-store"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def refuse(refusal: Refusal) -> Response:
+    return json_response(refusal.status, refusal.body())
+
+
+def _peer(scope: dict[str, Any]) -> str | None:
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
+async def read_json(limit: int = MAX_JSON_BYTES) -> dict[str, Any]:
+    """The request's JSON object: empty → {}; over ``limit`` → 413; not an object → 400."""
+    declared = request.headers.get("Content-Length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BadInput(TOO_LARGE)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.body:
+        size += len(chunk)
+        if size > limit:
+            raise BadInput(TOO_LARGE)
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    if not data.strip():
+        return {}
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise BadInput(BAD_JSON) from None
+    if not isinstance(value, dict):
+        raise BadInput(BAD_JSON)
+    return value
+
+
+def create_app(ctx: Context) -> QuartTrio:
+    app = QuartTrio(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = None
+    app.config["BODY_TIMEOUT"] = 600
+    app.config["RESPONSE_TIMEOUT"] = None
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    hub, barrier = ctx.hub, ctx.barrier
+
+    @app.before_request
+    async def _guard() -> Response | None:
+        headers = guard.header_map(request.scope["headers"])
+        refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.allowed_hosts)
+        if refusal is not None:
+            await _drain()
+            return refuse(refusal)
+        return None
+
+    @app.after_request
+    async def _drain_unread(response: Response) -> Response:
+        # A reply sent before the request body has fully arrived makes Hypercorn drop the
+        # keep-alive connection mid-cycle (the client's next request then hangs), and the
+        # reference drains bodies before error replies anyway (§3.1). 413s close instead.
+        if response.headers.get("Connection", "").lower() != "close":
+            await _drain()
+        return response
+
+    @app.before_websocket
+    async def _guard_socket() -> Response | None:
+        headers = guard.header_map(websocket.scope["headers"])
+        if guard.check_socket(headers, _peer(dict(websocket.scope)), ctx.allowed_hosts) is not None:
+            return Response(b"", status=403, headers={"Connection": "close"})
+        return None
+
+    @app.errorhandler(BadInput)
+    async def _bad_input(error: BadInput) -> Response:
+        response = refuse(error.refusal)
+        if error.refusal.status == 413:
+            response.headers["Connection"] = "close"
+        return response
+
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    async def _not_found(_: Exception) -> Response:
+        return refuse(guard.NOT_FOUND)
+
+    @app.errorhandler(Exception)
+    async def _internal(error: Exception) -> Response:
+        ctx.log.exception("internal error on %s %s", request.method, request.path, exc_info=error)
+        return refuse(INTERNAL)
+
+    methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    @app.route(P, methods=methods)
+    async def _redirect() -> Response:
+        query = request.scope.get("query_string", b"").decode("latin-1")
+        response = Response(b"", status=302)
+        response.headers["Location"] = P + "/" + (f"?{query}" if query else "")
+        return response
+
+    @app.route(P + "/", methods=methods)
+    @app.route(P + "/index.html", methods=methods)
+    async def _page() -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return refuse(Refusal(405, "method", "GET only."))
+        status, body = ctx.page()
+        return Response(b"" if request.method == "HEAD" else body, status=status, headers=PAGE_HEADERS)
+
+    @app.route(P + "/editor.css", methods=["GET", "HEAD"])
+    async def _editor_css() -> Response:
+        if ctx.editor_css is None or not ctx.editor_css.is_file():
+            return refuse(Refusal(404, "not_found", "@pix3/editor-core is not installed."))
+        data = await trio.Path(ctx.editor_css).read_bytes()
+        headers = {"Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache"}
+        return Response(b"" if request.method == "HEAD" else data, status=200, headers=headers)
+
+    @app.route(P + "/api/hello", methods=["GET"])
+    async def _hello() -> Response:
+        if request.method != "GET":  # Quart answers HEAD through GET routes; the reference does not
+            return refuse(guard.NOT_FOUND)
+        return json_response(200, ctx.hello_state())
+
+    @app.route(P + "/api/handover/claim", methods=["POST"])
+    async def _claim() -> Response:
+        body = await read_json()
+        writer_id = body.get("writerId")
+        if not isinstance(writer_id, str) or not TAB_ID_RE.match(writer_id):
+            raise BadInput(BAD_WRITER)
+        snapshot = await ctx.claims.claim(writer_id)
+        hub.set_writer(writer_id)
+        ctx.log.info("writer is now %s", writer_id)
+        return json_response(200, snapshot)
+
+    @app.route(P + "/api/flush", methods=["POST"])
+    async def _flush() -> Response:
+        body = await read_json()
+        result = await barrier.flush(parse_timeout(body))
+        ctx.log.info("flush: %s", _summary(result))
+        return json_response(200, result)
+
+    @app.route(P + "/api/sync", methods=["POST"])
+    async def _sync() -> Response:
+        body = await read_json()
+        expect = parse_expect(body, ctx.check_path)
+        timeout_ms = parse_timeout(body)
+        tab_id = body.get("tabId")
+        result = await barrier.sync(expect, timeout_ms, tab_id if isinstance(tab_id, str) else None)
+        ctx.log.info("sync: %s", _summary(result))
+        return json_response(200, result)
+
+    @app.websocket(P + "/ws")
+    async def _socket() -> None:
+        await editor_socket(hub, websocket.headers.get("Origin"), websocket.receive, websocket.send)
+
+    ctx.register_files(app)
+    return app
+
+
+def _summary(result: Frame) -> str:
+    keys = ("ok", "reason", "editor", "flushed", "step", "tabId")
+    return " ".join(f"{k}={result[k]}" for k in keys if k in result)
+
+
+async def _drain() -> None:
+    async for _ in request.body:
+        pass
+
+
+async def editor_socket(
+    hub: Hub,
+    origin: str | None,
+    receive: Callable[[], Awaitable[str | bytes]],
+    send: Callable[[str], Awaitable[None]],
+) -> None:
+    """One tab: frames in go to the hub; the tab's outbox drains to the socket."""
+    tab = hub.connect(origin)
+    try:
+        async with trio.open_nursery() as nursery:
+
+            async def pump_out() -> None:
+                async for text in tab.inbox:
+                    await send(text)
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(pump_out)
+            while True:
+                message = await receive()
+                if isinstance(message, str):
+                    hub.receive(tab, message)
+    finally:
+        hub.disconnect(tab)

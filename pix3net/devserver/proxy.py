@@ -1,0 +1,209 @@
+"""Reverse proxy to the Vite child: HTTP over a small keep-alive h11 pool, WebSockets bridged.
+
+Everything outside `/__pix3/` goes here when Vite runs (DESIGN.md: the `pix3 __dev-server` box).
+h11 directly rather than httpx: a module fetch is a few hundred microseconds of Vite's time, so
+the proxy's own cost per request is what the bench measures (≤ 1.3× Vite alone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import h11
+import trio
+import trio_websocket
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+HOP_BY_HOP = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-authorization",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"content-length",
+        b"date",  # Hypercorn writes its own
+    }
+)
+READ_BYTES = 65536
+POOL_SIZE = 16
+WAIT_FOR_VITE_S = 20.0  # a request arriving while Vite (re)starts waits this long for it
+# WebSocket request headers the proxy must not copy: trio-websocket writes its own handshake.
+_WS_SKIP = frozenset(
+    {b"host", b"connection", b"upgrade", b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions"}
+)
+_WS_SKIP_PROTOCOL = b"sec-websocket-protocol"
+
+
+class _Upstream:
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.h11 = h11.Connection(h11.CLIENT)
+
+    async def next_event(self) -> Any:
+        while True:
+            event = self.h11.next_event()
+            if event is h11.NEED_DATA:
+                self.h11.receive_data(await self.stream.receive_some(READ_BYTES))
+                continue
+            return event
+
+
+class ViteProxy:
+    """Forwards requests to 127.0.0.1:<port of the running Vite>."""
+
+    def __init__(self, port_of: Callable[[float], Awaitable[int | None]]) -> None:
+        self._port_of = port_of
+        self._pool: list[tuple[int, _Upstream]] = []
+
+    async def _connect(self, port: int) -> _Upstream:
+        for i in range(len(self._pool) - 1, -1, -1):
+            pooled_port, upstream = self._pool.pop(i)
+            if pooled_port == port:
+                return upstream
+            await upstream.stream.aclose()
+        return _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
+
+    def _release(self, port: int, upstream: _Upstream) -> None:
+        if upstream.h11.our_state is h11.DONE and upstream.h11.their_state is h11.DONE and len(self._pool) < POOL_SIZE:
+            upstream.h11.start_next_cycle()
+            self._pool.append((port, upstream))
+        else:
+            with contextlib.suppress(Exception):
+                upstream.stream.socket.close()
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        port = await self._port_of(WAIT_FOR_VITE_S)
+        if port is None:
+            await _send_json(
+                send, 502, {"error": "vite_unavailable", "message": "Vite is not running; see .pix3/dev.log."}
+            )
+            return
+        target = scope.get("raw_path") or scope["path"].encode()
+        if scope.get("query_string"):
+            target += b"?" + scope["query_string"]
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in HOP_BY_HOP]
+        if body or scope["method"] in ("POST", "PUT", "PATCH"):
+            headers.append((b"content-length", str(len(body)).encode()))
+        request = h11.Request(method=scope["method"], target=target, headers=headers)
+        for attempt in (0, 1):
+            try:
+                upstream = (
+                    await self._connect(port)
+                    if attempt == 0
+                    else _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
+                )
+            except OSError:
+                await _send_json(send, 502, {"error": "vite_unavailable", "message": "Vite does not answer."})
+                return
+            try:
+                await upstream.stream.send_all(upstream.h11.send(request) or b"")
+                if body:
+                    await upstream.stream.send_all(upstream.h11.send(h11.Data(data=bytes(body))) or b"")
+                await upstream.stream.send_all(upstream.h11.send(h11.EndOfMessage()) or b"")
+                response = await upstream.next_event()
+                if not isinstance(response, h11.Response):
+                    raise h11.RemoteProtocolError("no response")
+            except (OSError, trio.BrokenResourceError, trio.ClosedResourceError, h11.ProtocolError):
+                with contextlib.suppress(Exception):
+                    upstream.stream.socket.close()
+                if attempt == 0:
+                    continue  # a pooled connection Vite had closed: once more on a fresh one
+                await _send_json(send, 502, {"error": "vite_unavailable", "message": "Vite closed the connection."})
+                return
+            break
+        await self._relay(port, upstream, response, send)
+
+    async def _relay(self, port: int, upstream: _Upstream, response: h11.Response, send: Send) -> None:
+        out_headers = [(k, v) for k, v in response.headers if k not in HOP_BY_HOP or k == b"content-length"]
+        await send({"type": "http.response.start", "status": response.status_code, "headers": out_headers})
+        try:
+            while True:
+                event = await upstream.next_event()
+                if isinstance(event, h11.Data):
+                    await send({"type": "http.response.body", "body": bytes(event.data), "more_body": True})
+                elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                    break
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except BaseException:
+            with contextlib.suppress(Exception):
+                upstream.stream.socket.close()
+            raise
+        self._release(port, upstream)
+
+    async def websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Bridge one WebSocket (Vite's HMR) frame by frame; the subprotocol is Vite's choice."""
+        first = await receive()
+        if first["type"] != "websocket.connect":
+            return
+        port = await self._port_of(WAIT_FOR_VITE_S)
+        if port is None:
+            await send({"type": "websocket.close", "code": 1011})
+            return
+        path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+        query = scope.get("query_string", b"").decode("latin-1")
+        url = f"ws://127.0.0.1:{port}{path}" + (f"?{query}" if query else "")
+        extra = [(k, v) for k, v in scope["headers"] if k.lower() not in _WS_SKIP and k.lower() != _WS_SKIP_PROTOCOL]
+        try:
+            async with trio_websocket.open_websocket_url(
+                url, subprotocols=scope.get("subprotocols") or None, extra_headers=extra
+            ) as upstream:
+                await send({"type": "websocket.accept", "subprotocol": upstream.subprotocol})
+                async with trio.open_nursery() as nursery:
+
+                    async def down() -> None:
+                        with contextlib.suppress(trio_websocket.ConnectionClosed):
+                            while True:
+                                message = await upstream.get_message()
+                                key = "text" if isinstance(message, str) else "bytes"
+                                await send({"type": "websocket.send", key: message})
+                        nursery.cancel_scope.cancel()
+                        with contextlib.suppress(Exception):
+                            await send({"type": "websocket.close", "code": 1000})
+
+                    nursery.start_soon(down)
+                    while True:
+                        message = await receive()
+                        if message["type"] == "websocket.disconnect":
+                            nursery.cancel_scope.cancel()
+                            break
+                        payload = message.get("text")
+                        if payload is None:
+                            payload = message.get("bytes") or b""
+                        with contextlib.suppress(trio_websocket.ConnectionClosed):
+                            await upstream.send_message(payload)
+        except (trio_websocket.HandshakeError, OSError):
+            await send({"type": "websocket.close", "code": 1011})
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body, separators=(",", ":")).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json; charset=utf-8"),
+                (b"cache-control", b"no-store"),
+                (b"content-length", str(len(data)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})

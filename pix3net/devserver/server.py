@@ -1,0 +1,275 @@
+"""`pix3 __dev-server [--project <dir>] [--port <n>]`: the dev server process.
+
+One nursery (DESIGN.md decision 8): Hypercorn serving the front door, Vite as a child when the
+project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
+stops Vite and removes `.pix3/dev.json` if the record is still ours.
+"""
+
+from __future__ import annotations
+
+import errno
+import faulthandler
+import logging
+import os
+import signal
+import socket
+import sys
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import IO
+
+import trio
+
+from pix3net import CLI_VERSION
+from pix3net.devserver import devinfo
+from pix3net.devserver.front import Front
+from pix3net.devserver.vite import Vite, find_vite, package_version
+
+DEFAULT_PORT = 5173  # Vite's default
+SHUTDOWN_GRACE_S = 2.0
+USAGE = """Usage: pix3 __dev-server [--project <dir>] [--port <n>]
+
+The project's dev server (normally started by `pix3 editor`): `/__pix3/*`, the editor socket,
+flush/sync, the file API, and Vite as a child when node_modules/vite is installed (else the
+project folder is served as is). Runs until SIGTERM or SIGINT. Writes .pix3/dev.json, logs to
+.pix3/dev.log.
+
+Options:
+  --project <dir>   the project folder (default: the nearest folder with pix3project.yaml)
+  --port <n>        listen on exactly this port (default: 5173, or the next free one)
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Options:
+    project: str | None = None
+    port: int | None = None
+    help: bool = False
+
+
+def parse_args(argv: list[str]) -> Options:
+    options = Options()
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg in ("-h", "--help"):
+            options.help = True
+        elif arg in ("--project", "--port") or arg.startswith(("--project=", "--port=")):
+            name, eq, value = arg.partition("=")
+            if not eq:
+                if not args or args[0].startswith("-"):
+                    raise UsageError(f"{name} needs a {'port' if name == '--port' else 'value'}")
+                value = args.pop(0)
+            if name == "--project":
+                options.project = value
+            else:
+                if not value.isdigit() or not 1 <= int(value) <= 65535:
+                    raise UsageError("--port needs a port")
+                options.port = int(value)
+        else:
+            raise UsageError(f'unknown option "{arg}"')
+    return options
+
+
+def _bind(host: str, family: int, port: int) -> socket.socket:
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind((host, port))
+        sock.listen(1024)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def bind_loopback(port: int) -> list[socket.socket]:
+    """127.0.0.1 and, when this machine has IPv6, ::1 on one port (``localhost`` may be either)."""
+    sockets = [_bind("127.0.0.1", socket.AF_INET, port)]
+    try:
+        sockets.append(_bind("::1", socket.AF_INET6, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            sockets[0].close()
+            raise
+    return sockets
+
+
+def choose_sockets(port: int | None) -> list[socket.socket]:
+    """Vite's rule: 5173 when free, else the next one; ``--port N`` is strict."""
+    if port is not None:
+        try:
+            return bind_loopback(port)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise UsageError(f"Port {port} is already in use") from None
+            raise
+    for candidate in range(DEFAULT_PORT, 65536):
+        try:
+            return bind_loopback(candidate)
+        except OSError as exc:
+            if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+                raise
+    raise UsageError("no free port from 5173 up")
+
+
+def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
+    path = root / devinfo.DEV_LOG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = open(path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process; Vite writes here too
+    logger = logging.getLogger(f"pix3.devserver.{os.getpid()}")
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    handler = logging.StreamHandler(open(raw.fileno(), "w", encoding="utf-8", closefd=False, buffering=1))  # noqa: SIM115
+    handler.setFormatter(logging.Formatter("%(asctime)s pix3 dev-server: %(message)s"))
+    logger.addHandler(handler)
+    return logger, raw
+
+
+@dataclass
+class Record:
+    """dev.json as this process wrote it; rewritten when a public URL is learnt (§1)."""
+
+    root: Path
+    port: int
+    versions: dict[str, str | None]
+    log: logging.Logger
+    env_public: str | None
+    started_at: str = field(default_factory=devinfo.iso_now)
+    public_url: str | None = None
+    written: bool = False
+
+    def write(self) -> None:
+        record = devinfo.build_record(
+            port=self.port,
+            pid=os.getpid(),
+            versions=self.versions,
+            started_at=self.started_at,
+            public_url=self.public_url,
+        )
+        devinfo.write_record(self.root, record)
+        self.written = True
+
+    def learn(self, newest_origin: str | None) -> None:
+        if not self.written:
+            return
+        url = devinfo.public_url_of(self.env_public, newest_origin, self.port)
+        if url is None or url == self.public_url:
+            return
+        self.public_url = url
+        self.write()
+        self.log.info("the browser reaches this server at %s (dev.json publicUrl)", url)
+
+    def remove(self) -> None:
+        if self.written and devinfo.remove_record_if_ours(self.root):
+            self.log.info("removed .pix3/dev.json")
+
+
+def main(argv: list[str]) -> int:
+    try:
+        options = parse_args(argv)
+    except UsageError as exc:
+        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
+        return 1
+    if options.help:
+        sys.stdout.write(USAGE)
+        return 0
+    from pix3net.home import no_project_message, resolve_project
+
+    cwd = Path.cwd()
+    root = resolve_project(cwd, options.project)
+    if root is None:
+        start = (cwd / options.project).resolve() if options.project else cwd
+        sys.stderr.write(f"pix3 __dev-server: {no_project_message(start, explicit=options.project is not None)}\n")
+        return 2
+    try:
+        sockets = choose_sockets(options.port)
+    except (UsageError, OSError) as exc:
+        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
+        return 1
+    log, log_file = open_log(root)
+    faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
+    try:
+        trio.run(serve, root, sockets, log, log_file)
+    except KeyboardInterrupt:
+        return 0
+    except BaseException:
+        log.exception("the dev server crashed")
+        raise
+    return 0
+
+
+async def serve(
+    root: Path,
+    sockets: list[socket.socket],
+    log: logging.Logger,
+    log_file: IO[bytes] | None,
+    *,
+    env: dict[str, str] | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    from hypercorn.config import Config, Sockets
+    from hypercorn.trio.run import worker_serve
+    from hypercorn.utils import wrap_app
+
+    from pix3net.devserver.wiring import build
+
+    env = dict(os.environ) if env is None else env
+    port: int = sockets[0].getsockname()[1]
+    vite_js = find_vite(root)
+    versions = {
+        "plugin": CLI_VERSION,
+        "runtime": package_version(root, "@pix3/runtime"),
+        "editorCore": package_version(root, "@pix3/editor-core"),
+        "vite": package_version(root, "vite") if vite_js else None,
+    }
+    record = Record(root, port, versions, log, env.get("PIX3_PUBLIC_URL") or None)
+    vite = Vite(root, vite_js, log, log_file) if vite_js is not None else None
+    config = Config()
+    config.accesslog = None
+    config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only
+    config.errorlog.setLevel(logging.WARNING)
+    config.graceful_timeout = SHUTDOWN_GRACE_S
+    config.keep_alive_timeout = 75
+    config.websocket_max_message_size = 64 * 1024 * 1024
+    config.h11_max_incomplete_size = 64 * 1024
+
+    stop = trio.Event()
+    try:
+        async with trio.open_nursery() as nursery:
+            server = await build(root, log, versions, vite, record, nursery)
+            if vite is not None:
+                nursery.start_soon(vite.run)
+            nursery.start_soon(_watch_signals, stop)
+            app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
+            internal = _bind("127.0.0.1", socket.AF_INET, 0)
+            internal_port = internal.getsockname()[1]
+            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+            front = Front(
+                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log
+            )
+            await nursery.start(front.serve, sockets)
+            record.write()
+            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
+            log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
+            task_status.started(port)
+            await stop.wait()
+            log.info("stopping")
+            await server.close()
+            nursery.cancel_scope.cancel()
+    finally:
+        record.remove()
+
+
+async def _watch_signals(stop: trio.Event) -> None:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for _ in signals:
+            stop.set()
+            return

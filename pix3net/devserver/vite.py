@@ -1,0 +1,220 @@
+"""Vite as a child of the dev server: found, started on a private loopback port, restarted.
+
+The child runs in its own process group (so its own children die with it) with
+PR_SET_PDEATHSIG = SIGKILL (so it dies even when this process is SIGKILLed). It is spawned from
+the main thread: the death signal fires when the *spawning thread* exits, and trio's own
+spawner uses a worker thread that ends on its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import IO, Any
+
+import trio
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+READY_POLL_S = 0.05
+START_TIMEOUT_S = 30.0
+STOP_GRACE_S = 3.0
+BACKOFF_FIRST_S = 0.5
+BACKOFF_MAX_S = 10.0
+STABLE_RUN_S = 30.0  # a run this long resets the backoff
+
+
+def find_vite(root: Path) -> Path | None:
+    """``node_modules/vite/bin/vite.js`` in the root or the nearest ancestor (findViteBin)."""
+    for folder in (root, *root.parents):
+        candidate = folder / "node_modules" / "vite" / "bin" / "vite.js"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def package_version(root: Path, name: str) -> str | None:
+    """Version of an installed npm package, walking ``node_modules`` up from the root."""
+    for folder in (root, *root.parents):
+        manifest = folder / "node_modules" / name / "package.json"
+        if manifest.is_file():
+            try:
+                version = json.loads(manifest.read_bytes()).get("version")
+            except (OSError, ValueError):
+                return None
+            return version if isinstance(version, str) else None
+    return None
+
+
+def free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _die_with_parent(parent: int) -> None:
+    """preexec_fn (Linux): SIGKILL when the spawning thread dies; close the race with an early death."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+async def _wait_exit(proc: subprocess.Popen[bytes]) -> None:
+    """Until the child exits: a pidfd where the OS has them (Linux), else a gentle poll."""
+    if hasattr(os, "pidfd_open"):
+        pidfd = os.pidfd_open(proc.pid)
+        try:
+            await trio.lowlevel.wait_readable(pidfd)
+        finally:
+            os.close(pidfd)
+        return
+    while proc.poll() is None:  # noqa: ASYNC110 - no event exists for a child of another spawner
+        await trio.sleep(0.2)
+
+
+@dataclass
+class ViteStatus:
+    """What `hello` reports about the child (ours, beyond the reference's keys)."""
+
+    running: bool = False
+    pid: int | None = None
+    port: int | None = None
+    starts: int = 0
+    last_exit: int | None = None
+    last_error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "running": self.running,
+            "pid": self.pid,
+            "restarts": max(0, self.starts - 1),
+            "lastExit": self.last_exit,
+            "lastError": self.last_error,
+        }
+
+
+@dataclass
+class Vite:
+    """The supervised child. ``run`` lives in the server's nursery until cancelled."""
+
+    root: Path
+    vite_js: Path
+    log: logging.Logger
+    log_file: IO[bytes] | None = None
+    node: str = field(default_factory=lambda: shutil.which("node") or "node")
+    status: ViteStatus = field(default_factory=ViteStatus)
+    _ready: trio.Event = field(default_factory=trio.Event)
+    _proc: subprocess.Popen[bytes] | None = None
+
+    async def wait_ready(self, timeout_s: float) -> int | None:
+        """The port of a running Vite, waiting up to ``timeout_s`` for one."""
+        with trio.move_on_after(timeout_s):
+            await self._ready.wait()
+        return self.status.port if self.status.running else None
+
+    async def run(self) -> None:
+        backoff = BACKOFF_FIRST_S
+        try:
+            while True:
+                started = time.monotonic()
+                await self._run_once()
+                if time.monotonic() - started > STABLE_RUN_S:
+                    backoff = BACKOFF_FIRST_S
+                self.log.info("vite: restarting in %.1f s", backoff)
+                await trio.sleep(backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX_S)
+        finally:
+            self._stop_now()
+
+    async def _run_once(self) -> None:
+        port = free_loopback_port()
+        argv = [self.node, str(self.vite_js), "--host", "127.0.0.1", "--port", str(port), "--strictPort"]
+        env = {**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"}
+        out: Any = self.log_file if self.log_file is not None else subprocess.DEVNULL
+        parent = os.getpid()
+        try:
+            # Blocking Popen on purpose: the death signal is tied to the spawning thread, and
+            # trio's own spawner uses a worker thread that exits (module docstring).
+            proc = subprocess.Popen(  # noqa: ASYNC220
+                argv,
+                cwd=self.root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+                preexec_fn=partial(_die_with_parent, parent) if sys.platform == "linux" else None,
+            )
+        except OSError as exc:
+            self.status.last_error = f"could not start vite: {exc}"
+            self.log.error("vite: %s", self.status.last_error)
+            return
+        self._proc = proc
+        self.status.starts += 1
+        self.status.pid, self.status.port = proc.pid, port
+        self.log.info("vite: started pid %d on 127.0.0.1:%d (%s)", proc.pid, port, self.vite_js)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._mark_ready, port, proc)
+            await _wait_exit(proc)
+            nursery.cancel_scope.cancel()
+        code = proc.wait()
+        self._proc = None
+        self._kill_group(proc.pid, signal.SIGKILL)
+        self.status.running = False
+        self.status.last_exit = code
+        self.status.last_error = f"vite exited with code {code}"
+        self._ready = trio.Event()
+        self.log.error("vite: pid %d exited with code %d (see .pix3/dev.log)", proc.pid, code)
+
+    async def _mark_ready(self, port: int, proc: subprocess.Popen[bytes]) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                await trio.sleep(READY_POLL_S)
+                continue
+            await stream.aclose()
+            self.status.running = True
+            self._ready.set()
+            self.log.info("vite: ready on 127.0.0.1:%d", port)
+            return
+        self.log.error("vite: pid %d did not listen within %.0f s; killing it", proc.pid, START_TIMEOUT_S)
+        self._kill_group(proc.pid, signal.SIGKILL)
+
+    def _stop_now(self) -> None:
+        """Every exit path: SIGTERM the group, wait a little, then SIGKILL what is left."""
+        proc = self._proc
+        if proc is None:
+            return
+        self._proc = None
+        self.status.running = False
+        self._kill_group(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=STOP_GRACE_S)
+        self._kill_group(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=STOP_GRACE_S)
+        self.log.info("vite: stopped pid %d", proc.pid)
+
+    @staticmethod
+    def _kill_group(pgid: int, sig: int) -> None:
+        try:
+            os.killpg(pgid, sig)
+        except OSError as exc:
+            if exc.errno not in (errno.ESRCH, errno.EPERM):
+                raise

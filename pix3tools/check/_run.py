@@ -1,0 +1,333 @@
+"""The `pix3 check` pipeline, in the spec's order (spec/tools.md §1.2)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pix3net import CLI_VERSION
+from pix3tools.check._chain import ChainIssue, scan_chain
+from pix3tools.check._layout import Layout, installed_version, prepare
+from pix3tools.check._typescript import (
+    TsResult,
+    TypeScript,
+    TypeScriptUnavailable,
+    finish_typecheck,
+    resolve_typescript,
+    start_typecheck,
+)
+from pix3tools.validate import locale_key
+
+Diagnostic = dict[str, Any]
+ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
+SyncFn = Callable[[Path, bool], Any]
+
+_LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
+# In pix3-types mode our shipped declarations are a permissive subset: a name they do not list
+# is not the script's fault, so "no exported member" / missing `three/*` errors are not reported.
+_SHIPPED_GAPS = (2305, 2724, 2614, 2307)
+_SHIPPED_MODULES = ('"@pix3/runtime"', "'@pix3/runtime'", '"three"', "'three", '"three/')
+
+_CHAIN_WHAT = {
+    "import-meta-hot": ("W_EDITOR_HMR_API", "`import.meta.hot`",
+        "remove it: the editor re-imports scripts on pix3_sync, a script needs no HMR code (put HMR handling in "
+        "src/main.ts if the game wants it)"),
+    "css-import": ("W_EDITOR_CSS_IMPORT", "a stylesheet import",
+        "import the stylesheet from the game's entry (src/main.ts), or as a string with `?inline`"),
+    "dynamic-import": ("W_EDITOR_DYNAMIC_IMPORT", "a non-literal `import()`",
+        "use a plain string, import('./levels/one.ts'), a static import, or import.meta.glob for a table of modules"),
+}  # fmt: skip
+_CHAIN_TAIL = (
+    ". Vite then loads /@vite/client into the editor page, and the game's full-reload reaches the editor "
+    "(unsaved edits are lost)."
+)
+
+
+@dataclass
+class CheckOptions:
+    hydrate: bool = True
+    offline: bool = False
+    no_sync: bool = False
+
+
+@dataclass
+class Typecheck:
+    ok: bool = True
+    errors: int = 0
+    tsconfig: str = ""
+    mode: str = ""
+    files: int = 0
+    typescript: dict[str, str] | None = None
+    skipped: str | None = None
+    ran: bool = False
+    root_files: list[str] = field(default_factory=list)
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000 + 0.5)
+
+
+def _project_path(root: Path, file: str) -> str:
+    path = Path(file)
+    if not path.is_absolute():
+        path = root / path
+    try:
+        return Path(os.path.normpath(path)).relative_to(root).as_posix()
+    except ValueError:
+        return os.path.normpath(path)
+
+
+def _kit_version(root: Path) -> str | None:
+    from ruamel.yaml import YAML
+
+    try:
+        data = YAML(typ="safe", pure=False).load((root / "pix3project.yaml").read_text(encoding="utf-8"))
+        version = data["metadata"]["agentKit"]["version"]
+    except Exception:  # any parse or shape problem: no kit version (spec/tools.md §1.8)
+        return None
+    return version if isinstance(version, str) else None
+
+
+def _chain_diagnostic(issue: ChainIssue) -> Diagnostic:
+    code, what, fix = _CHAIN_WHAT[issue.kind]
+    via = f" (imported from {issue.via})" if issue.via != issue.file else ""
+    message = f"{what} in a module the editor runs{via}: `{issue.text}`{_CHAIN_TAIL}"
+    return {"severity": "warning", "code": code, "file": issue.file, "line": issue.line, "message": message, "fix": fix}
+
+
+def _shipped_gap(layout: Layout, code: int, message: str) -> bool:
+    return layout.mode == "pix3-types" and code in _SHIPPED_GAPS and any(m in message for m in _SHIPPED_MODULES)
+
+
+def run_check(
+    root: Path,
+    options: CheckOptions,
+    *,
+    home: Path,
+    validate: ValidateFn,
+    sync: SyncFn,
+    env: Mapping[str, str] | None = None,
+    install: Callable[[Path], str | None] | None = None,
+) -> dict[str, Any]:
+    """Run the whole pipeline and return the report (the ``--json`` shape, keys in order)."""
+    started = time.perf_counter()
+    own: list[Diagnostic] = []
+    notes: list[str] = []
+
+    # 1. Flush the editor's unsaved scenes (a dead server is ignored).
+    flushed = sync(root, options.no_sync)
+    status = getattr(flushed, "status", None)
+    if status == "unsynced":
+        own.append({"code": "E_EDITOR_UNSYNCED", "severity": "error", "file": "pix3project.yaml",
+                    "message": flushed.message})  # fmt: skip
+
+    # 4 (early). The tsconfig layout and TypeScript, so tsc runs while validate reads the scenes.
+    layout = prepare(root)
+    typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
+    ts_started = time.perf_counter()
+    process = None
+    typescript: TypeScript | None = None
+    unavailable: TypeScriptUnavailable | None = None
+    if layout.dependencies_missing:
+        exists = (root / "package.json").exists()
+        own.append({
+            "severity": "error", "code": "E_DEPENDENCIES_MISSING", "file": "package.json" if exists else "tsconfig.json",
+            "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
+            "node_modules — and there is no node_modules. The type-check was skipped; the scenes were still validated.",
+            "fix": "npm install",
+        })  # fmt: skip
+    else:
+        if layout.runtime_missing:
+            own.append({
+                "severity": "warning", "code": "W_RUNTIME_NOT_INSTALLED", "file": "tsconfig.json",
+                "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
+                f"node_modules — and node_modules/@pix3/runtime is missing (this CLI ships {CLI_VERSION}).",
+                "fix": "npm install in the project, then run pix3 check again",
+            })  # fmt: skip
+        try:
+            typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
+            process = start_typecheck(typescript, root / layout.tsconfig, root)
+        except TypeScriptUnavailable as error:
+            unavailable = error
+    ts_elapsed = time.perf_counter() - ts_started
+
+    # 2–3. Validate (its time includes the flush, as the reference reports it).
+    validated = validate(root, options.hydrate)
+    validate_ms = _ms(time.perf_counter() - started)
+    notes.extend(validated.get("notes", []))
+    if status == "flushed":
+        notes.append(f"editor at {flushed.url} flushed its unsaved scenes")
+    if layout.note:
+        notes.append(layout.note)
+
+    # 5–6. Collect the type-check.
+    ts_wait = time.perf_counter()
+    result: TsResult | None = None
+    if process is not None:
+        try:
+            result = finish_typecheck(process)
+        except TypeScriptUnavailable as error:
+            unavailable = error
+    ts_elapsed += time.perf_counter() - ts_wait
+    if unavailable is not None:
+        diagnostic: Diagnostic = {"severity": "error", "code": "E_TYPECHECK_UNAVAILABLE", "file": layout.tsconfig,
+                                  "message": str(unavailable)}  # fmt: skip
+        if unavailable.fix:
+            diagnostic["fix"] = unavailable.fix
+        own.append(diagnostic)
+    if result is not None and typescript is not None:
+        typecheck.ran = True
+        typecheck.typescript = {"version": result.version, "source": typescript.source}
+        typecheck.root_files = sorted(_project_path(root, f) for f in result.files)
+        typecheck.files = len(result.files)
+        hidden = 0
+        for d in result.diagnostics:
+            if _shipped_gap(layout, d.ts_code, d.message):
+                hidden += 1
+                continue
+            entry: Diagnostic = {"severity": "error", "code": "E_TYPE",
+                                 "file": _project_path(root, d.file) if d.file else layout.tsconfig}  # fmt: skip
+            if d.line is not None and d.file:
+                entry["line"] = d.line
+            entry["message"] = f"TS{d.ts_code}: {d.message}"
+            own.append(entry)
+        if hidden:
+            notes.append(
+                f"{hidden} import(s) of names pix3net's shipped @pix3/runtime / three declarations do not list were not "
+                "type-checked (the declarations are a permissive subset)."
+            )
+
+    # 7. Version gate.
+    runtime = installed_version(root, "@pix3/runtime")
+    if runtime is not None and runtime != CLI_VERSION:
+        own.append({
+            "severity": "error", "code": "E_RUNTIME_VERSION", "file": "node_modules/@pix3/runtime/package.json",
+            "message": f"The project installs @pix3/runtime {runtime}, but this CLI validates and runs scenes with the "
+            f"@pix3/runtime {CLI_VERSION} bundled into it — its answers would be about an engine the game does not ship.",
+            "fix": f"run the project's own CLI (npx pix3 …, @pix3/cli {runtime}), or npm install "
+            f"@pix3/runtime@{CLI_VERSION} @pix3/cli@{CLI_VERSION}",
+        })  # fmt: skip
+    for name in _LOCKSTEP:
+        version = installed_version(root, name)
+        if version is not None and version != CLI_VERSION:
+            own.append({
+                "severity": "warning", "code": "W_PIX3_VERSION_MISMATCH", "file": f"node_modules/{name}/package.json",
+                "message": f"{name} {version} is installed; this CLI is {CLI_VERSION}. The @pix3/* packages are "
+                "released in lockstep, so the editor or the build may differ from what the kit and the CLI describe.",
+                "fix": f"npm install {name}@{CLI_VERSION}",
+            })  # fmt: skip
+
+    # 8. Kit.
+    kit_version = _kit_version(root)
+    if kit_version is not None and kit_version != CLI_VERSION:
+        own.append({"severity": "warning", "code": "W_KIT_OUTDATED", "file": "pix3project.yaml",
+                    "path": "metadata.agentKit.version",
+                    "message": f"The agent kit here is {kit_version}; this CLI is {CLI_VERSION}.",
+                    "fix": "pix3 kit --update (it never overwrites kit files you edited)"})  # fmt: skip
+
+    # 9. Editor chain.
+    chain = scan_chain(root)
+    own.extend(_chain_diagnostic(issue) for issue in chain.issues)
+
+    # 10. Files and hashes, report.
+    files: dict[str, str] = {f["file"]: f["sha256"] for f in validated.get("files", [])}
+    for rel in [*typecheck.root_files, *chain.files]:
+        if rel in files or rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+            continue
+        try:
+            files[rel] = hashlib.sha256((root / rel).read_bytes()).hexdigest()
+        except OSError:
+            continue
+    diagnostics = sorted(
+        [*validated.get("diagnostics", []), *own],
+        key=lambda d: (locale_key(d["file"]), d.get("line") or 0, locale_key(d["code"])),
+    )
+    errors = sum(d["severity"] == "error" for d in diagnostics)
+    warnings = sum(d["severity"] == "warning" for d in diagnostics)
+    typecheck.errors = sum(
+        d["code"] in ("E_TYPE", "E_TYPECHECK_UNAVAILABLE", "E_DEPENDENCIES_MISSING") for d in diagnostics
+    )
+    typecheck.ok = typecheck.errors == 0
+    return {
+        "ok": errors == 0,
+        "projectRoot": str(root),
+        "errorCount": errors,
+        "warningCount": warnings,
+        "level2": validated.get("level2", {"state": "disabled"}),
+        "files": [{"file": name, "sha256": files[name]} for name in sorted(files)],
+        "diagnostics": diagnostics,
+        "notes": notes,
+        "typecheck": {
+            "ok": typecheck.ok,
+            "errors": typecheck.errors,
+            "tsconfig": typecheck.tsconfig,
+            "mode": typecheck.mode,
+            "files": typecheck.files,
+            "typescript": typecheck.typescript,
+            "skipped": typecheck.skipped,
+        },
+        "kit": {"version": kit_version, "cliVersion": CLI_VERSION, "upToDate": kit_version == CLI_VERSION},
+        "timingsMs": {
+            "validate": validate_ms,
+            "typecheck": _ms(ts_elapsed),
+            "total": _ms(time.perf_counter() - started),
+        },
+    }
+
+
+_PER_CODE = 40  # at most this many lines per code in the human report
+
+
+def human_report(report: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    shown: dict[str, int] = {}
+    hidden = 0
+    for d in report["diagnostics"]:
+        shown[d["code"]] = shown.get(d["code"], 0) + 1
+        if shown[d["code"]] > _PER_CODE:
+            hidden += 1
+            continue
+        where = f"{d['file']}:{d['line']}" if d.get("line") else d["file"]
+        node = f" [{d['nodeId']}]" if d.get("nodeId") else ""
+        out.append(f"{where}  {d['severity']}  {d['code']}{node}  {d['message']}\n")
+        if d.get("path"):
+            out.append(f"    at {d['path']}\n")
+        if d.get("fix"):
+            out.append(f"    fix: {d['fix']}\n")
+    if hidden:
+        out.append(f"… {hidden} more (pix3 check --json lists them all)\n")
+    out.extend(f"note: {note}\n" for note in report["notes"])
+    tc = report["typecheck"]
+    if tc["typescript"] is not None:
+        ts = tc["typescript"]
+        part = (
+            f"typecheck {tc['files']} file(s) with TypeScript {ts['version']} ({ts['source']}, {tc['tsconfig']}): "
+            f"{tc['errors']} error(s)"
+        )
+    elif tc["skipped"]:
+        part = f"typecheck skipped: {tc['skipped']}"
+    else:
+        part = "typecheck did not run"
+    level2 = report["level2"]
+    if level2.get("state") == "ran":
+        l2 = f"level 2 hydrated {level2['filesHydrated']} file(s)"
+        if level2.get("filesSkippedForScripts"):
+            l2 += f", {level2['filesSkippedForScripts']} SKIPPED (scripts do not compile — user: components unchecked)"
+    elif level2.get("state") == "disabled":
+        l2 = "level 2 off"
+    else:
+        l2 = f"level 2 skipped: {level2.get('reason', '')}"
+    out.append(f"{part}; {l2}.\n")
+    if report["kit"]["version"] is None:
+        out.append("kit: none in this project (pix3 kit installs it).\n")
+    verdict = "OK" if report["ok"] else "FAILED"
+    out.append(
+        f"{verdict}: {len(report['files'])} file(s) checked, {report['errorCount']} error(s), "
+        f"{report['warningCount']} warning(s) in {report['timingsMs']['total']} ms.\n"
+    )
+    return "".join(out)

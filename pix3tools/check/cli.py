@@ -1,0 +1,90 @@
+"""`pix3 check [--json] [--no-hydrate] [--offline] [--no-sync] [--project <dir>]` (spec/tools.md §1.1)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pix3net.cli.usage import command_usage
+from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
+
+
+class _ArgError(Exception):
+    pass
+
+
+def _parse(argv: list[str]) -> tuple[dict[str, bool], str | None, bool]:
+    flags = {"json": False, "no-hydrate": False, "offline": False, "no-sync": False}
+    project: str | None = None
+    wants_help = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--help", "-h"):
+            wants_help = True
+        elif arg.startswith("--") and arg[2:] in flags:
+            flags[arg[2:]] = True
+        elif arg == "--project":
+            if i + 1 >= len(argv):
+                raise _ArgError("--project needs a folder")
+            i += 1
+            project = argv[i]
+        elif arg.startswith("--project="):
+            project = arg.removeprefix("--project=") or None
+        else:
+            raise _ArgError(f"unknown argument {arg}")
+        i += 1
+    return flags, project, wants_help
+
+
+def _validate(root: Path, hydrate: bool) -> Mapping[str, Any]:
+    from pix3tools.validate import run_validate
+
+    report: Mapping[str, Any] = run_validate(root, None, hydrate=hydrate).to_json()
+    return report
+
+
+def _sync(root: Path, no_sync: bool) -> Any:
+    from pix3net.sync import sync_editor
+
+    return sync_editor(root, no_sync=no_sync)
+
+
+def main(argv: list[str]) -> int:
+    from pix3tools.check._codes import codes_help
+
+    usage = command_usage("check")
+    try:
+        flags, project, wants_help = _parse(argv)
+    except _ArgError as error:
+        sys.stderr.write(f"pix3 check: {error}\n\n{usage}")
+        return 2
+    if wants_help:
+        sys.stdout.write(usage + codes_help())
+        return 0
+    cwd = Path.cwd()
+    if project is not None:
+        start = (cwd / project).resolve()
+        root: Path | None = start if (start / PROJECT_FILE).is_file() else None
+        where = str(start)
+    else:
+        root = find_project_root(cwd)
+        where = f"{cwd} or any parent folder"
+    if root is None:
+        sys.stderr.write(
+            f"pix3 check: no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
+        )
+        return 2
+
+    from pix3tools.check._run import CheckOptions, human_report, run_check
+
+    options = CheckOptions(hydrate=not flags["no-hydrate"], offline=flags["offline"], no_sync=flags["no-sync"])
+    report = run_check(root, options, home=pix3_home(), validate=_validate, sync=_sync)
+    if flags["json"]:
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(human_report(report))
+    return 0 if report["ok"] else 1

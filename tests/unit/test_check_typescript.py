@@ -1,0 +1,109 @@
+"""Where `pix3 check` finds TypeScript (spec/tools.md §1.5; cases 15–17) and the tsconfig layout (§1.4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pix3tools.check._layout import CHECK_TSCONFIG, EXTENDS_LINE, has_own_tsconfig, installed_version, prepare
+from pix3tools.check._typescript import TypeScriptUnavailable, install_command, resolve_typescript
+
+
+def fake_typescript(folder: Path, version: str = "5.8.3") -> Path:
+    (folder / "lib").mkdir(parents=True)
+    (folder / "lib" / "typescript.js").write_text("")
+    (folder / "package.json").write_text(json.dumps({"name": "typescript", "version": version}))
+    return folder
+
+
+def test_env_override_wins(tmp_path: Path) -> None:
+    ts = fake_typescript(tmp_path / "mine", "5.0.0")
+    fake_typescript(tmp_path / "project" / "node_modules" / "typescript")
+    found = resolve_typescript(tmp_path / "project", tmp_path / "home", offline=True, env={"PIX3_TYPESCRIPT": str(ts)})
+    assert (found.source, found.version, found.package_dir) == ("env", "5.0.0", ts)
+
+
+def test_bad_env_override_is_unavailable_without_fix(tmp_path: Path) -> None:
+    with pytest.raises(TypeScriptUnavailable) as raised:
+        resolve_typescript(tmp_path, tmp_path, offline=True, env={"PIX3_TYPESCRIPT": str(tmp_path / "nope")})
+    assert raised.value.fix is None and "PIX3_TYPESCRIPT" in str(raised.value)
+
+
+def test_project_node_modules_walking_up(tmp_path: Path) -> None:
+    fake_typescript(tmp_path / "node_modules" / "typescript")
+    (tmp_path / "game").mkdir()
+    assert resolve_typescript(tmp_path / "game", tmp_path / "home", offline=True, env={}).source == "project"
+
+
+def test_offline_with_empty_cache_fails_with_the_command(tmp_path: Path) -> None:
+    with pytest.raises(TypeScriptUnavailable) as raised:
+        resolve_typescript(tmp_path / "p", tmp_path / "home", offline=True, env={})
+    prefix = tmp_path / "home" / "typescript" / "5.8.3"
+    assert raised.value.fix == install_command(prefix)
+    assert "npm install --prefix" in str(raised.value) and "typescript@5.8.3" in str(raised.value)
+    assert f'--prefix "{prefix}"' in raised.value.fix
+
+
+def test_install_once_then_cache(tmp_path: Path) -> None:
+    calls: list[Path] = []
+    logged: list[str] = []
+
+    def install(prefix: Path) -> str | None:
+        calls.append(prefix)
+        fake_typescript(prefix / "node_modules" / "typescript")
+        return None
+
+    home = tmp_path / "home"
+    first = resolve_typescript(tmp_path / "p", home, offline=False, env={}, install=install, log=logged.append)
+    second = resolve_typescript(tmp_path / "p", home, offline=False, env={}, install=install, log=logged.append)
+    assert (first.source, second.source) == ("installed", "cache")
+    assert len(calls) == 1 and "npm install --prefix" in "".join(logged)
+
+
+def test_install_failure_and_empty_success(tmp_path: Path) -> None:
+    with pytest.raises(TypeScriptUnavailable, match=r"Could not install TypeScript \(boom\)\. Run it yourself:\n  npm"):
+        resolve_typescript(tmp_path, tmp_path / "h1", offline=False, env={}, install=lambda p: "boom", log=str)
+    with pytest.raises(TypeScriptUnavailable, match="npm reported success but nothing was installed"):
+        resolve_typescript(tmp_path, tmp_path / "h2", offline=False, env={}, install=lambda p: None, log=str)
+
+
+def test_own_tsconfig_rules(tmp_path: Path) -> None:
+    assert not has_own_tsconfig(tmp_path)
+    (tmp_path / "tsconfig.json").write_text(EXTENDS_LINE + "\n")
+    assert not has_own_tsconfig(tmp_path)
+    (tmp_path / "tsconfig.json").write_text('{"include": ["src"]}')
+    assert has_own_tsconfig(tmp_path)
+
+
+def test_pix3_types_layout_written_once(tmp_path: Path) -> None:
+    first = prepare(tmp_path)
+    assert (first.mode, first.tsconfig) == ("pix3-types", ".pix3/tsconfig.check.json")
+    assert first.note and first.note.startswith("Wrote the @pix3/runtime ")
+    assert (tmp_path / ".pix3" / "tsconfig.check.json").read_text() == CHECK_TSCONFIG
+    assert (tmp_path / ".pix3" / "types" / "@pix3" / "runtime" / "index.d.ts").is_file()
+    assert json.loads((tmp_path / ".pix3" / "types" / "version.json").read_text())["format"] == 1
+    assert prepare(tmp_path).note is None  # current: nothing rewritten
+    (tmp_path / ".pix3" / "tsconfig.check.json").write_text("{}")
+    assert prepare(tmp_path).note is not None
+
+
+def test_project_mode_dependencies(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text('{"include": ["src"]}')
+    layout = prepare(tmp_path)
+    assert layout.dependencies_missing and layout.skipped == "dependencies not installed (run npm install)"
+    (tmp_path / "node_modules").mkdir()
+    layout = prepare(tmp_path)
+    assert not layout.dependencies_missing and layout.runtime_missing
+    assert not (tmp_path / ".pix3" / "types").exists()
+
+
+def test_installed_version_walks_up_and_stops_on_invalid(tmp_path: Path) -> None:
+    pkg = tmp_path / "node_modules" / "@pix3" / "runtime"
+    pkg.mkdir(parents=True)
+    (pkg / "package.json").write_text('{"version": "1.2.0"}')
+    (tmp_path / "game").mkdir()
+    assert installed_version(tmp_path / "game", "@pix3/runtime") == "1.2.0"
+    (pkg / "package.json").write_text("{nope")
+    assert installed_version(tmp_path / "game", "@pix3/runtime") is None
