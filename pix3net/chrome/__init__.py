@@ -1,1 +1,7 @@
-"""Chrome through a pipe: discovery, launch (fds 3/4), NUL framing, the owner process and its record."""
+"""Chrome through a pipe: discovery, launch (fds 3/4), NUL framing, the owner process and its record.
+
+What `pix3 editor` uses: :func:`find_chrome` / :func:`no_chrome_message` (discover),
+:func:`start_owner` / :func:`stop_owner` (control), :func:`read_record` / :func:`profile_dir`
+(state), :func:`handoff_args` / :func:`spawn_handoff` (launch). The owner process itself is
+``pix3 __chrome-owner`` (owner).
+"""

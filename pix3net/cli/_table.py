@@ -35,4 +35,7 @@ COMMANDS: dict[str, str] = {
 }
 
 # Hidden commands: dispatched, never listed.
-HIDDEN: dict[str, str] = {"__dev-server": "pix3net.devserver.server:main"}
+HIDDEN: dict[str, str] = {
+    "__chrome-owner": "pix3net.chrome.owner:main",
+    "__dev-server": "pix3net.devserver.server:main",
+}

@@ -1,0 +1,182 @@
+"""The parent's side of the owner: start it and wait until its proxy proves itself, stop it (spec/cdp.md §1.5, §1.7).
+
+`pix3 editor` calls these; the owner itself never does. The token is written before the owner
+is spawned, so both sides read the same file, and it only ever travels in the owner's proxy
+checks after the port has proven it knows it (``inspect_port``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from pix3net.cdp.token import ensure_token
+from pix3net.chrome.owner import OwnerOptions
+from pix3net.chrome.state import log_path, read_record
+
+# §0 timeouts: the owner's own 20 s readiness plus 2 s, polled every 150 ms.
+START_WAIT_SECONDS = 22.0
+START_POLL_SECONDS = 0.15
+STOP_WAIT_SECONDS = 6.0
+STOP_POLL_SECONDS = 0.1
+LOG_TAIL_LINES = 12
+
+# `ours` → True: the port answers with the proof of our token. Injected so tests and the
+# editor can pass the real `pix3net.cdp.port` check (or a fake).
+PortIsOurs = Callable[[int, str], Awaitable[bool]]
+
+
+class OwnerStartError(Exception):
+    """The owner did not come up; the message is what `pix3 editor: ` prints before exiting 1."""
+
+
+@dataclass(frozen=True)
+class StartedOwner:
+    pid: int
+    port: int
+    log: Path
+
+
+def _log_tail(path: Path) -> str:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def _owner_env(env: Mapping[str, str], home: Path) -> dict[str, str]:
+    """The parent's environment, naming the parent's home (one token, one record) and with this
+    pix3net importable by ``python -m pix3net``."""
+    out = dict(env)
+    out["PIX3_HOME"] = str(home)
+    root = str(Path(__file__).resolve().parents[2])
+    parts = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if root not in parts:
+        out["PYTHONPATH"] = os.pathsep.join([root, *parts])
+    return out
+
+
+async def _default_is_ours(port: int, token: str) -> bool:
+    from pix3net.cdp.port import inspect_port
+
+    return bool((await inspect_port(port, token)).kind == "ours")
+
+
+def spawn_owner(home: Path, options: OwnerOptions, env: Mapping[str, str]) -> tuple[int, str, Path]:
+    """Truncate the log, make sure of the token, spawn the owner detached; (pid, token, log path).
+
+    ``posix_spawn`` rather than ``subprocess``: the owner is never waited for by this process
+    (it outlives `pix3 editor`), and a ``Popen`` left running warns when it is collected.
+    """
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    log = log_path(home)
+    token = ensure_token(home)  # before the spawn: owner and parent agree on one token
+    argv = [sys.executable, "-m", "pix3net", "__chrome-owner", options.to_argv()]
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)  # only the newest owner's log survives (§9)
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, fd, 1),
+        (os.POSIX_SPAWN_DUP2, fd, 2),
+    ]
+    try:
+        try:  # detached: its own session, so the terminal's signals never reach it
+            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setsid=True)
+        except NotImplementedError:
+            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setpgroup=0)
+    finally:
+        os.close(fd)
+    return pid, token, log
+
+
+def _exit_code(pid: int) -> int | None:
+    """The owner's exit code once it has exited (reaping it), else None."""
+    try:
+        done, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return -1
+    return os.waitstatus_to_exitcode(status) if done else None
+
+
+async def start_owner(
+    home: Path,
+    *,
+    chrome: str,
+    port: int,
+    profile: str,
+    url: str,
+    headless: bool = False,
+    env: Mapping[str, str] | None = None,
+    is_ours: PortIsOurs | None = None,
+) -> StartedOwner:
+    """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token.
+
+    Raises :class:`OwnerStartError` (``the Chrome owner exited (code <n>) — <log>:\n<tail>`` or
+    ``the CDP proxy did not come up — <log>:\n<tail>``); a stuck owner is sent SIGTERM first.
+    """
+    is_ours = is_ours or _default_is_ours
+    options = OwnerOptions(chrome=chrome, port=port, profile=profile, url=url, headless=headless)
+    pid, token, log = spawn_owner(home, options, os.environ if env is None else env)
+    deadline = trio.current_time() + START_WAIT_SECONDS
+    code = _exit_code(pid)
+    while code is None and trio.current_time() < deadline:
+        if await is_ours(port, token):
+            return StartedOwner(pid=pid, port=port, log=log)
+        await trio.sleep(START_POLL_SECONDS)
+        code = _exit_code(pid)
+    if code is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        raise OwnerStartError(f"the CDP proxy did not come up — {log}:\n{_log_tail(log)}")
+    raise OwnerStartError(f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}")
+
+
+def _alive(pid: int) -> bool:
+    # Our own child would linger as a zombie that `kill(pid, 0)` still finds: reap it first.
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_owner(home: Path, *, sleep: Callable[[float], None] = time.sleep) -> str:
+    """``--stop-chrome``: SIGTERM the recorded owner and wait up to 6 s; returns the line to print.
+
+    Never deletes the record (the owner does, when Chrome is gone). Exit code is 0 either way.
+    """
+    record = read_record(home)
+    if record is None or record.owner_pid is None:
+        return "No Chrome owner recorded in ~/.pix3/chrome.json."
+    pid = record.owner_pid
+    stopped = False
+    try:
+        if pid <= 0:  # kill(0) or kill(-n) would signal whole process groups
+            raise ProcessLookupError(pid)
+        os.kill(pid, signal.SIGTERM)
+    except OSError:
+        pass
+    else:
+        deadline = time.monotonic() + STOP_WAIT_SECONDS
+        while True:
+            if not _alive(pid):
+                stopped = True
+                break
+            if time.monotonic() >= deadline:
+                break
+            sleep(STOP_POLL_SECONDS)
+    if stopped:
+        return f"Stopped Chrome and its CDP proxy on port {record.port} (owner pid {pid})."
+    return f"The Chrome owner recorded (pid {pid}) is not running or did not stop."

@@ -1,0 +1,282 @@
+"""`pix3 __chrome-owner '<json>'`: the process that owns Chrome through its pipe and serves the proxy (spec/cdp.md §1.4).
+
+It lives exactly as long as Chrome. Chrome gone (closed, crashed, ``Browser.close``) → the proxy
+closes its clients (1001), the record goes, exit 0. The owner gone (even SIGKILLed) → Chrome's
+pipe closes and Chrome exits by itself. One nursery; Chrome is SIGKILLed on every other way out.
+
+Exit codes: 0 Chrome is gone (or a signal asked us to stop); 2 bad options; 3 Chrome did not
+answer ``Browser.getVersion``; 4 the proxy cannot listen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+import trio
+
+from pix3net.cdp.channel import ChromeChannel
+from pix3net.cdp.token import ensure_token
+from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
+from pix3net.home import pix3_home
+
+# §1.4 timeouts.
+READY_SECONDS = 20.0
+EXIT_REASON_SECONDS = 2.0
+CLOSE_GRACE_SECONDS = 3.0
+# Our own calls on the pipe use id 0: the proxy's counter starts at 1, so a late answer to one
+# of ours can never be taken for a client's.
+OWN_CALL_ID = 0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+EXIT_OK, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 2, 3, 4
+
+Log = Callable[[str], None]
+
+
+class ServeProxy(Protocol):
+    def __call__(
+        self,
+        channel: ChromeChannel,
+        *,
+        token: str,
+        port: int,
+        home: Path,
+        log: Log,
+        task_status: trio.TaskStatus[int] = ...,
+    ) -> Awaitable[None]: ...
+
+
+@dataclass(frozen=True)
+class OwnerOptions:
+    chrome: str
+    port: int
+    profile: str
+    url: str
+    headless: bool = False
+
+    def to_argv(self) -> str:
+        """The options JSON, keys in the reference's order (``headless`` only when set)."""
+        data: dict[str, Any] = {"chrome": self.chrome, "port": self.port, "profile": self.profile, "url": self.url}
+        if self.headless:
+            data["headless"] = True
+        return json.dumps(data)
+
+
+def parse_options(argv: list[str]) -> OwnerOptions | None:
+    """The options JSON of ``argv[0]``, or None when it is not usable (→ exit 2).
+
+    The reference checks ``chrome`` is a string and ``port`` a number; we also need ``profile``
+    and ``url`` as strings and ``port`` an integer 0–65535 to build a working launch.
+    """
+    if not argv:
+        return None
+    try:
+        data = json.loads(argv[0])
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    chrome, port, profile, url = (data.get(k) for k in ("chrome", "port", "profile", "url"))
+    if not isinstance(chrome, str) or not isinstance(profile, str) or not isinstance(url, str):
+        return None
+    if not isinstance(port, int | float) or isinstance(port, bool) or port != int(port) or not 0 <= port <= 65535:
+        return None
+    return OwnerOptions(chrome=chrome, port=int(port), profile=profile, url=url, headless=data.get("headless") is True)
+
+
+def make_log(out: TextIO, pid: int) -> Log:
+    """Log lines ``<ISO UTC ms>Z [owner <pid>] <text>`` on ``out`` (the owner's stdout = chrome-owner.log)."""
+
+    def log(text: str) -> None:
+        out.write(f"{iso_now()} [owner {pid}] {text}\n")
+        out.flush()
+
+    return log
+
+
+def not_ready_text(why: str, profile: str, stderr_tail: list[str]) -> str:
+    text = (
+        f"{why}. A Chrome that already runs the profile {profile} (an editor window of an earlier "
+        "pix3 editor?) takes a new launch over: close it and run pix3 editor again."
+    )
+    if stderr_tail:
+        text += "\nChrome said:\n" + "\n".join(stderr_tail)
+    return text
+
+
+async def _call(channel: ChromeChannel, method: str) -> dict[str, Any] | None:
+    """One of the owner's own calls; the reply (None if Chrome is gone first)."""
+    await channel.send(json.dumps({"id": OWN_CALL_ID, "method": method}).encode())
+    while True:
+        try:
+            raw = await channel.receive()
+        except trio.EndOfChannel:
+            return None
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("id") == OWN_CALL_ID:
+            return message
+
+
+async def wait_ready(chrome: ChromeProcess) -> tuple[str | None, str]:
+    """§1.4 step 2: ``(product, "")`` once Chrome answers ``Browser.getVersion``, else ``(None, why)``."""
+    with trio.move_on_after(READY_SECONDS):
+        reply = await _call(chrome.channel, "Browser.getVersion")
+        if reply is not None:
+            result = reply.get("result")
+            product = result.get("product") if isinstance(result, dict) else None
+            return (product if isinstance(product, str) else "Chrome"), ""
+        # The pipe closed: give the exit status a moment to arrive, it says more.
+        with trio.move_on_after(EXIT_REASON_SECONDS):
+            await chrome.exited.wait()
+        return None, f"Chrome exited before it answered ({chrome.exit_description})"
+    return None, f"Chrome did not answer within {int(READY_SECONDS * 1000)} ms"
+
+
+class _Stopper:
+    """SIGTERM/SIGINT/SIGHUP: ``Browser.close`` over the pipe, SIGKILL after 3 s; a second signal kills at once."""
+
+    def __init__(self, chrome: ChromeProcess, log: Log) -> None:
+        self.chrome = chrome
+        self.log = log
+        self.requested = False
+
+    async def run(self, nursery: trio.Nursery, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
+            task_status.started()
+            async for signum in signals:
+                if self.requested:
+                    self.chrome.kill()
+                    continue
+                self.requested = True
+                self.log(f"{signal.Signals(signum).name}: closing Chrome")
+                nursery.start_soon(self._close)
+
+    async def _close(self) -> None:
+        message = json.dumps({"id": OWN_CALL_ID, "method": "Browser.close"}).encode()
+        with trio.move_on_after(CLOSE_GRACE_SECONDS):
+            await self.chrome.channel.send(message)
+            await self.chrome.exited.wait()
+        self.chrome.kill()
+
+
+async def run_owner(options: OwnerOptions, *, home: Path, log: Log, serve: ServeProxy) -> int:
+    """The owner's life (§1.4 steps 1–7); returns the exit code."""
+    token = ensure_token(home)
+    no_sandbox = needs_no_sandbox()
+    args = chrome_args(options.profile, options.url, headless=options.headless, no_sandbox=no_sandbox)
+    if no_sandbox:
+        log("running as root: Chrome gets --no-sandbox (its sandbox cannot start as root)")
+    log(f"launching {options.chrome} {' '.join(args)}")
+    try:
+        chrome = spawn_chrome(options.chrome, args)
+    except OSError as exc:
+        log(not_ready_text(f"Chrome exited before it answered ({exc})", options.profile, []))
+        return EXIT_NOT_READY
+    try:
+        async with trio.open_nursery() as nursery:
+            code = await _own(chrome, options, token=token, home=home, log=log, serve=serve, nursery=nursery)
+            nursery.cancel_scope.cancel()
+        return code
+    finally:
+        chrome.kill()
+
+
+async def _own(
+    chrome: ChromeProcess,
+    options: OwnerOptions,
+    *,
+    token: str,
+    home: Path,
+    log: Log,
+    serve: ServeProxy,
+    nursery: trio.Nursery,
+) -> int:
+    nursery.start_soon(chrome.pump_stderr)
+    nursery.start_soon(chrome.reap)
+    stopper = _Stopper(chrome, log)
+    await nursery.start(stopper.run, nursery)
+
+    product, why = await wait_ready(chrome)
+    if product is None:
+        if stopper.requested:
+            log(f"Chrome is gone ({chrome.exit_description})")
+            return EXIT_OK
+        chrome.kill()
+        with trio.move_on_after(EXIT_REASON_SECONDS):  # its last words
+            await chrome.stderr_closed.wait()
+        log(not_ready_text(why, options.profile, list(chrome.stderr_tail)))
+        return EXIT_NOT_READY
+
+    proxy_done = trio.Event()
+
+    async def serve_then_signal(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await serve(chrome.channel, token=token, port=options.port, home=home, log=log, task_status=task_status)
+        finally:
+            proxy_done.set()
+
+    try:
+        port: int = await nursery.start(serve_then_signal)
+    except OSError as exc:
+        chrome.kill()
+        log(f"cannot listen on 127.0.0.1:{options.port}: {exc}")
+        return EXIT_CANNOT_LISTEN
+
+    write_record(
+        home,
+        ChromeRecord(
+            port=port,
+            profile=options.profile,
+            started_at=iso_now(),
+            editor_url=options.url,
+            owner_pid=os.getpid(),
+            chrome_pid=chrome.pid,
+            proxy=PROXY_PROTOCOL,
+        ),
+    )
+    log(f"{product} (pid {chrome.pid}) behind ws://127.0.0.1:{port}/pix3")
+
+    # The proxy returns once the pipe ends: Chrome closed it, or its process exited (the reaper
+    # then ends the channel). Either way Chrome is gone or about to be.
+    await proxy_done.wait()
+    with trio.move_on_after(EXIT_REASON_SECONDS):
+        await chrome.exited.wait()
+    log(f"Chrome is gone ({chrome.exit_description})")
+    remove_record(home, os.getpid())
+    return EXIT_OK
+
+
+async def _serve_proxy(
+    channel: ChromeChannel,
+    *,
+    token: str,
+    port: int,
+    home: Path,
+    log: Log,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    from pix3net.cdp.server import serve_proxy
+
+    await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
+
+
+def main(argv: list[str]) -> int:
+    """Entry of the hidden command ``pix3 __chrome-owner '<json>'``."""
+    log = make_log(sys.stdout, os.getpid())
+    options = parse_options(argv)
+    if options is None:
+        log(f"bad options: {argv[0] if argv else '(none)'}")
+        return EXIT_BAD_OPTIONS
+    home = pix3_home(os.environ)
+    return trio.run(lambda: run_owner(options, home=home, log=log, serve=_serve_proxy))

@@ -1,0 +1,231 @@
+"""`pix3 __chrome-owner` as a real process with the fake Chrome (spec/cdp.md §1.4, §8.2 owner/port/token cases, §8.3 case 42)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import stat
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import trio
+
+from pix3net.cdp._wsclient import Closed, WsClient
+from pix3net.chrome.launch import spawn_chrome
+from pix3net.chrome.owner import wait_ready
+from tests.conftest import run_pix3
+from tests.integration.chrome_owner_helpers import (
+    fake_chrome_wrapper,
+    free_port,
+    pid_alive,
+    processes_with,
+    run_owner,
+    wait_until,
+)
+
+LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[owner (\d+)\] ")
+ADVICE = "close it and run pix3 editor again."
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["not-json"], "not-json"),
+        ([], "(none)"),
+        (['{"chrome": 1, "port": 9333, "profile": "/p", "url": "http://x/"}'], None),
+        (['{"chrome": "c", "port": "9333", "profile": "/p", "url": "http://x/"}'], None),
+        (["[1, 2]"], "[1, 2]"),
+    ],
+)
+def test_bad_options_exit_2(pix3_home: Path, argv: list[str], shown: str | None) -> None:
+    done = run_pix3("__chrome-owner", *argv)
+    assert done.returncode == 2, done
+    line = done.stdout.strip()
+    match = LINE.match(line)
+    assert match is not None and int(match.group(1)) > 0, line
+    assert line[match.end() :] == f"bad options: {shown if shown is not None else argv[0]}"
+    assert not (pix3_home / "chrome.json").exists()
+
+
+def test_life_with_the_fake_chrome(pix3_home: Path, tmp_path: Path) -> None:
+    wrapper = fake_chrome_wrapper(tmp_path)
+    with run_owner(pix3_home, wrapper) as owner:
+        owner.wait_listening()
+        record = owner.record
+        assert list(record) == ["port", "profile", "startedAt", "editorUrl", "ownerPid", "chromePid", "proxy"]
+        assert record["ownerPid"] == owner.process.pid and record["proxy"] == 1
+        assert record["editorUrl"] == owner.url and record["profile"] == str(owner.profile)
+        assert (pix3_home / "chrome.json").read_text().endswith("}\n")
+        # the token file: made by the owner when missing, 43 characters, 0600
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", owner.token)
+        assert stat.S_IMODE((pix3_home / "cdp-token").stat().st_mode) == 0o600
+        argv = (tmp_path / "fake-chrome.argv").read_text().splitlines()
+        assert "--remote-debugging-pipe" in argv and f"--user-data-dir={owner.profile}" in argv
+        assert not any(a.startswith("--remote-debugging-port") for a in argv)
+        assert argv[-2:] == ["--headless=new", owner.url]
+        assert ("--no-sandbox" in argv) == (os.geteuid() == 0)
+        base = f"http://127.0.0.1:{owner.port}"
+        assert httpx.get(f"{base}/json/version").status_code == 401
+        version = httpx.get(f"{base}/json/version", headers=_auth(owner.token)).json()
+        assert version["Browser"] == "FakeChrome/1.0" and version["Pix3-Cdp-Proxy"] == 1
+        pages = httpx.get(f"{base}/json/list", headers=_auth(owner.token)).json()
+        assert [p["url"] for p in pages] == [owner.url]
+        log = owner.output()
+        lines = log.splitlines()
+        assert all(LINE.match(x) for x in lines), log
+        assert f"launching {wrapper} --user-data-dir=" in log
+        assert f"FakeChrome/1.0 (pid {record['chromePid']}) behind ws://127.0.0.1:{owner.port}/pix3" in log
+        assert owner.token not in log
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_signals_close_chrome_and_exit_0(pix3_home: Path, tmp_path: Path, signum: signal.Signals) -> None:
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path)) as owner:
+        owner.wait_listening()
+        chrome_pid = owner.record["chromePid"]
+        owner.process.send_signal(signum)
+        assert owner.wait_exit() == 0, owner.output()
+        log = owner.output()
+        assert f"{signum.name}: closing Chrome" in log
+        assert "Chrome is gone (code 0, signal -)" in log
+        assert not (pix3_home / "chrome.json").exists()
+        wait_until(lambda: not pid_alive(chrome_pid), 5, "Chrome's exit")
+
+
+def test_chrome_ignoring_browser_close_is_killed_after_3_s(pix3_home: Path, tmp_path: Path) -> None:
+    env = {"PIX3_FAKE_CHROME_IGNORE_CLOSE": "1"}
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path), env=env) as owner:
+        owner.wait_listening()
+        owner.process.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        assert owner.wait_exit() == 0, owner.output()
+        assert 2.5 < time.monotonic() - start < 10
+        assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        assert not (pix3_home / "chrome.json").exists()
+
+
+async def test_chrome_killed_closes_clients_1001_and_the_owner_exits_0(pix3_home: Path, tmp_path: Path) -> None:
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path)) as owner:
+        await trio.to_thread.run_sync(owner.wait_listening)
+        headers = [("Authorization", f"Bearer {owner.token}")]
+        codes: list[int] = []
+        async with (
+            await WsClient.connect(owner.port, "/pix3", headers) as a,
+            await WsClient.connect(owner.port, "/pix3", headers) as b,
+        ):
+            for ws in (a, b):
+                await ws.send('{"id":1,"method":"Browser.getVersion"}')
+                assert json.loads(await ws.receive())["result"]["product"] == "FakeChrome/1.0"
+            os.kill(owner.record["chromePid"], signal.SIGKILL)
+            for ws in (a, b):
+                with trio.fail_after(10), pytest.raises(Closed) as closed:
+                    await ws.receive()
+                codes.append(closed.value.code)
+        assert codes == [1001, 1001]
+        assert await trio.to_thread.run_sync(owner.wait_exit) == 0
+        assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        assert not (pix3_home / "chrome.json").exists()
+
+
+def test_owner_killed_chrome_exits_by_itself(pix3_home: Path, tmp_path: Path) -> None:
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path)) as owner:
+        owner.wait_listening()
+        chrome_pid = owner.record["chromePid"]
+        owner.process.kill()
+        owner.process.wait(timeout=5)
+        wait_until(lambda: not pid_alive(chrome_pid), 2, "Chrome's exit after its owner died")
+        assert (pix3_home / "chrome.json").exists()  # a SIGKILLed owner leaves a stale record (§1.4)
+
+
+def test_chrome_exiting_at_once_is_exit_3_with_advice(pix3_home: Path, tmp_path: Path) -> None:
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path, "--fake-exit-at-once")) as owner:
+        assert owner.wait_exit() == 3
+        log = owner.output()
+        assert "Chrome exited before it answered (code 0, signal -). A Chrome that already runs the profile " in log
+        assert (
+            f"profile {owner.profile} (an editor window of an earlier pix3 editor?) takes a new launch over: {ADVICE}"
+            in log
+        )
+        assert not (pix3_home / "chrome.json").exists()
+
+
+def test_chrome_stderr_tail_is_in_the_advice(pix3_home: Path, tmp_path: Path) -> None:
+    script = tmp_path / "noisy-chrome"
+    lines = "".join(f"echo line {n} >&2; " for n in range(25))
+    script.write_text(f"#!/bin/sh\n{lines}echo >&2; echo '   ' >&2; exit 21\n")
+    script.chmod(0o755)
+    with run_owner(pix3_home, script) as owner:
+        assert owner.wait_exit() == 3
+        log = owner.output()
+        tail = "\n".join(f"line {n}" for n in range(5, 25))
+        assert "Chrome exited before it answered (code 21, signal -). A Chrome" in log
+        assert log.endswith(f"{ADVICE}\nChrome said:\n{tail}\n"), log
+
+
+def test_missing_binary_is_exit_3(pix3_home: Path) -> None:
+    with run_owner(pix3_home, pix3_home / "no-such-chrome") as owner:
+        assert owner.wait_exit() == 3
+        assert "Chrome exited before it answered ([Errno 2] No such file or directory" in owner.output()
+
+
+async def test_silent_chrome_times_out_after_20_s(autojump_clock: trio.testing.MockClock) -> None:
+    silent = spawn_chrome(sys.executable, ["-c", "import time; time.sleep(120)"])
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(silent.reap)
+            start = trio.current_time()
+            product, why = await wait_ready(silent)
+            assert (product, why) == (None, "Chrome did not answer within 20000 ms")
+            assert trio.current_time() - start == pytest.approx(20.0)
+            nursery.cancel_scope.cancel()
+    finally:
+        silent.kill()
+
+
+@pytest.fixture
+def patient_clock() -> trio.testing.MockClock:
+    """Virtual time that jumps only after 1 s of real idleness: the child gets to start first."""
+    return trio.testing.MockClock(autojump_threshold=1.0)
+
+
+async def test_chrome_closing_its_pipe_but_living_on_is_pipe_closed(patient_clock: trio.testing.MockClock) -> None:
+    code = "import os, time; os.close(3); os.close(4); time.sleep(120)"
+    closer = spawn_chrome(sys.executable, ["-c", code])
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(closer.reap)
+            product, why = await wait_ready(closer)
+            assert (product, why) == (None, "Chrome exited before it answered (pipe closed)")
+            nursery.cancel_scope.cancel()
+    finally:
+        closer.kill()
+
+
+def test_cannot_listen_is_exit_4_and_chrome_is_killed(pix3_home: Path, tmp_path: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        with run_owner(pix3_home, fake_chrome_wrapper(tmp_path), port=port) as owner:
+            assert owner.wait_exit() == 4
+            log = owner.output()
+            assert f"cannot listen on 127.0.0.1:{port}: " in log
+            assert not (pix3_home / "chrome.json").exists()
+            wait_until(lambda: not processes_with(str(owner.profile)), 5, "the fake Chrome's exit")
+
+
+def test_no_command_line_holds_the_token(pix3_home: Path, tmp_path: Path) -> None:
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path), port=free_port()) as owner:
+        owner.wait_listening()
+        assert processes_with(str(owner.profile)), "the owner and its Chrome run"
+        assert processes_with(owner.token) == []
