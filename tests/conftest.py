@@ -77,10 +77,10 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def node_modules() -> Path:
-    """tests/node/node_modules with the pinned npm clients (npm ci in tests/node)."""
+    """tests/node/node_modules with the pinned npm clients (`just setup` installs them)."""
     path = Path(os.environ.get("PIX3_TEST_NODE_MODULES", NODE_DIR / "node_modules"))
     if not (path / "puppeteer-core").is_dir():
-        pytest.fail(f"npm test clients are missing in {path}: run `npm ci` in tests/node")
+        pytest.fail(f"npm test clients are missing in {path}: run `just setup` (npm install in tests/node)")
     if shutil.which("node") is None:
         pytest.fail("node is missing: install Node.js 20")
     return path

@@ -202,8 +202,9 @@ class _Client:
                 await self.stream.send_all(header + b"".join(item))
             else:
                 await self.stream.send_all(header)
-                for part in item:
-                    await self.stream.send_all(part)
+                for index in range(len(item)):  # no loop variable left holding a slice of the message
+                    await self.stream.send_all(item[index])
+            del item  # the sent message is not kept alive while the next one is awaited
             self.in_flight = 0
             self.mid_frame = False
 
@@ -299,6 +300,9 @@ class _Proxy:
                     self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
                     continue
                 self.execute(actions)
+                # Drop our references before waiting for the next message: a 30 MB reply must
+                # not stay alive beside the next one (peak RSS is part of the proxy's budget).
+                del raw, actions
         except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError, OSError):
             self.execute(self.router.chrome_gone())
 

@@ -10,6 +10,7 @@ Chrome would lose the fd).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import sys
@@ -175,8 +176,6 @@ def spawn_chrome(binary: str, args: Sequence[str], env: dict[str, str] | None = 
 
 
 def _dup_high(fd: int) -> int:
-    import fcntl
-
     return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _HIGH_FD)
 
 

@@ -2,9 +2,11 @@
 
 Scenes are parsed the way the reference validator's `yaml` package does (YAML 1.2 core schema:
 ``yes``/``on`` are strings, ``1_000`` is a string; duplicate keys are an error; no ``<<`` merges;
-at most ``MAX_ALIASES`` alias expansions). We build the data from the parser's event stream:
-libyaml's C parser through PyYAML when it is installed (measured ~9 MB/s of scene YAML here,
-against ~0.3 MB/s for ruamel.yaml's pure-Python loader), else ruamel.yaml's own parser.
+at most ``MAX_ALIASES`` alias expansions). Readers, fastest first: the line-based reader of
+``_fastyaml`` for the subset scenes use; libyaml's C parser through ruamel.yaml's C binding
+(``ruamel.yaml.clib``, a dependency; when it is not built for the platform the next reader is used)
+(events only: ~9 MB/s of scene YAML here, against ~0.3 MB/s for ruamel.yaml's pure-Python
+loader); else ruamel.yaml's own parser. All three give the same data.
 
 Lines are not kept while loading (most files have no diagnostics): ``Document.line_of(path)``
 parses the text once more in line mode, only for files that need a line.
@@ -110,15 +112,25 @@ def _tagged(tag: str, value: str, line: int) -> Any:
 Event = tuple[str, Any, int, Any, Any, Any]
 
 
-def _libyaml_events(text: str) -> Iterator[Event] | None:
-    # Optional accelerator: PyYAML's binding to libyaml (no stubs; imported dynamically).
+def _libyaml() -> tuple[Any, Any, Any, Any] | None:
+    """libyaml through ruamel.yaml's own C binding (``ruamel.yaml.clib``): CParser, the events
+    module, MarkedYAMLError, YAMLError — or None where the binding is not built (the pure ruamel
+    reader is used then)."""
     try:
-        yaml_mod: Any = importlib.import_module("yaml")
-        CParser: Any = importlib.import_module("yaml._yaml").CParser
+        c_parser: Any = importlib.import_module("_ruamel_yaml").CParser
     except (ImportError, AttributeError):
         return None
-    events: Any = yaml_mod.events
-    MarkedYAMLError: Any = yaml_mod.MarkedYAMLError
+    from ruamel.yaml import events
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    return c_parser, events, MarkedYAMLError, YAMLError
+
+
+def _libyaml_events(text: str) -> Iterator[Event] | None:
+    libyaml = _libyaml()
+    if libyaml is None:
+        return None
+    CParser, events, MarkedYAMLError, YAMLError = libyaml
     kinds: dict[type, str] = {
         events.ScalarEvent: "scalar",
         events.MappingStartEvent: "map",
@@ -138,7 +150,7 @@ def _libyaml_events(text: str) -> Iterator[Event] | None:
                 except MarkedYAMLError as exc:
                     mark = exc.problem_mark or exc.context_mark
                     raise YamlError(_first_line(exc.problem or str(exc)), mark.line + 1 if mark else None) from None
-                except ValueError as exc:  # libyaml refuses some bytes (e.g. NUL) this way
+                except (ValueError, YAMLError) as exc:  # libyaml refuses some bytes (e.g. NUL) this way
                     raise YamlError(_first_line(str(exc)), None) from None
                 if event is None:
                     return
@@ -195,7 +207,14 @@ def _ruamel_events(text: str) -> Iterator[Event]:
 
 def _events(text: str) -> Iterator[Event]:
     fast = _libyaml_events(text)
-    return fast if fast is not None else _ruamel_events(text)
+    if fast is None:
+        return _ruamel_events(text)
+    try:
+        return iter(list(fast))
+    except YamlError:
+        # The libyaml bundled with ruamel.yaml.clib is stricter than YAML 1.2 in places (a `:` inside
+        # a plain scalar in a flow mapping, e.g. `{ map: res://a.png }`): ruamel's own parser decides.
+        return _ruamel_events(text)
 
 
 def _first_line(message: str) -> str:
@@ -313,6 +332,92 @@ def _freeze_key(item: Any) -> str:
     return json.dumps(item, default=str)
 
 
+class _Fallback(Exception):
+    """The fast loop met something it leaves to the general builder (anchors, tags, errors)."""
+
+
+_NO_KEY = object()
+
+
+def _fast_data(text: str) -> Any:
+    """Data of a plain document straight from libyaml's events (no lines, no anchors or tags).
+
+    Raises _Fallback for anything else, and when libyaml is not installed. This loop is where
+    `pix3 validate` spends most of its time: it avoids a generator and a tuple per event.
+    """
+    libyaml = _libyaml()
+    if libyaml is None:
+        raise _Fallback
+    parser: Any = libyaml[0](text)
+    ev: Any = libyaml[1]
+    scalar_t, map_t, seq_t = ev.ScalarEvent, ev.MappingStartEvent, ev.SequenceStartEvent
+    map_end_t, seq_end_t, doc_t, end_t = (
+        ev.MappingEndEvent,
+        ev.SequenceEndEvent,
+        ev.DocumentStartEvent,
+        ev.StreamEndEvent,
+    )
+    marked: Any = libyaml[3]  # every error libyaml reports (marked or not) sends us to the full reader
+    get = parser.get_event
+    resolve = resolve_plain
+    stack: list[tuple[Any, bool, Any]] = []
+    push = stack.append
+    pop = stack.pop
+    cur: Any = None
+    is_map = False
+    key: Any = _NO_KEY
+    root: Any = None
+    docs = 0
+    try:
+        while True:
+            try:
+                event = get()
+            except (marked, ValueError):
+                raise _Fallback from None
+            kind = type(event)
+            if kind is scalar_t:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Fallback
+                value: Any = event.value if event.style else resolve(event.value)
+            elif kind is map_t or kind is seq_t:
+                if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
+                    raise _Fallback
+                push((cur, is_map, key))
+                if kind is map_t:
+                    cur, is_map, key = {}, True, _NO_KEY
+                else:
+                    cur, is_map = [], False
+                continue
+            elif kind is map_end_t or kind is seq_end_t:
+                value = cur
+                cur, is_map, key = pop()
+            elif kind is doc_t:
+                docs += 1
+                if docs > 1:
+                    raise _Fallback
+                continue
+            elif kind is end_t:
+                return root
+            elif kind is scalar_t or kind.__name__ == "AliasEvent":
+                raise _Fallback
+            else:
+                continue
+            if cur is None:
+                root = value
+            elif is_map:
+                if key is _NO_KEY:
+                    if type(value) is dict or type(value) is list or value in cur:
+                        raise _Fallback
+                    key = value
+                else:
+                    cur[key] = value
+                    key = _NO_KEY
+            else:
+                cur.append(value)
+    finally:
+        parser.dispose()
+
+
 @dataclass
 class Document:
     """One parsed YAML file: ``data`` (plain dicts/lists/scalars) and its text for line lookups."""
@@ -355,7 +460,15 @@ class Document:
 
 def parse_yaml(text: str) -> Document:
     """Parse one YAML 1.2 document; raise :class:`YamlError` (with its line) when it does not parse."""
-    data, _, _ = _build(text, False)
+    from pix3tools.scene._fastyaml import Unsupported, fast_load
+
+    try:
+        data = fast_load(text)
+    except Unsupported:
+        try:
+            data = _fast_data(text)
+        except _Fallback:
+            data, _, _ = _build(text, False)
     return Document(text=text, data=data)
 
 

@@ -65,8 +65,10 @@ class Project:
                     b"", None, YamlError(f"the file is {size} bytes, over the {MAX_SCENE_BYTES}-byte limit", None)
                 )
             raw = path.read_bytes()
-        except OSError:
+        except FileNotFoundError:
             return SceneLoad(None, None, None)
+        except OSError as exc:  # a permission, a symlink loop, a folder named like a scene
+            return SceneLoad(None, None, YamlError(f"the file cannot be read ({exc.strerror or exc})", None))
         if b"\x00" in raw[:8192]:
             return SceneLoad(raw, None, YamlError("the file is binary (it holds NUL bytes), not YAML text", None))
         try:

@@ -82,7 +82,10 @@ def run_validate(
     for rel in targets:
         load = project.load(rel)
         if load.raw is None:
-            diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
+            if load.error is None:
+                diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
+            else:
+                diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.error.message}"))
             continue
         files.append((rel, hashlib.sha256(load.raw).hexdigest()))
         if load.error is not None or load.doc is None:

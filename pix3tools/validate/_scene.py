@@ -61,6 +61,32 @@ TEXT_KEYS = frozenset({"label", "text", "placeholder", "title", "caption", "butt
 BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
 
 
+def _plainly_valid(prop: Prop, value: Any) -> bool:
+    """The common case without a call into the value checks: a plain number, flag or string."""
+    kind, vtype = prop.type, type(value)
+    if kind == "number":
+        return (
+            (vtype is int or vtype is float)
+            and prop.min is None
+            and prop.max is None
+            and not prop.positive
+            and value - value == 0  # finite
+        )
+    if kind in _VECTOR_SIZES:
+        if vtype is not list or len(value) < _VECTOR_SIZES[kind]:
+            return False
+        for item in value[: _VECTOR_SIZES[kind]]:
+            if (type(item) is not int and type(item) is not float) or item - item != 0:
+                return False
+        return True
+    if kind == "enum":
+        return value in prop.options if prop.options else True
+    return (kind == "boolean" and vtype is bool) or (kind == "string" and vtype is str)
+
+
+_VECTOR_SIZES = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
+
+
 def typeof(value: Any) -> str:
     """JavaScript ``typeof`` of a parsed YAML value."""
     if isinstance(value, bool):
@@ -294,6 +320,8 @@ class _Checker:
         kind = classify_key(fmt, key)
         if kind == "schema":
             prop = fmt.schema[key]
+            if _plainly_valid(prop, value):
+                return
             check_prop(self.emit, key, value, at, prop)
             self.resource_value(prop.type, value, at)
         elif kind == "write-only":
@@ -343,8 +371,9 @@ class _Checker:
             )
         prop = fmt.schema.get(rule.schema_name) if rule.schema_name else None
         if prop is not None:
-            check_prop(self.emit, name, value, at, prop)
-            self.resource_value(prop.type, value, at)
+            if not _plainly_valid(prop, value):
+                check_prop(self.emit, name, value, at, prop)
+                self.resource_value(prop.type, value, at)
         elif rule.kind == "enum" and not rule.options:
             pass
         else:
@@ -804,16 +833,43 @@ def _instances(data: Any) -> Iterator[str]:
             stack.extend(v for v in value if isinstance(v, dict | list))
 
 
-def _strings(value: Any, at: Path_, key: str | None) -> Iterator[tuple[Path_, str, str | None]]:
-    stack: list[tuple[Any, Path_, str | None]] = [(value, at, key)]
-    while stack:
-        item, path, near = stack.pop()
-        if isinstance(item, str):
-            yield path, item, near
-        elif isinstance(item, dict):
-            stack.extend((v, (*path, k), str(k)) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((v, (*path, i), near) for i, v in reversed(list(enumerate(item))))
+def _strings(value: Any, at: Path_, key: str | None) -> list[tuple[Path_, str, str | None]]:
+    """The strings worth a look (a ``res://`` reference, or non-ASCII text under a text key), in
+    document order. Paths are built only for those: this walk sees every value of every scene."""
+    found: list[tuple[Path_, str, str | None]] = []
+    trail: list[PathSeg] = list(at)
+
+    def wanted(text: str, near: str | None) -> bool:
+        return (text[:1] in "rR" and text[:6].lower() == "res://") or (near in TEXT_KEYS and not text.isascii())
+
+    def walk(item: Any, near: str | None) -> None:
+        if type(item) is dict:
+            for k, v in item.items():
+                kind = type(v)
+                if kind is str:
+                    if (v[:1] in "rR" and v[:6].lower() == "res://") or (k in TEXT_KEYS and not v.isascii()):
+                        found.append(((*trail, k), v, str(k)))
+                elif kind is dict or kind is list:
+                    trail.append(k)
+                    walk(v, str(k))
+                    trail.pop()
+        elif type(item) is list:
+            for i, v in enumerate(item):
+                kind = type(v)
+                if kind is str:
+                    if wanted(v, near):
+                        found.append(((*trail, i), v, near))
+                elif kind is dict or kind is list:
+                    trail.append(i)
+                    walk(v, near)
+                    trail.pop()
+
+    if type(value) is str:
+        if wanted(value, key):
+            found.append((tuple(trail), value, key))
+    else:
+        walk(value, key)
+    return found
 
 
 def _describe_frame(entry: Any) -> str:

@@ -9,9 +9,10 @@ from pix3tools.scene import levenshtein
 __all__ = ["nearest"]
 
 
-def nearest(value: str, candidates: Iterable[str]) -> str | None:
+def nearest(value: object, candidates: Iterable[str]) -> str | None:
     """A candidate equal ignoring case wins at once; else the lowest Levenshtein distance on
     lowercased text (first minimum), accepted when ≤ 2 (≤ 3 for inputs of 10+ characters)."""
+    value = str(value)  # a YAML key may be a number; the reference sees it as text
     pool = list(candidates)
     lowered = value.lower()
     for cand in pool:

@@ -181,10 +181,15 @@ def _rss_kib(pid: int, field: str) -> int:
 
 
 async def _rss_grown(pid: int, kib: float, *, seconds: float) -> None:
-    """Poll /proc (there is no event to wait on) until the process's RSS reaches ``kib``."""
+    """Poll /proc (there is no event to wait on) until the process's RSS reaches ``kib`` and then
+    stays within 1 MiB for a second: the replies are all in and nothing is being read any more."""
+    last, steady = 0, 0
     for _ in range(int(seconds / 0.1)):
-        if _rss_kib(pid, "VmRSS") >= kib:
+        now = _rss_kib(pid, "VmRSS")
+        steady = steady + 1 if now >= kib and abs(now - last) < 1024 else 0
+        if steady >= 10:
             return
+        last = now
         await trio.sleep(0.1)
 
 

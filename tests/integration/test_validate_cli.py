@@ -116,7 +116,8 @@ def test_bad_input_never_tracebacks(tmp_path: Path) -> None:
     assert by_file["scenes/deep.pix3scene"]["code"] == "E_YAML"
     assert by_file["scenes/flow.pix3scene"]["code"] == "E_YAML"
     assert by_file["scenes/tab.pix3scene"]["code"] == "E_YAML" and by_file["scenes/tab.pix3scene"]["line"] == 3
-    assert by_file["scenes/loop.pix3scene"]["code"] == "E_SHAPE"
+    assert by_file["scenes/loop.pix3scene"]["code"] == "E_YAML"
+    assert "cannot be read" in by_file["scenes/loop.pix3scene"]["message"]
     assert "scenes/link.pix3scene" not in by_file  # a symlinked scene is read like any project file
     direct = run_pix3("validate", "scenes/link.pix3scene", cwd=root)
     assert direct.returncode == 2 and "is outside the project" in direct.stderr
