@@ -1,4 +1,4 @@
-"""The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync.
+"""The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync, check.
 
 spec/devserver.md §3–§6. The file API routes come from `pix3net.devserver.files`; everything
 outside `/__pix3` never reaches this app (see `asgi.py`).
@@ -59,6 +59,7 @@ class Context:
     allowed_hosts: bool | tuple[str, ...] = ()
     register_files: Callable[[QuartTrio], None] = field(default=lambda app: None)
     check_path: Callable[[str, str], object] = field(default=lambda path, name: None)
+    home: Path | None = None  # PIX3_HOME, for `POST /api/check` (TypeScript's cache lives there)
 
 
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
@@ -211,6 +212,24 @@ def create_app(ctx: Context) -> QuartTrio:
         result = await barrier.sync(expect, timeout_ms, tab_id if isinstance(tab_id, str) else None)
         ctx.log.info("sync: %s", _summary(result))
         return json_response(200, result)
+
+    check_lock = trio.Lock()
+
+    @app.route(P + "/api/check", methods=["POST"])
+    async def _check() -> Response:
+        from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
+        from pix3net.home import pix3_home
+
+        body = await read_json()
+        options = check_options(body)
+        if options is None:
+            raise BadInput(BAD_CHECK)
+        timeout_ms = parse_timeout(body)
+        report = await run_checks(
+            ctx.root, ctx.home or pix3_home(), options, lambda: barrier.flush(timeout_ms), request.host_url, check_lock
+        )
+        ctx.log.info("check: ok=%s errors=%s", report["ok"], report["errorCount"])
+        return json_response(200, report)
 
     @app.websocket(P + "/ws")
     async def _socket() -> None:

@@ -19,6 +19,7 @@ from pix3net.devserver.page import gate_page, host_page, version_gate
 from pix3net.devserver.proxy import ViteProxy
 from pix3net.devserver.tabs import Frame, Hub
 from pix3net.devserver.vite import Vite
+from pix3net.home import pix3_home
 
 RES_ROOT = "."
 BUILD = "html"
@@ -151,6 +152,7 @@ async def build(
         log=log,
         register_files=register_files,
         check_path=parse_wire_path,
+        home=pix3_home(),
     )
     app = create_app(ctx)
     proxy = ViteProxy(vite.wait_ready) if vite is not None else None

@@ -40,7 +40,7 @@ def _parse(argv: list[str]) -> tuple[dict[str, bool], str | None, bool]:
     return flags, project, wants_help
 
 
-def _validate(root: Path, hydrate: bool) -> Mapping[str, Any]:
+def validate_project(root: Path, hydrate: bool) -> Mapping[str, Any]:
     from pix3tools.validate import run_validate
 
     report: Mapping[str, Any] = run_validate(root, None, hydrate=hydrate).to_json()
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
     from pix3tools.check._run import CheckOptions, human_report, run_check
 
     options = CheckOptions(hydrate=not flags["no-hydrate"], offline=flags["offline"], no_sync=flags["no-sync"])
-    report = run_check(root, options, home=pix3_home(), validate=_validate, sync=_sync)
+    report = run_check(root, options, home=pix3_home(), validate=validate_project, sync=_sync)
     if flags["json"]:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
