@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pix3net.cli.usage import command_usage
-from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
+from pix3net.home import PROJECT_FILE, pix3_home
+from pix3tools._project import lookup_project
 
 
 class _ArgError(Exception):
@@ -65,17 +66,11 @@ def main(argv: list[str]) -> int:
     if wants_help:
         sys.stdout.write(usage + codes_help())
         return 0
-    cwd = Path.cwd()
-    if project is not None:
-        start = (cwd / project).resolve()
-        root: Path | None = start if (start / PROJECT_FILE).is_file() else None
-        where = str(start)
-    else:
-        root = find_project_root(cwd)
-        where = f"{cwd} or any parent folder"
+    lookup = lookup_project(Path.cwd(), project)
+    root = lookup.root
     if root is None:
         sys.stderr.write(
-            f"pix3 check: no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
+            f"pix3 check: no {PROJECT_FILE} in {lookup.where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
         )
         return 2
 

@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.home import PROJECT_FILE, resolve_project
+from pix3net.home import PROJECT_FILE
+from pix3tools._project import lookup_project
 from pix3tools.gap._record import (
     GAPS_FILE,
     KINDS,
@@ -107,10 +108,10 @@ def run(
     if args.help:
         out.write(command_usage("gap"))
         return EXIT_OK
-    root = resolve_project(cwd, args.project)
+    lookup = lookup_project(cwd, args.project)
+    root = lookup.root
     if root is None:
-        start = (cwd / args.project).resolve() if args.project is not None else cwd.resolve()
-        err.write(f"pix3 gap: no {PROJECT_FILE} found in {start} or any parent folder.\n")
+        err.write(f"pix3 gap: no {PROJECT_FILE} found in {lookup.start} or any parent folder.\n")
         return EXIT_USAGE
     if args.list:
         records = read_records(root)

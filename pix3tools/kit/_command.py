@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.home import no_project_message, resolve_project
+from pix3net.home import no_project_message
+from pix3tools._project import lookup_project
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -68,10 +69,10 @@ def run(argv: list[str], *, cwd: Path, out: TextIO, err: TextIO) -> int:
     if args.help:
         out.write(command_usage("kit"))
         return EXIT_OK
-    root = resolve_project(cwd, args.project)
+    lookup = lookup_project(cwd, args.project)
+    root = lookup.root
     if root is None:
-        start = (cwd / args.project).resolve() if args.project is not None else cwd.resolve()
-        err.write(f"pix3 kit: {no_project_message(start, explicit=args.project is not None)}\n")
+        err.write(f"pix3 kit: {no_project_message(lookup.start, explicit=lookup.explicit)}\n")
         return EXIT_USAGE
     from pix3tools.kit._api import install, migrate
     from pix3tools.kit._install import KitError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pix3tools._js import is_number, js_number, js_round, json_text
+from pix3tools._js import is_number, js_number, js_round, js_string, json_text
 
 __all__ = ["is_number", "js_number", "js_round", "json_text", "quote_short", "value_text"]
 
@@ -33,12 +33,8 @@ def _vector(value: Any) -> list[Any] | None:
 
 def value_text(value: Any) -> str:
     """One property value on a ``--props`` line (spec/validate.md §4.5)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return js_number(value)
+    if value is None or isinstance(value, bool | int | float):
+        return js_string(value)
     if isinstance(value, str):
         return value if _PLAIN.match(value) else quote_short(value, 60)
     vector = _vector(value)
