@@ -28,13 +28,17 @@ def _parse(argv: list[str]) -> tuple[dict[str, bool], str | None, bool]:
             wants_help = True
         elif arg.startswith("--") and arg[2:] in flags:
             flags[arg[2:]] = True
-        elif arg == "--project":
-            if i + 1 >= len(argv):
-                raise _ArgError("--project needs a folder")
-            i += 1
-            project = argv[i]
-        elif arg.startswith("--project="):
-            project = arg.removeprefix("--project=") or None
+        elif arg == "--project" or arg.startswith("--project="):
+            # As validate: `--project --json` is a missing folder, not a folder named "--json".
+            if arg == "--project":
+                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                    raise _ArgError("--project needs a folder")
+                i += 1
+                project = argv[i]
+            else:
+                project = arg.partition("=")[2]
+                if not project:
+                    raise _ArgError("--project needs a folder")
         else:
             raise _ArgError(f"unknown argument {arg}")
         i += 1

@@ -111,7 +111,10 @@ def run(
     lookup = lookup_project(cwd, args.project)
     root = lookup.root
     if root is None:
-        err.write(f"pix3 gap: no {PROJECT_FILE} found in {lookup.start} or any parent folder.\n")
+        err.write(
+            f"pix3 gap: no {PROJECT_FILE} found in {lookup.start} or any parent folder."
+            " Run it inside a Pix3 project, or pass --project <dir>.\n"
+        )
         return EXIT_USAGE
     if args.list:
         records = read_records(root)

@@ -93,6 +93,9 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     # Scenes nest: a few hundred levels are legal YAML and the reader and the outline recurse.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     root = _find_root(cwd, args.project)
+    if not root.is_dir():
+        err.write(f"pix3 tree: {root} is not a folder; pass --project an existing project folder.\n")
+        return 2
     manifest = _manifest(root)
     if args.scene is None:
         from pix3tools.tree._overview import build_overview, overview_json, overview_lines

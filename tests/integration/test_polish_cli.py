@@ -1,0 +1,64 @@
+"""A user's pass over the file tools: bad input is refused clearly, `--json` is a stable document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_pix3
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("polish")
+    done = run_pix3("new", "2d", "game", cwd=where, env={"PIX3_HOME": str(where / "home")})
+    assert done.returncode == 0, done.stderr
+    return where / "game"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "--json", "--no-hydrate"],
+        ["tree", "--json"],
+        ["tree", "scenes/main.pix3scene", "--json"],
+        ["gap", "--list", "--json"],
+        ["sfx", "coin", "--json", "--out", "audio/c.wav"],
+    ],
+)
+def test_json_is_two_space_indented_with_one_trailing_newline(project: Path, argv: list[str]) -> None:
+    done = run_pix3(*argv, cwd=project)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert done.stdout == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_check_project_flag_does_not_swallow_the_next_option(project: Path) -> None:
+    done = run_pix3("check", "--project", "--json", cwd=project)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("pix3 check: --project needs a folder\n\nUsage: pix3 check")
+
+
+def test_check_empty_project_value_is_a_usage_error(project: Path) -> None:
+    done = run_pix3("check", "--project=", cwd=project)
+    assert done.returncode == 2
+    assert done.stderr.startswith("pix3 check: --project needs a folder\n\n")
+
+
+def test_tree_refuses_a_project_folder_that_does_not_exist(project: Path) -> None:
+    done = run_pix3("tree", "--project", "nope", cwd=project)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"pix3 tree: {project / 'nope'} is not a folder; pass --project an existing project folder.\n"
+    )
+
+
+def test_gap_without_a_project_says_what_to_do(tmp_path: Path) -> None:
+    done = run_pix3("gap", "no tween node", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"pix3 gap: no pix3project.yaml found in {tmp_path.resolve()} or any parent folder."
+        " Run it inside a Pix3 project, or pass --project <dir>.\n"
+    )
