@@ -62,3 +62,11 @@ def test_gap_without_a_project_says_what_to_do(tmp_path: Path) -> None:
         f"pix3 gap: no pix3project.yaml found in {tmp_path.resolve()} or any parent folder."
         " Run it inside a Pix3 project, or pass --project <dir>.\n"
     )
+
+
+@pytest.mark.parametrize("command", ["new", "validate", "check", "tree", "kit", "character-compile", "sfx", "gap"])
+def test_every_file_tool_usage_states_its_exit_codes(command: str) -> None:
+    done = run_pix3(command, "--help")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith(f"Usage: pix3 {command} ")
+    assert "\nExit 0 " in done.stdout
