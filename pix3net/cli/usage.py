@@ -43,7 +43,7 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "                                        scene outline, one line per node; no scene: overview"
     ),
     "kit": (
-        "  pix3 kit [--update] [--project <dir>]\n"
+        "  pix3 kit [--update] [--json] [--project <dir>]\n"
         "           [--migrate]                  install or update the agent kit; --migrate: 1.x → 2.x"
     ),
     "character-compile": (
@@ -148,13 +148,14 @@ Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file.
   --json               the outline as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
-    "kit": """Usage: pix3 kit [--update] [--migrate] [--project <dir>]
+    "kit": """Usage: pix3 kit [--update] [--migrate] [--json] [--project <dir>]
 
 Install the agent kit (AGENTS.md and the skills) into the project, or update it.
 Exit 0 done, 1 the kit could not be installed (the message says why), 2 usage or no project.
 
   --update             replace kit files that are outdated and not edited by you
   --migrate            move a 1.x kit to 2.x
+  --json               the report as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
     "character-compile": """Usage: pix3 character-compile <spec> [--dry-run] [--force] [--json] [--project <dir>]

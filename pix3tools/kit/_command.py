@@ -24,6 +24,7 @@ class KitArgs:
     update: bool = False
     migrate: bool = False
     project: str | None = None
+    json: bool = False
     help: bool = False
 
 
@@ -39,6 +40,8 @@ def parse_args(argv: list[str]) -> KitArgs:
             args.update = True
         elif token == "--migrate":
             args.migrate = True
+        elif token == "--json":
+            args.json = True
         elif token == "--project" or token.startswith("--project="):
             if token == "--project":
                 if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
@@ -79,7 +82,9 @@ def run(argv: list[str], *, cwd: Path, out: TextIO, err: TextIO) -> int:
     from pix3tools.kit._writes import WriteError
 
     try:
-        text = migrate(root) if args.migrate else install(root, update=args.update)
+        text = (
+            migrate(root, as_json=args.json) if args.migrate else install(root, update=args.update, as_json=args.json)
+        )
     except (KitError, WriteError) as exc:
         err.write(f"pix3 kit: {exc}\n")
         return EXIT_FAILED
