@@ -10,6 +10,7 @@ from typing import Any
 
 from pix3net.cli.usage import command_usage
 from pix3net.home import PROJECT_FILE, pix3_home
+from pix3tools._argv import option_value
 from pix3tools._project import lookup_project
 
 
@@ -28,17 +29,12 @@ def _parse(argv: list[str]) -> tuple[dict[str, bool], str | None, bool]:
             wants_help = True
         elif arg.startswith("--") and arg[2:] in flags:
             flags[arg[2:]] = True
-        elif arg == "--project" or arg.startswith("--project="):
+        elif arg.partition("=")[0] == "--project":
             # As validate: `--project --json` is a missing folder, not a folder named "--json".
-            if arg == "--project":
-                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
-                    raise _ArgError("--project needs a folder")
-                i += 1
-                project = argv[i]
-            else:
-                project = arg.partition("=")[2]
-                if not project:
-                    raise _ArgError("--project needs a folder")
+            project, i = option_value(argv, i, stop="-", empty=False)
+            if project is None:
+                raise _ArgError("--project needs a folder")
+            continue
         else:
             raise _ArgError(f"unknown argument {arg}")
         i += 1

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3net.home import no_project_message
+from pix3tools._argv import option_value
 from pix3tools._project import lookup_project
 
 EXIT_OK = 0
@@ -42,17 +43,11 @@ def parse_args(argv: list[str]) -> KitArgs:
             args.migrate = True
         elif token == "--json":
             args.json = True
-        elif token == "--project" or token.startswith("--project="):
-            if token == "--project":
-                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
-                    raise UsageError("--project needs a directory")
-                value = argv[i + 1]
-                i += 1
-            else:
-                value = token.partition("=")[2]
-            if not value:
+        elif token.partition("=")[0] == "--project":
+            args.project, i = option_value(argv, i, stop="-", empty=False)
+            if args.project is None:
                 raise UsageError("--project needs a directory")
-            args.project = value
+            continue
         elif token.startswith("-"):
             raise UsageError(f'unknown option "{token}"')
         else:

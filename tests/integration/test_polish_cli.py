@@ -70,3 +70,12 @@ def test_every_file_tool_usage_states_its_exit_codes(command: str) -> None:
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith(f"Usage: pix3 {command} ")
     assert "\nExit 0 " in done.stdout
+
+
+@pytest.mark.parametrize("command", ["validate", "check", "kit"])
+@pytest.mark.parametrize("spelling", [["--project", ""], ["--project="], ["--project", "-x"], ["--project"]])
+def test_project_needs_a_folder(project: Path, command: str, spelling: list[str]) -> None:
+    done = run_pix3(command, *spelling, cwd=project)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"pix3 {command}: --project needs a ")
+    assert f"\n\nUsage: pix3 {command} " in done.stderr
