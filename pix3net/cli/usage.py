@@ -174,7 +174,7 @@ Exit 0 written or current, 1 refused, 2 usage or no project.
     "sfx": """Usage: pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]
 
 Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline (no editor, no network).
-Exit 0 written, 2 a bad argument or a description that names no preset.
+Exit 0 written, 1 the file could not be written, 2 a bad argument or a description that names no preset.
 
   presets     coin, jump, hit, explosion, powerup, click
   modifiers   high/low, short/long, soft (in a description: "short high coin pickup")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -127,7 +128,13 @@ def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> in
 
     cwd = Path.cwd()
     target = (cwd / out).resolve() if out is not None else (find_project_root(cwd) or cwd) / "audio" / f"{preset}.wav"
-    atomic_write(target, data)
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        # mkdir through a file says EEXIST, opening through one ENOTDIR: name the real cause.
+        why = "a folder on the way is a file" if exc.errno in (errno.EEXIST, errno.ENOTDIR) else exc.strerror or exc
+        sys.stderr.write(f"pix3 sfx: cannot write {_posix_rel(target, cwd)} ({why}); choose another --out.\n")
+        return 1
 
     root = find_project_root(target.parent)
     res = f"res://{_posix_rel(target, root)}" if root is not None else None

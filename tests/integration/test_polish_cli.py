@@ -79,3 +79,11 @@ def test_project_needs_a_folder(project: Path, command: str, spelling: list[str]
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"pix3 {command}: --project needs a ")
     assert f"\n\nUsage: pix3 {command} " in done.stderr
+
+
+def test_sfx_that_cannot_write_says_so_and_exits_1(project: Path) -> None:
+    done = run_pix3("sfx", "coin", "--out", "pix3project.yaml/coin.wav", cwd=project)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "pix3 sfx: cannot write pix3project.yaml/coin.wav (a folder on the way is a file); choose another --out.\n"
+    )
