@@ -80,7 +80,10 @@ def parse_args(argv: list[str]) -> GapArgs:
         elif token == "--json":
             args.json = True
         elif token.startswith("--"):
-            raise UsageError(f'unknown option "{token}"')
+            name, eq, value = token.partition("=")
+            # The reference has no `--kind=node` form; say the spelling it takes.
+            hint = f" (write {name} {value})" if eq and name in _VALUED else ""
+            raise UsageError(f'unknown option "{token}"{hint}')
         elif args.summary is None:
             args.summary = token
         else:

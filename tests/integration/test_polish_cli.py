@@ -87,3 +87,10 @@ def test_sfx_that_cannot_write_says_so_and_exits_1(project: Path) -> None:
     assert done.stderr == (
         "pix3 sfx: cannot write pix3project.yaml/coin.wav (a folder on the way is a file); choose another --out.\n"
     )
+
+
+def test_gap_equals_form_is_refused_with_the_spelling_it_takes(project: Path) -> None:
+    done = run_pix3("gap", "no tween node", "--kind=node", cwd=project)
+    assert done.returncode == 2
+    assert done.stderr.startswith('pix3 gap: unknown option "--kind=node" (write --kind node)\n\nUsage: pix3 gap')
+    assert not (project / ".pix3" / "gaps.jsonl").exists()
