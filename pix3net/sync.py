@@ -58,7 +58,7 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
         return SyncOutcome("no-server")
     import httpx
 
-    with httpx.Client(trust_env=False) as client:
+    with httpx.Client(trust_env=False, verify=False) as client:  # loopback http: no CA bundle to load
         try:
             probe = client.get(_api(url, "hello"), timeout=PROBE_TIMEOUT_S)
         except (httpx.HTTPError, ValueError):

@@ -25,6 +25,8 @@ ORDER: tuple[str, ...] = (
 
 COMMANDS: dict[str, str] = {
     "new": "pix3tools.new:main",
+    "editor": "pix3net.editor.command:run",
+    "agent-setup": "pix3net.agents.command:run",
     "validate": "pix3tools.validate.cli:main",
     "check": "pix3tools.check.cli:main",
     "tree": "pix3tools.tree.cli:main",

@@ -18,7 +18,8 @@ OVERVIEW_BLOCKS: dict[str, str] = {
     ),
     "editor": (
         "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--chrome-only] [--no-chrome]\n"
-        "              [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>] [--ssh <host>]\n"
+        "              [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>] [--remote-port <n>]\n"
+        "              [--ssh <host>]\n"
         "                                        start or reuse the dev server and Chrome behind the\n"
         "                                        CDP token proxy, with the editor tab open"
     ),
@@ -84,8 +85,9 @@ proxy (127.0.0.1:9333 by default) with the editor tab open, and say where an age
   --headless           run Chrome headless
   --port <n>           the dev server's port (strict)
   --cdp-port <n>       the proxy's port (default 9333, then the next free one up to 9339)
-  --url <editor url>   the editor URL to open (with --chrome-only)
-  --ssh <host>         the SSH host to print in the forward instructions
+  --url <editor url>   Remote SSH, your machine: the editor a port forward reaches (no project)
+  --remote-port <n>    with --url: the remote host's port forwarded to this proxy (default 9333)
+  --ssh <host>         with --url: the SSH host in the token copy line
 """,
     "agent-setup": """Usage: pix3 agent-setup [claude|codex|pi] [options]
 

@@ -1,0 +1,196 @@
+"""`pix3 editor`: from a project to an agent driving its editor (spec/cdp.md §7, seed README).
+
+The flow, in order: parse; ``--stop-chrome``; ``--url`` (the human's side of Remote SSH, no
+project); the project; ``--stop``; the dev server; ``Editor:``; ``--no-chrome``; the remote host
+mode; Chrome behind the proxy with the editor tab; whether the project's agent config reaches it.
+Human text on stdout, errors on stderr as ``pix3 editor: <message>``; the token is never printed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from pix3net.cli.usage import command_usage, usage_error
+from pix3net.editor.args import EditorArgError, EditorArgs, parse_editor_args
+from pix3net.home import PROJECT_FILE, pix3_home, resolve_project
+
+if TYPE_CHECKING:
+    from pix3net.editor.browser import ChromeResult
+
+NAME = "editor"
+DEFAULT_CDP_PORT = 9333
+
+
+class _Out:
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+
+    def line(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def fail(self, message: str, code: int = 1) -> int:
+        self.err.write(f"pix3 editor: {message}\n")
+        return code
+
+
+def run(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    io = _Out(out or sys.stdout, err or sys.stderr)
+    try:
+        args = parse_editor_args(argv)
+    except EditorArgError as exc:
+        io.err.write(usage_error(NAME, str(exc)))
+        return 2
+    if args.help:
+        io.out.write(command_usage(NAME))
+        return 0
+    home = pix3_home(os.environ)
+    if args.stop_chrome:  # not project-bound; wins over every other flag
+        from pix3net.chrome.control import stop_owner
+
+        io.line(stop_owner(home))
+        return 0
+    if args.url is not None:
+        return _human_side(args, home, io)
+    cwd = Path.cwd()
+    root = resolve_project(cwd, args.project)
+    if root is None:
+        where = f"{(cwd / args.project).resolve()}" if args.project is not None else f"{cwd} or any parent folder"
+        return io.fail(f"no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.", 2)
+    if args.stop:
+        return _stop(root, io)
+    return _project(args, root, home, io)
+
+
+def _stop(root: Path, io: _Out) -> int:
+    from pix3net.editor.devserver import stop_dev_server
+
+    stopped = stop_dev_server(root)
+    if stopped.pid is None:
+        io.line("No dev server recorded in .pix3/dev.json.")
+    elif stopped.stopped:
+        io.line(f"Stopped the dev server (pid {stopped.pid}).")
+    else:
+        io.line(f"The dev server recorded in .pix3/dev.json (pid {stopped.pid}) is already gone; record removed.")
+    return 0
+
+
+def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
+    from pix3net.editor.devserver import DevServerError, find_dev_server, start_dev_server
+
+    found = find_dev_server(root)
+    if found.state == "live" and found.info is not None:
+        info = found.info
+        io.line(f"Dev server: {info.url} (pid {info.pid}, reused)")
+    elif args.chrome_only:
+        if found.info is not None:
+            return io.fail(
+                f".pix3/dev.json points at {found.info.url}, which does not answer; start the dev server"
+                " (`npm run dev` or `pix3 editor` without --chrome-only)."
+            )
+        return io.fail(
+            "no .pix3/dev.json — start the dev server first (`npm run dev` or `pix3 editor` without --chrome-only)."
+        )
+    else:
+        if found.info is not None:
+            io.line(f"Dev server recorded at {found.info.url} does not answer; starting a new one.")
+        try:
+            info = start_dev_server(root, args.port, found.info)
+        except DevServerError as exc:
+            return io.fail(str(exc))
+        io.line(f"Dev server: {info.url} (pid {info.pid}, started; log in .pix3/dev.log)")
+    io.line(f"Editor:     {info.editor_url}")
+    if info.public_editor_url:
+        io.line(f"Browser:    {info.public_editor_url} (dev.json publicEditorUrl)")
+    if args.no_chrome:
+        return 0
+
+    import trio
+
+    from pix3net.editor.args import is_remote_host
+
+    if is_remote_host(os.environ, headless=args.headless):
+        from pix3net.agents.forward import forward_port, store_forward_port
+        from pix3net.editor.remote import remote_host_block
+
+        port = forward_port(home, args.cdp_port)
+        if args.cdp_port is not None:
+            store_forward_port(home, port)
+        for line in trio.run(remote_host_block, home, info, port):
+            io.line(line)
+        return 0
+
+    from pix3net.editor.browser import ChromeStepError
+
+    preferred = args.cdp_port or DEFAULT_CDP_PORT
+    try:
+        result = trio.run(_chrome, home, info.editor_url, preferred, args.headless, io)
+    except ChromeStepError as exc:
+        return io.fail(str(exc))
+    for line in _agent_lines(root, home, preferred, result.port, result.token):
+        io.line(line)
+    return 0
+
+
+async def _chrome(home: Path, url: str, preferred: int, headless: bool, io: _Out) -> ChromeResult:
+    from pix3net.editor.browser import chrome_step
+
+    return await chrome_step(home, url, preferred=preferred, headless=headless, emit=io.line)
+
+
+def _agent_lines(root: Path, home: Path, preferred: int, port: int, token: str) -> list[str]:
+    from pix3net.agents.stale import configured_files, staleness_line
+    from pix3net.editor.browser import display_home_path
+
+    lines: list[str] = []
+    endpoint = f"ws://127.0.0.1:{port}/pix3"
+    stale: str | None = None
+    if port != preferred:
+        lines.append(
+            f"Port {preferred} was taken, using {port}: run `pix3 agent-setup --repair` so chrome-devtools-mcp"
+            " points at it. A Codex or Claude Code session that is already running keeps the old port — restart"
+            " it or start a new thread."
+        )
+    else:
+        stale = staleness_line(root, home, port, token)
+        if stale is not None:
+            lines.append(stale)
+    where = f"Agents:     {endpoint} with the token of {display_home_path(home, 'cdp-token')}"
+    configured = configured_files(root, home)
+    if stale is None and port == preferred and configured:
+        lines.append(f"{where}; {' and '.join(configured)} reach it through chrome-devtools-mcp.")
+    elif not configured:
+        lines.append(f"{where}; run `pix3 agent-setup` to point Claude Code, Codex or pi at it.")
+    else:
+        lines.append(where + ".")
+    return lines
+
+
+def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
+    from pix3net.editor.devserver import probe_hello
+
+    url = args.url or ""
+    if not probe_hello(url.removesuffix("__pix3/")):
+        return io.fail(
+            f"{url} does not answer as a Pix3 editor. Is the dev server running on the remote host"
+            " (`pix3 editor` there) and its port forwarded here (VS Code: the Ports tab)?"
+        )
+    import trio
+
+    from pix3net.editor.browser import ChromeStepError
+    from pix3net.editor.remote import human_side_block, record_forward_port
+
+    io.line(f"Editor:     {url} (a dev server reached through a port forward)")
+    remote_port = args.remote_port or DEFAULT_CDP_PORT
+    record_forward_port(home, remote_port)
+    try:
+        result = trio.run(_chrome, home, url, args.cdp_port or DEFAULT_CDP_PORT, args.headless, io)
+    except ChromeStepError as exc:
+        return io.fail(str(exc))
+    token_path = str(home / "cdp-token")
+    for line in human_side_block(token_path, args.ssh_host, remote_port, result.port):
+        io.line(line)
+    return 0

@@ -1,0 +1,117 @@
+"""A minimal MCP stdio client for the editor end-to-end tests, and the `npx` shim that runs the
+pinned chrome-devtools-mcp from tests/node/node_modules (the network is closed here)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+def npx_shim(folder: Path, node_modules: Path) -> Path:
+    """A folder holding an ``npx`` that execs the local package named ``<pkg>@<version>``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "npx"
+    bin_js = node_modules / "chrome-devtools-mcp" / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    script.write_text(
+        "#!/bin/sh\n"
+        '[ "$1" = "-y" ] && shift\n'
+        'pkg="$1"; shift\n'
+        'case "$pkg" in\n'
+        f'  chrome-devtools-mcp@1.10.1) exec node "{bin_js}" "$@" ;;\n'
+        "esac\n"
+        'echo "npx shim: no local package for $pkg" >&2\n'
+        "exit 127\n"
+    )
+    script.chmod(0o755)
+    return folder
+
+
+class McpClient:
+    """JSON-RPC over the server's stdin/stdout, one message per line."""
+
+    def __init__(self, command: str, args: list[str], env: Mapping[str, str], cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            [command, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            cwd=cwd,
+        )
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        self._next_id = 0
+        self.stderr = b""
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._drain, daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put(b"")
+
+    def _drain(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.stderr += line
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+        self._next_id += 1
+        ident = self._next_id
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:
+            try:
+                line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                raise TimeoutError(f"{method}: no answer; stderr: {self.stderr.decode(errors='replace')}") from None
+            if not line:
+                raise EOFError(f"{method}: the server exited; stderr: {self.stderr.decode(errors='replace')}")
+            message: dict[str, Any] = json.loads(line)
+            if message.get("id") == ident:
+                return message
+
+    def initialize(self) -> None:
+        self.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pix3-tests", "version": "0"}},
+        )
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> str:
+        """The tool's text content (joined), raising when the call failed."""
+        answer = self.request("tools/call", {"name": name, "arguments": arguments})
+        if "error" in answer:
+            raise RuntimeError(f"{name}: {answer['error']}")
+        result = answer["result"]
+        text = "\n".join(part.get("text", "") for part in result.get("content", []))
+        if result.get("isError"):
+            raise RuntimeError(f"{name}: {text}")
+        return text
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for thread in self._threads:
+            thread.join(5)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()

@@ -1,0 +1,170 @@
+"""`pix3 agent-setup` as a real process (spec/cli.md §6: bin-bundle 8, agent-setup.spec 19–23)."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from pix3net.cdp.token import read_token
+from tests.conftest import run_pix3
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "game"
+    root.mkdir()
+    (root / "pix3project.yaml").write_text("version: 1.0.0\n")
+    return root
+
+
+def _setup(project: Path, home: Path, *args: str) -> tuple[int, str, str]:
+    done = run_pix3("agent-setup", *args, cwd=project, env={"PIX3_HOME": str(home)})
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
+    code, out, err = _setup(project, pix3_home, "claude", "--project", str(project))
+    assert (code, err) == (0, "")
+    assert "chrome-devtools-mcp@1.10.1" in out
+    config = pix3_home / "cdp-mcp.json"
+    args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    assert "--categoryExperimentalThirdParty=true" in args
+    assert args[-1] == f"--config={config}"
+    token = read_token(pix3_home / "cdp-token")
+    assert token is not None
+    assert json.loads(config.read_text()) == {
+        "wsEndpoint": "ws://127.0.0.1:9333/pix3",
+        "wsHeaders": json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":")),
+    }
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    assert token not in (project / ".mcp.json").read_text()
+    assert "wrote .mcp.json" in out and "new thread" in out and token not in out
+    assert not (project / ".codex").exists()
+
+    code, out, _ = _setup(project, pix3_home, "claude")
+    assert code == 0 and "up to date" in out and "new thread" not in out
+
+    mcp = project / ".mcp.json"
+    mcp.write_text(mcp.read_text().replace("cdp-mcp.json", "other.json"))
+    code, out, _ = _setup(project, pix3_home, "claude")
+    assert code == 1 and "--repair" in out and "has a different pix3-browser entry —" in out
+    code, out, _ = _setup(project, pix3_home, "claude", "--repair")
+    assert code == 0 and "repaired .mcp.json (previous copy in .mcp.json.bak)" in out
+    assert f"--config={config}" in mcp.read_text() and token not in mcp.read_text()
+    assert f"Bearer {token}" in config.read_text()
+    assert token not in out
+
+
+def test_default_targets(project: Path, pix3_home: Path) -> None:
+    code, out, _ = _setup(project, pix3_home)
+    assert code == 0
+    assert "Claude Code: wrote .mcp.json" in out and "Codex: wrote .codex/config.toml" in out
+    assert "pi:" not in out
+    # only the agents whose file exists, once one does
+    (project / ".mcp.json").unlink()
+    (project / ".pi").mkdir()
+    (project / ".pi" / "mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}\n')
+    code, out, _ = _setup(project, pix3_home)
+    assert code == 0
+    assert "pi: wrote .pi/mcp.json" in out and "Codex: .codex/config.toml is up to date" in out
+    assert "Claude Code" not in out.split("\n\n")[0]
+    data = json.loads((project / ".pi" / "mcp.json").read_text())
+    assert list(data["mcpServers"]) == ["other", "pix3-browser"]
+    assert not (project / ".mcp.json").exists()
+
+
+def test_p2_entry_is_named_and_repaired(project: Path, pix3_home: Path) -> None:
+    token = "t" * 43
+    (pix3_home / "cdp-token").write_text(token + "\n")
+    args = [
+        "-y",
+        "chrome-devtools-mcp@1.10.1",
+        "--wsEndpoint=ws://127.0.0.1:9333/pix3",
+        '--wsHeaders={"Authorization":"Bearer ' + token + '"}',
+    ]
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3-browser": {"command": "npx", "args": args}}}))
+    code, out, _ = _setup(project, pix3_home, "claude")
+    assert code == 1 and "the CDP token on its command line" in out
+    assert token not in out
+    code, out, _ = _setup(project, pix3_home, "claude", "--repair")
+    assert code == 0 and token not in out and token not in (project / ".mcp.json").read_text()
+
+
+def test_p1_entry_is_named(project: Path, pix3_home: Path) -> None:
+    entry = {"command": "npx", "args": ["--browserUrl=http://127.0.0.1:9333"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3-browser": entry}}))
+    code, out, _ = _setup(project, pix3_home, "claude")
+    assert code == 1 and "the P1 launch" in out
+
+
+def test_recorded_port_and_its_move(project: Path, pix3_home: Path) -> None:
+    record = {"port": 9337, "profile": str(pix3_home / "chrome")}
+    (pix3_home / "chrome.json").write_text(json.dumps(record))
+    code, out, _ = _setup(project, pix3_home, "codex")
+    assert code == 0 and "ws://127.0.0.1:9337/pix3" in out and "the port it recorded" in out
+    assert f"--config={pix3_home / 'cdp-mcp.json'}" in (project / ".codex" / "config.toml").read_text()
+    assert "9337" in (pix3_home / "cdp-mcp.json").read_text()
+    (pix3_home / "chrome.json").write_text(json.dumps({**record, "port": 9338}))
+    code, out, _ = _setup(project, pix3_home, "codex")
+    assert code == 0 and "updated" in out and "new thread" in out and "is up to date" in out
+    assert "9338" in (pix3_home / "cdp-mcp.json").read_text()
+    code, out, _ = _setup(project, pix3_home, "codex", "--cdp-port", "9340")
+    assert code == 0 and "ws://127.0.0.1:9340/pix3" in out
+
+
+def test_outside_a_project_and_bad_arguments(tmp_path: Path, pix3_home: Path) -> None:
+    code, out, err = _setup(tmp_path, pix3_home, "claude")
+    assert code == 2 and "pix3project.yaml" in err and "or any parent folder" in err and out == ""
+    code, _, err = _setup(tmp_path, pix3_home, "--project", str(tmp_path))
+    assert code == 2 and "or any parent folder" not in err
+    for args, message in (
+        (["gemini"], 'agent-setup takes claude, codex or pi, not "gemini"'),
+        (["--cdp-port", "x"], "--cdp-port needs a port"),
+        (["--cdp-port"], "--cdp-port needs a port"),
+        (["--project"], "--project needs a directory"),
+        (["--project", "--repair"], "--project needs a directory"),
+    ):
+        code, out, err = _setup(tmp_path, pix3_home, *args)
+        assert code == 2, args
+        assert err.startswith(f"pix3 agent-setup: {message}\n\nUsage: pix3 agent-setup"), args
+        assert out == ""
+    assert not (pix3_home / "cdp-token").exists()
+
+
+def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> None:
+    code, out, _ = _setup(project, pix3_home, "codex", "claude", "pi")
+    assert code == 0
+    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.10.1 ")
+    assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.10.1" in out
+    assert "Codex reads .codex/config.toml only in a project it trusts" in out
+
+
+def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_home: Path) -> None:
+    from tests.integration.editor_fakes import free_port
+
+    code, out, err = _setup(project, pix3_home, "claude", "--remote")
+    assert code == 1 and err.startswith("pix3 agent-setup --remote: no ~/.pix3/remote-cdp-token here.")
+    assert not (project / ".mcp.json").exists() and not (pix3_home / "remote-cdp.json").exists()
+
+    token = "r" * 43
+    (pix3_home / "remote-cdp-token").write_text(token + "\n")
+    (pix3_home / "remote-cdp-token").chmod(0o644)
+    port = free_port()
+    code, out, err = _setup(project, pix3_home, "claude", "codex", "--remote", "--cdp-port", str(port))
+    assert code == 0, err
+    assert f"Port {port} does not answer with the proof of the token now (nothing listens); written anyway" in out
+    config = pix3_home / "remote-cdp.json"
+    assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{port}/pix3"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    assert stat.S_IMODE((pix3_home / "remote-cdp-token").stat().st_mode) == 0o600
+    for name in (".mcp.json", ".codex/config.toml"):
+        text = (project / name).read_text()
+        assert f"--config={config}" in text and token not in text
+    assert token not in out + err
+    code, out, _ = _setup(project, pix3_home, "claude")  # the local launch is another entry
+    assert code == 1 and "has a different pix3-browser entry" in out
+    code, out, _ = _setup(project, pix3_home, "claude", "--remote", "--cdp-port", str(port))
+    assert code == 0 and "up to date" in out

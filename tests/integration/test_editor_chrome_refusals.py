@@ -1,0 +1,48 @@
+"""`pix3 editor` refusing what it must not reuse or cannot start (spec/cdp.md §8.2 35, 36, 37)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_pix3
+from tests.integration.editor_fakes import free_port, hello_server, make_project, plain_devtools, write_dev_json
+
+
+def test_chrome_that_exits_at_once(tmp_path: Path, pix3_home: Path) -> None:
+    fake = tmp_path / "chrome.sh"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    root = make_project(tmp_path / "game")
+    with hello_server() as port:
+        write_dev_json(root, port)
+        done = run_pix3(
+            "editor", "--headless", "--cdp-port", str(free_port()), cwd=root, env={"PIX3_CHROME": str(fake)}
+        )
+    assert done.returncode == 1, done.stdout
+    assert "Chrome exited before it answered" in done.stderr
+    assert "close it and run pix3 editor again" in done.stderr
+    assert not (pix3_home / "chrome.json").exists()
+
+
+def test_p1_chrome_is_refused_and_never_sees_the_token(tmp_path: Path, pix3_home: Path) -> None:
+    root = make_project(tmp_path / "game")
+    cdp = free_port()
+    with hello_server() as port:
+        editor_url = write_dev_json(root, port)["editorUrl"]
+        with plain_devtools([editor_url], cdp) as seen:
+            done = run_pix3("editor", "--cdp-port", str(cdp), cwd=root, env={"PIX3_CHROME": "/bin/false"})
+    assert done.returncode == 1, done.stdout
+    assert "open debugging port and no token" in done.stderr and "Close that Chrome" in done.stderr
+    assert done.stderr.startswith(f"pix3 editor: port {cdp} is Chrome/155.0 started by an earlier pix3 editor")
+    assert seen and not any("authorization" in headers for headers in seen)
+
+
+def test_url_that_answers_needs_no_project_and_one_that_does_not(tmp_path: Path, pix3_home: Path) -> None:
+    done = run_pix3("editor", "--url", f"http://127.0.0.1:{free_port()}/", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("pix3 editor: http://127.0.0.1:")
+    assert "does not answer as a Pix3 editor" in done.stderr
+    with hello_server() as port:
+        done = run_pix3("editor", "--url", f"http://127.0.0.1:{port}", cwd=tmp_path, env={"PATH": ""})
+    assert done.stdout == f"Editor:     http://127.0.0.1:{port}/__pix3/ (a dev server reached through a port forward)\n"
+    assert done.returncode == 1 and "No Chrome found" in done.stderr
