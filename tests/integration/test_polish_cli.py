@@ -94,3 +94,42 @@ def test_gap_equals_form_is_refused_with_the_spelling_it_takes(project: Path) ->
     assert done.returncode == 2
     assert done.stderr.startswith('pix3 gap: unknown option "--kind=node" (write --kind node)\n\nUsage: pix3 gap')
     assert not (project / ".pix3" / "gaps.jsonl").exists()
+
+
+NAN_SCENE = """version: 1.0.0
+root:
+  - id: panel
+    type: Group2D
+    properties:
+      width: .nan
+      height: .inf
+      layout:
+        enabled: true
+        horizontalAlign: stretch
+        verticalAlign: stretch
+    children:
+      - id: fill
+        type: ColorRect2D
+        properties:
+          layout:
+            enabled: true
+            horizontalAlign: stretch
+            verticalAlign: stretch
+            left: .nan
+            right: 0
+            top: 0
+            bottom: 0
+"""
+
+
+def test_tree_shows_nan_and_infinity_instead_of_crashing(tmp_path: Path) -> None:
+    (tmp_path / "pix3project.yaml").write_text("version: 1.0.0\nprojectType: 2d\n")
+    (tmp_path / "odd.pix3scene").write_text(NAN_SCENE)
+    text = run_pix3("tree", "odd.pix3scene", cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert "Group2D#panel size=NaNxInfinity" in text.stdout
+    assert "ColorRect2D#fill pos=(NaN,0)" in text.stdout
+    as_json = run_pix3("tree", "odd.pix3scene", "--json", cwd=tmp_path)
+    assert as_json.returncode == 0, as_json.stderr
+    fill = json.loads(as_json.stdout)["nodes"][0]["children"][0]
+    assert fill["resolved"]["position"][0] is None  # JSON.stringify(NaN) is null
