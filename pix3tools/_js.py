@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any, TypeGuard
 
-__all__ = ["is_number", "js_number", "js_round", "json_text", "plain_number"]
+__all__ = ["is_number", "js_number", "js_round", "js_string", "json_text", "plain_number"]
 
 
 def is_number(value: object) -> TypeGuard[int | float]:
@@ -60,6 +60,17 @@ def js_number(value: float) -> str:
         head = digits[0] + ("." + digits[1:] if k > 1 else "")
         out = f"{head}e{'+' if e >= 0 else '-'}{abs(e)}"
     return sign + out
+
+
+def js_string(value: Any) -> str:
+    """``String(v)`` for the values a YAML or JSON file holds (messages quote them this way)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool | int | float):
+        return js_number(value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, default=str)
 
 
 def json_text(value: Any) -> str:

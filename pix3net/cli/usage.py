@@ -44,7 +44,7 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "                                        scene outline, one line per node; no scene: overview"
     ),
     "kit": (
-        "  pix3 kit [--update] [--project <dir>]\n"
+        "  pix3 kit [--update] [--json] [--project <dir>]\n"
         "           [--migrate]                  install or update the agent kit; --migrate: 1.x → 2.x"
     ),
     "character-compile": (
@@ -66,6 +66,7 @@ COMMAND_USAGE: dict[str, str] = {
     "new": """Usage: pix3 new [<2d|3d> [dir]] [--name <project name>]
 
 Create a Pix3 project from a starter. With no starter, list the starters.
+Exit 0 created (or listed), 1 an unknown starter or a folder that is not empty, 2 --name with no value.
 
   <2d|3d>              the starter
   [dir]                the folder to create (default: pix3-<2d|3d>); it must be empty
@@ -102,6 +103,9 @@ Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
 """,
     "validate": """Usage: pix3 validate [paths…] [--json] [--no-hydrate] [--project <dir>]
 
+Check scenes, prefabs and the files they reference the way the loader reads them.
+Exit 0 no errors (warnings allowed), 1 errors, 2 could not run (bad arguments, no project).
+
   paths          .pix3scene files or folders (default: every scene in the project)
   --json         machine-readable report (diagnostics + sha256 of each validated file)
   --no-hydrate   level 1 only: no project code runs (user: component properties not checked)
@@ -135,7 +139,8 @@ Run scenes headless and report what threw.
     "tree": """Usage: pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]
 
 A scene's outline, one line per node, from the YAML alone; with no scene, an overview of the
-project (scenes, prefabs, overlays, scripts). Exit 0, 1 a scene does not parse, 2 bad arguments.
+project (scenes, prefabs, overlays, scripts).
+Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file.
 
   [scene]              the .pix3scene file (project path, res:// path or a path from here)
   --depth N            stop N levels below the roots (cut subtrees end in "… +K below")
@@ -145,12 +150,14 @@ project (scenes, prefabs, overlays, scripts). Exit 0, 1 a scene does not parse, 
   --json               the outline as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
-    "kit": """Usage: pix3 kit [--update] [--migrate] [--project <dir>]
+    "kit": """Usage: pix3 kit [--update] [--migrate] [--json] [--project <dir>]
 
 Install the agent kit (AGENTS.md and the skills) into the project, or update it.
+Exit 0 done, 1 the kit could not be installed (the message says why), 2 usage or no project.
 
   --update             replace kit files that are outdated and not edited by you
   --migrate            move a 1.x kit to 2.x
+  --json               the report as JSON on stdout
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
     "character-compile": """Usage: pix3 character-compile <spec> [--dry-run] [--force] [--json] [--project <dir>]
@@ -169,6 +176,7 @@ Exit 0 written or current, 1 refused, 2 usage or no project.
     "sfx": """Usage: pix3 sfx <preset|"description"> [--out <file.wav>] [--seed <n>] [--json]
 
 Synthesize a sound effect to a 44.1 kHz 16-bit mono WAV, offline (no editor, no network).
+Exit 0 written, 1 the file could not be written, 2 a bad argument or a description that names no preset.
 
   presets     coin, jump, hit, explosion, powerup, click
   modifiers   high/low, short/long, soft (in a description: "short high coin pickup")
@@ -181,6 +189,7 @@ Reference it from a scene or script as res://<path inside the project>.
     "gap": """Usage: pix3 gap "<what was missing>" [options]
 
 Record what the agent had to work around, in .pix3/gaps.jsonl.
+Exit 0 recorded (or listed), 1 the file could not be written, 2 usage, a bad field or no project.
 
   --kind <k>           capability|tool|node|doc|other
   --detail <text>      more detail

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from pix3tools._js import is_number, js_number
+from pix3tools._js import js_string
 
 __all__ = ["prefab_yaml", "yaml_scalar"]
 
@@ -34,12 +34,8 @@ def _needs_quotes(text: str) -> bool:
 
 def yaml_scalar(value: Any, indent: int = 0) -> str:
     """A scalar as the reference writes it (strings plain when they read back as themselves)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return js_number(value)
+    if value is None or isinstance(value, bool | int | float):
+        return js_string(value)
     text = str(value)
     if "\n" in text:
         pad = " " * (indent + 2)

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from pix3net.home import PROJECT_FILE
+from pix3tools._argv import option_value
 from pix3tools._js import js_number
+from pix3tools._project import lookup_project
 
 __all__ = ["CompileArgs", "main", "parse_args", "run"]
 
-PROJECT_FILE = "pix3project.yaml"
 _VERBS = {
     "written": ("wrote", "would write"),
     "replaced": ("replaced", "would replace"),
@@ -46,16 +48,13 @@ def parse_args(argv: list[str]) -> CompileArgs:
     i = 0
     while i < len(argv):
         arg = argv[i]
-        i += 1
-        if arg == "--project" or arg.startswith("--project="):
-            if arg.startswith("--project="):
-                project = arg.partition("=")[2]
-            elif i < len(argv) and not argv[i].startswith("--"):
-                project = argv[i]
-                i += 1
-            else:
+        if arg.partition("=")[0] == "--project":
+            project, i = option_value(argv, i)
+            if project is None:
                 raise ArgError("--project needs a value")
-        elif arg == "--dry-run":
+            continue
+        i += 1
+        if arg == "--dry-run":
             dry_run = True
         elif arg == "--force":
             force = True
@@ -72,13 +71,6 @@ def parse_args(argv: list[str]) -> CompileArgs:
     return CompileArgs(spec, dry_run, force, as_json, project, wants_help)
 
 
-def _find_root(start: Path) -> Path | None:
-    for folder in (start, *start.parents):
-        if (folder / PROJECT_FILE).is_file():
-            return folder
-    return None
-
-
 def _dump(data: object) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
@@ -90,22 +82,14 @@ def run(args: CompileArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     from pix3tools.character._write import conflict_error, plan_actions, write_files
 
     assert args.spec is not None
-    if args.project is not None:
-        root = (cwd / args.project).resolve()
-        if not (root / PROJECT_FILE).is_file():
-            err.write(
-                f"pix3 character-compile: no {PROJECT_FILE} in {root} — run inside a project or pass --project <dir>.\n"
-            )
-            return 2
-    else:
-        found = _find_root(cwd.resolve())
-        if found is None:
-            err.write(
-                f"pix3 character-compile: no {PROJECT_FILE} in {cwd} or above"
-                " — run inside a project or pass --project <dir>.\n"
-            )
-            return 2
-        root = found
+    lookup = lookup_project(cwd, args.project)
+    root = lookup.root
+    if root is None:
+        where = str(lookup.start) if lookup.explicit else f"{lookup.start} or above"
+        err.write(
+            f"pix3 character-compile: no {PROJECT_FILE} in {where} — run inside a project or pass --project <dir>.\n"
+        )
+        return 2
     spec_file = (cwd / args.spec).absolute()
     if not spec_file.exists():
         err.write(f"pix3 character-compile: {args.spec} does not exist.\n")

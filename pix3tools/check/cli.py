@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pix3net.cli.usage import command_usage
-from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
+from pix3net.home import PROJECT_FILE, pix3_home
+from pix3tools._argv import option_value
+from pix3tools._project import lookup_project
 
 
 class _ArgError(Exception):
@@ -27,13 +29,12 @@ def _parse(argv: list[str]) -> tuple[dict[str, bool], str | None, bool]:
             wants_help = True
         elif arg.startswith("--") and arg[2:] in flags:
             flags[arg[2:]] = True
-        elif arg == "--project":
-            if i + 1 >= len(argv):
+        elif arg.partition("=")[0] == "--project":
+            # As validate: `--project --json` is a missing folder, not a folder named "--json".
+            project, i = option_value(argv, i, stop="-", empty=False)
+            if project is None:
                 raise _ArgError("--project needs a folder")
-            i += 1
-            project = argv[i]
-        elif arg.startswith("--project="):
-            project = arg.removeprefix("--project=") or None
+            continue
         else:
             raise _ArgError(f"unknown argument {arg}")
         i += 1
@@ -65,17 +66,11 @@ def main(argv: list[str]) -> int:
     if wants_help:
         sys.stdout.write(usage + codes_help())
         return 0
-    cwd = Path.cwd()
-    if project is not None:
-        start = (cwd / project).resolve()
-        root: Path | None = start if (start / PROJECT_FILE).is_file() else None
-        where = str(start)
-    else:
-        root = find_project_root(cwd)
-        where = f"{cwd} or any parent folder"
+    lookup = lookup_project(Path.cwd(), project)
+    root = lookup.root
     if root is None:
         sys.stderr.write(
-            f"pix3 check: no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
+            f"pix3 check: no {PROJECT_FILE} in {lookup.where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
         )
         return 2
 

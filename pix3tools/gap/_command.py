@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.home import PROJECT_FILE, resolve_project
+from pix3net.home import PROJECT_FILE
+from pix3tools._project import lookup_project
 from pix3tools.gap._record import (
     GAPS_FILE,
     KINDS,
@@ -79,7 +80,10 @@ def parse_args(argv: list[str]) -> GapArgs:
         elif token == "--json":
             args.json = True
         elif token.startswith("--"):
-            raise UsageError(f'unknown option "{token}"')
+            name, eq, value = token.partition("=")
+            # The reference has no `--kind=node` form; say the spelling it takes.
+            hint = f" (write {name} {value})" if eq and name in _VALUED else ""
+            raise UsageError(f'unknown option "{token}"{hint}')
         elif args.summary is None:
             args.summary = token
         else:
@@ -107,10 +111,13 @@ def run(
     if args.help:
         out.write(command_usage("gap"))
         return EXIT_OK
-    root = resolve_project(cwd, args.project)
+    lookup = lookup_project(cwd, args.project)
+    root = lookup.root
     if root is None:
-        start = (cwd / args.project).resolve() if args.project is not None else cwd.resolve()
-        err.write(f"pix3 gap: no {PROJECT_FILE} found in {start} or any parent folder.\n")
+        err.write(
+            f"pix3 gap: no {PROJECT_FILE} found in {lookup.start} or any parent folder."
+            " Run it inside a Pix3 project, or pass --project <dir>.\n"
+        )
         return EXIT_USAGE
     if args.list:
         records = read_records(root)

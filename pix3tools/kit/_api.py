@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from pix3tools.kit._install import KitPlan, plan_install, report
-from pix3tools.kit._migrate import migrate_report, plan_migrate
+from pix3tools.kit._install import KitPlan, plan_install, report, report_json
+from pix3tools.kit._migrate import migrate_report, migrate_report_json, plan_migrate
 from pix3tools.kit._source import Kit, load_kit
 from pix3tools.kit._writes import apply, prune_empty_dirs
 
@@ -17,13 +18,18 @@ def install_plan(root: Path, *, update: bool = False, kit: Kit | None = None, du
     return plan
 
 
-def install(root: Path, *, update: bool = False, kit: Kit | None = None) -> str:
-    return report(install_plan(root, update=update, kit=kit))
+def install(root: Path, *, update: bool = False, kit: Kit | None = None, as_json: bool = False) -> str:
+    plan = install_plan(root, update=update, kit=kit)
+    return _json(report_json(plan)) if as_json else report(plan)
 
 
-def migrate(root: Path, *, kit: Kit | None = None) -> str:
+def migrate(root: Path, *, kit: Kit | None = None, as_json: bool = False) -> str:
     plan = plan_migrate(root, kit or load_kit())
     apply(plan.kit.changes, root=root)
     for folder in plan.prune:
         prune_empty_dirs(folder, root / ".claude")
-    return migrate_report(plan)
+    return _json(migrate_report_json(plan)) if as_json else migrate_report(plan)
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.home import no_project_message, resolve_project
+from pix3net.home import no_project_message
+from pix3tools._argv import option_value
+from pix3tools._project import lookup_project
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -23,6 +25,7 @@ class KitArgs:
     update: bool = False
     migrate: bool = False
     project: str | None = None
+    json: bool = False
     help: bool = False
 
 
@@ -38,17 +41,13 @@ def parse_args(argv: list[str]) -> KitArgs:
             args.update = True
         elif token == "--migrate":
             args.migrate = True
-        elif token == "--project" or token.startswith("--project="):
-            if token == "--project":
-                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
-                    raise UsageError("--project needs a directory")
-                value = argv[i + 1]
-                i += 1
-            else:
-                value = token.partition("=")[2]
-            if not value:
+        elif token == "--json":
+            args.json = True
+        elif token.partition("=")[0] == "--project":
+            args.project, i = option_value(argv, i, stop="-", empty=False)
+            if args.project is None:
                 raise UsageError("--project needs a directory")
-            args.project = value
+            continue
         elif token.startswith("-"):
             raise UsageError(f'unknown option "{token}"')
         else:
@@ -68,17 +67,19 @@ def run(argv: list[str], *, cwd: Path, out: TextIO, err: TextIO) -> int:
     if args.help:
         out.write(command_usage("kit"))
         return EXIT_OK
-    root = resolve_project(cwd, args.project)
+    lookup = lookup_project(cwd, args.project)
+    root = lookup.root
     if root is None:
-        start = (cwd / args.project).resolve() if args.project is not None else cwd.resolve()
-        err.write(f"pix3 kit: {no_project_message(start, explicit=args.project is not None)}\n")
+        err.write(f"pix3 kit: {no_project_message(lookup.start, explicit=lookup.explicit)}\n")
         return EXIT_USAGE
     from pix3tools.kit._api import install, migrate
     from pix3tools.kit._install import KitError
     from pix3tools.kit._writes import WriteError
 
     try:
-        text = migrate(root) if args.migrate else install(root, update=args.update)
+        text = (
+            migrate(root, as_json=args.json) if args.migrate else install(root, update=args.update, as_json=args.json)
+        )
     except (KitError, WriteError) as exc:
         err.write(f"pix3 kit: {exc}\n")
         return EXIT_FAILED

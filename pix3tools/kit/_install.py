@@ -268,6 +268,17 @@ def outcome_lines(plan: KitPlan) -> list[str]:
     return [f"  {_LABELS[o.action]:<8} {o.path}{_WHY.get(o.action, '')}" for o in plan.outcomes]
 
 
+def report_json(plan: KitPlan) -> dict[str, Any]:
+    """``kit --json``: the outcome of each file by the spec's names (spec/cli.md §4.4)."""
+    return {
+        "kitVersion": plan.kit_version,
+        "projectRoot": str(plan.root),
+        "files": [{"path": o.path, "action": o.action} for o in plan.outcomes],
+        "notes": list(plan.notes),
+        "todos": list(plan.todos),
+    }
+
+
 def report(plan: KitPlan) -> str:
     lines = [f"Pix3 agent kit {plan.kit_version} in {plan.root}", *outcome_lines(plan)]
     lines.extend(f"note: {note}" for note in plan.notes)

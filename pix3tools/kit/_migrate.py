@@ -24,6 +24,7 @@ from pix3tools.kit._install import (
     outcome_lines,
     plan_install,
     read_manifest,
+    report_json,
 )
 from pix3tools.kit._source import Kit, sha256_hex
 from pix3tools.kit._writes import relative
@@ -258,6 +259,20 @@ def _has_vite_plugin(root: Path) -> bool:
 
 
 _STEP_LABELS = {"removed": "removed", "kept": "KEPT", "staged": "STILL 1.x"}
+
+
+def migrate_report_json(plan: MigratePlan) -> dict[str, Any]:
+    """``kit --migrate --json``: the 1.x steps (spec/cli.md §4.5), then the kit's own report."""
+    kit = report_json(plan.kit)
+    return {
+        "migratedFrom": plan.from_version,
+        "kitVersion": kit["kitVersion"],
+        "projectRoot": kit["projectRoot"],
+        "steps": [{"path": s.path, "action": s.action, "detail": s.detail} for s in plan.steps],
+        "files": kit["files"],
+        "notes": [*kit["notes"], *plan.notes],
+        "todos": [*kit["todos"], *plan.todos],
+    }
 
 
 def migrate_report(plan: MigratePlan) -> str:

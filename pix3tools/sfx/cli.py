@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -10,7 +11,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from pix3net.cli.usage import command_usage
-from pix3net.home import find_project_root
+from pix3net.home import atomic_write, find_project_root
+from pix3tools._argv import option_value
+from pix3tools._js import plain_number
 
 _NO_PRESET = (
     'names no preset. Use one of coin, jump, hit, explosion, powerup, click, or words like "coin pickup", '
@@ -56,17 +59,15 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str | None, bool] | None:
             return None
         if arg == "--json":
             as_json = True
-        elif arg in ("--out", "--seed") or arg.startswith(("--out=", "--seed=")):
-            name, eq, value = arg.partition("=")
-            if not eq:
-                if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
-                    raise _UsageError(f"{name} needs a value.")
-                i += 1
-                value = argv[i]
+        elif (name := arg.partition("=")[0]) in ("--out", "--seed"):
+            value, i = option_value(argv, i)
+            if value is None:
+                raise _UsageError(f"{name} needs a value.")
             if name == "--out":
                 out = value
             else:
                 seed = value
+            continue
         elif arg.startswith("--"):
             raise _UsageError(f"unknown option {arg}.", with_usage=True)
         else:
@@ -77,8 +78,9 @@ def _parse(argv: list[str]) -> tuple[str, str | None, str | None, bool] | None:
 
 def _number(x: float, digits: int) -> float | int:
     """``Number(x.toFixed(digits))`` as JSON would print it (integral values without ``.0``)."""
-    value = float(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
-    return int(value) if value.is_integer() else value
+    from pix3tools.sfx._jsmath import to_fixed_number  # numpy: only once a sound is made
+
+    return plain_number(to_fixed_number(x, digits))
 
 
 def _posix_rel(target: Path, start: Path) -> str:
@@ -126,8 +128,13 @@ def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> in
 
     cwd = Path.cwd()
     target = (cwd / out).resolve() if out is not None else (find_project_root(cwd) or cwd) / "audio" / f"{preset}.wav"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        # mkdir through a file says EEXIST, opening through one ENOTDIR: name the real cause.
+        why = "a folder on the way is a file" if exc.errno in (errno.EEXIST, errno.ENOTDIR) else exc.strerror or exc
+        sys.stderr.write(f"pix3 sfx: cannot write {_posix_rel(target, cwd)} ({why}); choose another --out.\n")
+        return 1
 
     root = find_project_root(target.parent)
     res = f"res://{_posix_rel(target, root)}" if root is not None else None

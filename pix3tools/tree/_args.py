@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pix3tools._argv import option_value
+
 __all__ = ["ArgError", "TreeArgs", "parse_args"]
 
 _WHOLE = re.compile(r"^[0-9]+$")
@@ -34,16 +36,11 @@ def parse_args(argv: list[str]) -> TreeArgs:
     i = 0
     while i < len(argv):
         arg = argv[i]
-        i += 1
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         if name in ("--depth", "--types", "--project"):
-            if eq:
-                value = inline
-            else:
-                if i >= len(argv) or argv[i].startswith("--"):
-                    raise ArgError(f"{name} needs a value")
-                value = argv[i]
-                i += 1
+            value, i = option_value(argv, i)
+            if value is None:
+                raise ArgError(f"{name} needs a value")
             if name == "--depth":
                 if not _WHOLE.match(value.strip()):
                     raise ArgError("--depth needs a whole number ≥ 0")
@@ -52,7 +49,9 @@ def parse_args(argv: list[str]) -> TreeArgs:
                 types = tuple(t.strip() for t in value.split(",") if t.strip())
             else:
                 project = value
-        elif arg == "--json":
+            continue
+        i += 1
+        if arg == "--json":
             as_json = True
         elif arg == "--props":
             props = True

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pix3tools.tree._paths import SceneError, project_path, read_scene
-from pix3tools.tree._text import is_number, js_round
+from pix3tools.tree._text import is_number, tidy_number
 
 __all__ = ["Instance", "Node", "OutlineOptions", "build_outline", "count_nodes", "normalise_type"]
 
@@ -189,16 +189,9 @@ def _resolve_layout(node: Node, layout: dict[str, Any], parent: Size) -> None:
         x, w = x_axis
     if y_axis is not None:
         y, h = y_axis
-    resolved: list[float | None] = [_tidy(x), _tidy(y), *position[2:]]
+    resolved: list[float | None] = [tidy_number(x), tidy_number(y), *position[2:]]
     node.resolved_position = resolved
-    node.resolved_size = (_tidy(w), _tidy(h))
-
-
-def _tidy(value: float | None) -> float | None:
-    if value is None:
-        return None
-    rounded = js_round(value)
-    return int(rounded) if rounded == int(rounded) and abs(rounded) < 2**53 else rounded
+    node.resolved_size = (tidy_number(w), tidy_number(h))
 
 
 def _make(raw: dict[str, Any], depth: int, parent: Size, prefabs: _Prefabs) -> Node:

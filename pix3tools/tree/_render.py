@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pix3tools.tree._outline import MARGIN_SIDES, Node
-from pix3tools.tree._text import js_number, js_round, quote_short, value_text
+from pix3tools.tree._text import js_number, js_round, quote_short, tidy_number, value_text
 
 __all__ = ["header", "node_json", "node_lines"]
 
@@ -81,13 +81,6 @@ def node_lines(nodes: list[Node], out: list[str]) -> None:
         node_lines(node.children, out)
 
 
-def _json_number(value: float | None) -> float | None:
-    if value is None:
-        return None
-    rounded = js_round(value)
-    return int(rounded) if rounded == int(rounded) else rounded
-
-
 def node_json(node: Node) -> dict[str, Any]:
     data: dict[str, Any] = {"id": node.id, "type": node.type}
     if node.name is not None:
@@ -103,8 +96,8 @@ def node_json(node: Node) -> dict[str, Any]:
         data["margins"] = {s: node.margins[s] for s in MARGIN_SIDES if s in node.margins}
     if node.resolved_position is not None and node.resolved_size is not None:
         data["resolved"] = {
-            "position": [_json_number(v) for v in node.resolved_position[:2]],
-            "size": [_json_number(v) for v in node.resolved_size],
+            "position": [tidy_number(v) for v in node.resolved_position[:2]],
+            "size": [tidy_number(v) for v in node.resolved_size],
         }
     if node.hidden:
         data["hidden"] = True

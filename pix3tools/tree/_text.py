@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pix3tools._js import is_number, js_number, js_round, json_text
+from pix3tools._js import is_number, js_number, js_round, js_string, json_text, plain_number
 
-__all__ = ["is_number", "js_number", "js_round", "json_text", "quote_short", "value_text"]
+__all__ = ["is_number", "js_number", "js_round", "json_text", "quote_short", "tidy_number", "value_text"]
 
 _WHITESPACE = re.compile(r"\s+")
 _PLAIN = re.compile(r"^[\w#./:-]+$")
@@ -31,14 +31,16 @@ def _vector(value: Any) -> list[Any] | None:
     return None
 
 
+def tidy_number(value: float | None) -> float | None:
+    """A coordinate as shown: 4 decimals, integral values as ints; NaN / ±Infinity (YAML's .nan,
+    .inf) pass through (the text prints them as JS does, JSON as null)."""
+    return None if value is None else plain_number(js_round(value))
+
+
 def value_text(value: Any) -> str:
     """One property value on a ``--props`` line (spec/validate.md §4.5)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return js_number(value)
+    if value is None or isinstance(value, bool | int | float):
+        return js_string(value)
     if isinstance(value, str):
         return value if _PLAIN.match(value) else quote_short(value, 60)
     vector = _vector(value)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from pix3net.home import PROJECT_FILE, find_project_root
 from pix3tools.tree._args import ArgError, TreeArgs, parse_args
 from pix3tools.tree._outline import OutlineOptions, Size, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
@@ -19,7 +20,6 @@ from pix3tools.tree._text import is_number
 
 __all__ = ["main", "run"]
 
-PROJECT_FILE = "pix3project.yaml"
 # Python 3.11 recursion costs heap frames, not C stack: 20 000 covers ~3 000 nested nodes.
 RECURSION_LIMIT = 20_000
 
@@ -31,13 +31,10 @@ def _usage() -> str:
 
 
 def _find_root(cwd: Path, explicit: str | None) -> Path:
+    """The project, else the folder itself: tree also outlines a folder that is not a project."""
     if explicit is not None:
         return (cwd / explicit).resolve()
-    here = cwd.resolve()
-    for folder in (here, *here.parents):
-        if (folder / PROJECT_FILE).is_file():
-            return folder
-    return here
+    return find_project_root(cwd) or cwd.resolve()
 
 
 def _manifest(root: Path) -> dict[str, Any] | None:
@@ -96,6 +93,9 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     # Scenes nest: a few hundred levels are legal YAML and the reader and the outline recurse.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     root = _find_root(cwd, args.project)
+    if not root.is_dir():
+        err.write(f"pix3 tree: {root} is not a folder; pass --project an existing project folder.\n")
+        return 2
     manifest = _manifest(root)
     if args.scene is None:
         from pix3tools.tree._overview import build_overview, overview_json, overview_lines

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
 from typing import Any
 
+from pix3tools._js import js_number, js_string
 from pix3tools.scene import PathSeg, Prop
 
 __all__ = ["Emit", "check_kind", "check_prop", "describe", "js_number", "js_string"]
@@ -21,32 +21,6 @@ _COLOR = re.compile(
 )
 _AXES = ("x", "y", "z", "w")
 _VECTOR_N = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
-
-
-def js_number(value: float) -> str:
-    """``String(n)`` for the numbers a YAML file holds."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == int(value) and abs(value) < 1e21:
-        return str(int(value))
-    return repr(value)
-
-
-def js_string(value: Any) -> str:
-    """``String(v)`` for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool | int | float):
-        return js_number(value)
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, default=str)
 
 
 def describe(value: Any) -> str:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from pix3net.cli.usage import COMMAND_USAGE
+from pix3tools._argv import option_value
 from pix3tools.scene import MANIFEST
 from pix3tools.validate._run import ValidateUsageError, run_validate
 from pix3tools.validate.codes import codes_help
@@ -46,16 +47,11 @@ def main(argv: list[str]) -> int:
             as_json = True
         elif arg == "--no-hydrate":
             hydrate = False
-        elif arg == "--project" or arg.startswith("--project="):
-            if arg == "--project":
-                if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
-                    return _usage_error("--project needs a folder")
-                i += 1
-                project = argv[i]
-            else:
-                project = arg.partition("=")[2]
-                if not project:
-                    return _usage_error("--project needs a folder")
+        elif arg.partition("=")[0] == "--project":
+            project, i = option_value(argv, i, stop="-", empty=False)
+            if project is None:
+                return _usage_error("--project needs a folder")
+            continue
         elif arg.startswith("-") and arg != "-":
             return _usage_error(f"unknown option {arg}")
         else:
