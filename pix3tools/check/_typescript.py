@@ -2,14 +2,16 @@
 
 Search order: ``PIX3_TYPESCRIPT``, the project's ``node_modules/typescript`` (walking up), then
 the cache ``$PIX3_HOME/typescript/5.8.3`` — installed there with npm once unless ``--offline``.
-The type-check runs our ``tsrunner.cjs`` under node: the TypeScript API gives the root files
-and the pre-emit diagnostics in one pass, as ``tsc --noEmit -p`` would.
+The type-check is ``tsc --noEmit -p`` itself, its plain output parsed (spec/tools.md §1.6, port
+note): diagnostics with file and line, chained messages as tsc indents them, and the root files
+from ``--explainFiles``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +21,6 @@ from pathlib import Path
 
 TYPESCRIPT_VERSION = "5.8.3"
 _NO_INPUTS = 18003  # "No inputs were found": a project without scripts is fine
-_RUNNER = Path(__file__).with_name("data") / "tsrunner.cjs"
 
 
 class TypeScriptUnavailable(Exception):
@@ -132,31 +133,95 @@ def resolve_typescript(
     return TypeScript(cached, version, "installed")
 
 
-def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path) -> subprocess.Popen[bytes]:
-    """Start the type-check in the background (it runs while validate reads the scenes)."""
+def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path) -> TypeCheckRun:
+    """Start ``tsc --noEmit -p <tsconfig>`` in the background (it runs while validate reads the
+    scenes). ``--explainFiles`` names the root files in the same run at no measurable cost;
+    the TypeScript API would give the same facts but loads 9 MB of JavaScript more slowly
+    than tsc's own bundle (about 0.3 s on a 2D starter, measured)."""
     node = shutil.which("node")
     if node is None:
         raise TypeScriptUnavailable("node was not found on the PATH; pix3 check runs TypeScript with node")
-    return subprocess.Popen(
-        [node, str(_RUNNER), str(typescript.package_dir), str(tsconfig)],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    tsc = typescript.package_dir / "lib" / "tsc.js"
+    argv = [node, str(tsc), "--noEmit", "-p", str(tsconfig), "--pretty", "false", "--explainFiles"]
+    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return TypeCheckRun(process, typescript.version, cwd)
 
 
-def finish_typecheck(process: subprocess.Popen[bytes]) -> TsResult:
-    out, err = process.communicate()
-    try:
-        data = json.loads(out)
-    except ValueError as error:
+@dataclass(frozen=True)
+class TypeCheckRun:
+    process: subprocess.Popen[bytes]
+    version: str
+    cwd: Path
+
+
+_LOCATED = re.compile(
+    r"^(?P<file>.+)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$"
+)
+_UNLOCATED = re.compile(r"^(?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$")
+_ROOT_REASONS = ("Matched by include pattern", "Part of 'files' list", "Root file specified for compilation")
+
+
+def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str]]:
+    """tsc's ``--pretty false --explainFiles`` output → (diagnostics, absolute root files).
+
+    Diagnostics come first, each possibly followed by indented lines (a chained message, as tsc
+    prints it); then the file list: a path, then its indented reasons.
+    """
+    diagnostics: list[TsDiagnostic] = []
+    files: list[str] = []
+    current: dict[str, object] | None = None
+    in_files = False
+    file: str | None = None
+
+    def flush() -> None:
+        nonlocal current
+        if current is not None:
+            code = int(str(current["code"]))
+            if code != _NO_INPUTS:
+                line = current["line"]
+                diagnostics.append(
+                    TsDiagnostic(
+                        str(current["file"]), line if isinstance(line, int) else None, code, str(current["text"])
+                    )
+                )
+            current = None
+
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        indented = raw.startswith(" ")
+        if not in_files:
+            if indented and current is not None:
+                current["text"] = f"{current['text']}\n{raw}"
+                continue
+            located = _LOCATED.match(raw)
+            unlocated = None if located else _UNLOCATED.match(raw)
+            if located or unlocated:
+                flush()
+                if located:
+                    current = {"file": str(cwd / located["file"]), "line": int(located["line"]),
+                               "code": located["code"], "text": located["text"]}  # fmt: skip
+                elif unlocated:
+                    current = {"file": "", "line": None, "code": unlocated["code"], "text": unlocated["text"]}
+                continue
+            flush()
+            in_files = True
+        if not indented:
+            file = raw
+        elif file is not None and raw.strip().startswith(_ROOT_REASONS):
+            files.append(str(cwd / file))
+            file = None
+    flush()
+    return diagnostics, files
+
+
+def finish_typecheck(run: TypeCheckRun) -> TsResult:
+    out, err = run.process.communicate()
+    text = out.decode("utf-8", "replace")
+    if run.process.returncode not in (0, 1, 2) or (run.process.returncode != 0 and not text.strip()):
         why = err.decode("utf-8", "replace").strip().splitlines()
         raise TypeScriptUnavailable(
-            f"the type-check failed to run: {why[-1] if why else f'exit {process.returncode}'}"
-        ) from error
-    diagnostics = [
-        TsDiagnostic(d.get("file", ""), d.get("line"), int(d["code"]), str(d["message"]))
-        for d in data["diagnostics"]
-        if int(d["code"]) != _NO_INPUTS
-    ]
-    return TsResult(str(data["version"]), [str(f) for f in data["files"]], diagnostics)
+            f"the type-check failed to run: {why[-1] if why else f'exit {run.process.returncode}'}"
+        )
+    diagnostics, files = parse_tsc_output(text, run.cwd)
+    return TsResult(run.version, files, diagnostics)

@@ -107,3 +107,34 @@ def test_installed_version_walks_up_and_stops_on_invalid(tmp_path: Path) -> None
     assert installed_version(tmp_path / "game", "@pix3/runtime") == "1.2.0"
     (pkg / "package.json").write_text("{nope")
     assert installed_version(tmp_path / "game", "@pix3/runtime") is None
+
+
+def test_tsc_output_is_parsed_into_diagnostics_and_root_files(tmp_path: Path) -> None:
+    from pix3tools.check._typescript import parse_tsc_output
+
+    text = (
+        "scripts/a.ts(5,3): error TS2322: Type 'X' is not assignable to type 'Y'.\n"
+        "  Types of property 'p' are incompatible.\n"
+        "    Type 'string' is not assignable to type 'number'.\n"
+        "error TS18003: No inputs were found in config file 'tsconfig.json'.\n"
+        "error TS6053: File 'missing.ts' not found.\n"
+        "../lib/lib.es5.d.ts\n"
+        "  Default library for target 'es2022'\n"
+        "scripts/a.ts\n"
+        "  Matched by include pattern 'scripts' in 'tsconfig.json'\n"
+        "scripts/b.ts\n"
+        "  Imported via './b' from file 'scripts/a.ts'\n"
+        "main.ts\n"
+        "  Part of 'files' list in tsconfig.json\n"
+    )
+    diagnostics, files = parse_tsc_output(text, tmp_path)
+    assert [(d.file, d.line, d.ts_code) for d in diagnostics] == [
+        (str(tmp_path / "scripts/a.ts"), 5, 2322),
+        ("", None, 6053),
+    ]
+    assert diagnostics[0].message == (
+        "Type 'X' is not assignable to type 'Y'.\n"
+        "  Types of property 'p' are incompatible.\n"
+        "    Type 'string' is not assignable to type 'number'."
+    )
+    assert files == [str(tmp_path / "scripts/a.ts"), str(tmp_path / "main.ts")]
