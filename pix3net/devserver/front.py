@@ -144,6 +144,7 @@ class Front:
             sock = socket.socket(fileno=os.dup(stream.socket.fileno()))
             await stream.aclose()
             sock.setblocking(True)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a relayed answer is never held back
             self._open.add(sock)
             threading.Thread(target=self.handle, args=(sock,), name="pix3-front", daemon=True).start()
 
