@@ -19,45 +19,6 @@ from pix3tools.gap import KINDS
 from pix3tools.kit import Kit, load_kit
 from pix3tools.kit._registries import BRIDGE_TOOLS, diagnostic_codes, node_types, starter_scripts
 
-# spec/validate.md §1.3 `KNOWN_SCENE_NODE_TYPES` (used until the scene model's own registry is built in).
-SPEC_NODE_TYPES = set(
-    [
-        "Group",
-        "Node2D",
-        "Node3D",
-        "ColorRect2D",
-        "Sprite2D",
-        "TiledSprite2D",
-        "AnimatedSprite2D",
-        "SpineSkeleton2D",
-        "Label2D",
-        "Group2D",
-        "CanvasLayer2D",
-        "Camera2D",
-        "Button2D",
-        "Slider2D",
-        "Bar2D",
-        "Checkbox2D",
-        "Joystick2D",
-        "ScrollContainer2D",
-        "InventorySlot2D",
-        "GeometryMesh",
-        "MeshInstance",
-        "InstancedMesh3D",
-        "Sprite3D",
-        "AnimatedSprite3D",
-        "Particles3D",
-        "AmbientLightNode",
-        "DirectionalLightNode",
-        "HemisphereLightNode",
-        "PointLightNode",
-        "SpotLightNode",
-        "Camera3D",
-        "VirtualCamera3D",
-        "PostProcess",
-        "AudioPlayer",
-    ]
-)
 # Protocol reasons the kit may quote (spec/devserver.md §5.1, seed README: the bridge's refusals).
 REASONS = {"gesture_in_progress", "external_change", "write_failed", "timeout", "tab_closed", "not_owner"}
 # Other snake_case words the kit may put in backticks: folder names.
@@ -179,7 +140,8 @@ def _known_components() -> set[str]:
 
 def _known_types() -> set[str]:
     found = node_types()
-    return set(found) if found is not None else SPEC_NODE_TYPES
+    assert found is not None, "the scene model's node types are part of this build"
+    return set(found)
 
 
 @pytest.mark.node
