@@ -7,6 +7,8 @@ python := env_var_or_default("PYTHON", "python3")
 # Install pix3net (editable) with the test tools, Debian's chromium and the pinned npm test clients.
 setup:
     {{python}} -m pip install -q -e '.[test]'
+    # pyenv reaches new console scripts through shims: make one for `pix3`.
+    if command -v pyenv >/dev/null; then pyenv rehash; fi
     command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
     # `npm install` against the lock file rather than `npm ci`: vite lists a Windows-only optional package the
     # registry here does not serve, which npm ci refuses to skip; the lock file is left unchanged either way.

@@ -105,7 +105,7 @@ def _report(created: object, cwd: Path) -> str:
         "  npm run editor           the Pix3 editor in Chrome",
     ]
     if "agent-setup" in COMMANDS:
-        lines.append("  npx pix3 agent-setup     give your coding agent the editor's browser tools")
+        lines.append("  pix3 agent-setup         give your coding agent the editor's browser tools")
     lines += [
         "",
         "Your coding agent reads AGENTS.md (CLAUDE.md for Claude Code) and the skills in .claude/skills/;",
