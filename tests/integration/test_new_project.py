@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -260,3 +261,19 @@ def test_usage_errors_and_version(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     done = run_pix3("new", "3d", "file", cwd=tmp_path)
     assert done.returncode == 1 and "is a file" in done.stderr
+
+
+def test_the_starter_keeps_every_agent_config_out_of_git(tmp_path: Path) -> None:
+    """agent-setup writes a file naming this machine's home for each agent: git must ignore all of them."""
+    from pix3net.agents.agents import AGENTS
+
+    assert new(["2d", "game"], tmp_path)[0] == 0
+    root = tmp_path / "game"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for agent in AGENTS.values():
+        agent.path(root).parent.mkdir(parents=True, exist_ok=True)
+        agent.path(root).write_text("{}")
+        done = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", agent.file], check=False)
+        assert done.returncode == 0, f"{agent.file} ({agent.label}) is not ignored by the starter's .gitignore"
+    kept = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", ".pix3/kit-manifest.json"], check=False)
+    assert kept.returncode == 1
