@@ -6,17 +6,16 @@ Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file (spec/
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from pix3net.home import PROJECT_FILE, find_project_root
+from pix3net.home import find_project_root
 from pix3tools.tree._args import ArgError, TreeArgs, parse_args
-from pix3tools.tree._outline import OutlineOptions, Size, build_outline, count_nodes
+from pix3tools.tree._outline import OutlineOptions, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
-from pix3tools.tree._text import is_number
+from pix3tools.tree._scene_json import json_safe, manifest_data, viewport_of
 
 __all__ = ["main", "run"]
 
@@ -35,23 +34,6 @@ def _find_root(cwd: Path, explicit: str | None) -> Path:
     if explicit is not None:
         return (cwd / explicit).resolve()
     return find_project_root(cwd) or cwd.resolve()
-
-
-def _manifest(root: Path) -> dict[str, Any] | None:
-    if not (root / PROJECT_FILE).is_file():
-        return None
-    from pix3tools.scene import load_manifest
-
-    doc = load_manifest(root)
-    return doc.data if doc is not None and isinstance(doc.data, dict) else {}
-
-
-def _viewport(manifest: dict[str, Any] | None) -> Size:
-    size = manifest.get("viewportBaseSize") if manifest else None
-    if isinstance(size, dict):
-        w, h = size.get("width"), size.get("height")
-        return (float(w) if is_number(w) else None, float(h) if is_number(h) else None)
-    return (None, None)
 
 
 def _locate(arg: str, root: Path, cwd: Path) -> Path | None:
@@ -73,19 +55,8 @@ def _display(path: Path, root: Path) -> str:
         return str(absolute)
 
 
-def _json_safe(value: Any) -> Any:
-    """JSON.stringify writes NaN and ±Infinity (legal YAML: .nan, .inf) as null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def _dump(data: object) -> str:
-    return json.dumps(_json_safe(data), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(json_safe(data), indent=2, ensure_ascii=False) + "\n"
 
 
 def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
@@ -96,7 +67,7 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     if not root.is_dir():
         err.write(f"pix3 tree: {root} is not a folder; pass --project an existing project folder.\n")
         return 2
-    manifest = _manifest(root)
+    manifest = manifest_data(root)
     if args.scene is None:
         from pix3tools.tree._overview import build_overview, overview_json, overview_lines
 
@@ -119,7 +90,7 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
 
         reader = PropsReader()
     options = OutlineOptions(args.depth, args.types)
-    nodes = build_outline(doc, root, _viewport(manifest), options, reader.props if reader else None)
+    nodes = build_outline(doc, root, viewport_of(manifest), options, reader.props if reader else None)
     note = reader.note if reader else None
     if args.json:
         from pix3tools.tree._render import node_json
