@@ -110,6 +110,17 @@ async def test_a_throwing_game_fails_within_30_frames(throwing: DevServer, devto
             "from the page TypeError: bad",
             "page",
         )
+        # the game's warnings and unhandled rejections are collected too
+        await page.evaluate(
+            "(() => { const w = document.querySelector('iframe').contentWindow;"
+            " w.console.warn('low fuel', 3); w.Promise.reject(new w.RangeError('out of range')); })()"
+        )
+        await page.page.wait_for("window.__PIX3_DEBUG__.errors().length === 3")
+        game_side = [(e["source"], e["message"], e["origin"]) for e in (await page.call("pix3_errors", {}))["errors"][1:]]
+        assert game_side == [
+            ("console.warn", "low fuel 3", "game"),
+            ("unhandledrejection", "RangeError: out of range", "game"),
+        ]
         again = await page.call("pix3_game_run", {**FAIL_ON_ERRORS, "pauseOnOutcome": False})
         assert again["outcome"]["kind"] == "fail"
         assert "The game was paused when the run started; it was resumed so that its frames run." in again["notes"]
