@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pix3tools.gap._record import KINDS
+from pix3tools.gap import KINDS
 
 # The editor's bridge tools (docs/bridge.md): name → parameters. Every editor page answers all of
 # them: the real editor (@pix3/editor-core) and the dev server's own page alike.
