@@ -116,7 +116,9 @@ async def test_a_throwing_game_fails_within_30_frames(throwing: DevServer, devto
             " w.console.warn('low fuel', 3); w.Promise.reject(new w.RangeError('out of range')); })()"
         )
         await page.page.wait_for("window.__PIX3_DEBUG__.errors().length === 3")
-        game_side = [(e["source"], e["message"], e["origin"]) for e in (await page.call("pix3_errors", {}))["errors"][1:]]
+        game_side = [
+            (e["source"], e["message"], e["origin"]) for e in (await page.call("pix3_errors", {}))["errors"][1:]
+        ]
         assert game_side == [
             ("console.warn", "low fuel 3", "game"),
             ("unhandledrejection", "RangeError: out of range", "game"),
