@@ -20,6 +20,7 @@ from pix3net.devserver.page import gate_page, host_page, version_gate
 from pix3net.devserver.proxy import ViteProxy
 from pix3net.devserver.tabs import Frame, Hub
 from pix3net.devserver.vite import Vite
+from pix3net.devserver.workbench import register_workbench_routes
 from pix3tools.core import pix3_home
 
 RES_ROOT = "."
@@ -156,7 +157,10 @@ async def build(
         editor_css=editor_css,
         log=log,
         home=pix3_home(),
-        routes=(lambda app: register_file_routes(app, store, base="/"),),
+        routes=(
+            lambda app: register_file_routes(app, store, base="/"),
+            lambda app: register_workbench_routes(app, root),
+        ),
         check_path=parse_wire_path,
     )
     app = create_app(ctx)

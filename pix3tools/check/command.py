@@ -12,17 +12,12 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.check import CheckOptions, SyncFn, human_report, run_check, validate_project
+from pix3tools.check._codes import codes_help
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Option, Project, Syntax
 from pix3tools.core.cli import Call, run
 
 __all__ = ["SYNTAX", "main"]
-
-
-def _codes() -> str:
-    from pix3tools.check._codes import codes_help
-
-    return codes_help()
 
 
 SYNTAX = Syntax(
@@ -33,7 +28,7 @@ SYNTAX = Syntax(
     unknown="unknown argument {arg}",
     help="parsed",
     project=Project(),
-    more_help=_codes,
+    more_help=codes_help,
 )
 
 

@@ -9,7 +9,7 @@ from pix3net.devserver.errors import ApiError
 from ._changeset import ChangeEntry, parse_changeset
 from ._core import FileCore, FileRead, valid_token
 from ._paths import check_reserved, is_journaled, is_reserved, parse_wire_path, resolve
-from ._routes import register_file_routes
+from ._routes import query_value, register_file_routes
 from ._store import FileStore
 from ._table import changed_map
 
@@ -25,6 +25,7 @@ __all__ = [
     "is_reserved",
     "parse_changeset",
     "parse_wire_path",
+    "query_value",
     "register_file_routes",
     "resolve",
     "valid_token",
