@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,10 +29,12 @@ ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
 SyncFn = Callable[[Path, bool], Any]
 
 _LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
-# In pix3-types mode our shipped declarations are a permissive subset: a name they do not list
-# is not the script's fault, so "no exported member" / missing `three/*` errors are not reported.
-_SHIPPED_GAPS = (2305, 2724, 2614, 2307)
-_SHIPPED_MODULES = ('"@pix3/runtime"', "'@pix3/runtime'", '"three"', "'three", '"three/')
+# In pix3-types mode the @pix3/runtime declarations are generated from the scene model, which does
+# not know every name the runtime exports: importing one of those is not the script's fault, so
+# "no exported member" / "cannot find module" errors naming that module are not reported (three's
+# declarations are the published ones: every error against them is).
+_GENERATED_GAPS = (2305, 2724, 2614, 2307)
+_GENERATED_MODULE = re.compile(r"""['"]@pix3/runtime(?:/[^'"]*)?['"]""")
 
 _CHAIN_WHAT = {
     "import-meta-hot": ("W_EDITOR_HMR_API", "`import.meta.hot`",
@@ -100,8 +103,8 @@ def _chain_diagnostic(issue: ChainIssue) -> Diagnostic:
     return {"severity": "warning", "code": code, "file": issue.file, "line": issue.line, "message": message, "fix": fix}
 
 
-def _shipped_gap(layout: Layout, code: int, message: str) -> bool:
-    return layout.mode == "pix3-types" and code in _SHIPPED_GAPS and any(m in message for m in _SHIPPED_MODULES)
+def _generated_gap(layout: Layout, code: int, message: str) -> bool:
+    return layout.mode == "pix3-types" and code in _GENERATED_GAPS and bool(_GENERATED_MODULE.search(message))
 
 
 def run_check(
@@ -113,6 +116,7 @@ def run_check(
     sync: SyncFn,
     env: Mapping[str, str] | None = None,
     install: Callable[[Path], str | None] | None = None,
+    install_types: Callable[[Path], str | None] | None = None,
 ) -> dict[str, Any]:
     """Run the whole pipeline and return the report (the ``--json`` shape, keys in order)."""
     started = time.perf_counter()
@@ -127,12 +131,16 @@ def run_check(
                     "message": flushed.message})  # fmt: skip
 
     # 4 (early). The tsconfig layout and TypeScript, so tsc runs while validate reads the scenes.
-    layout = prepare(root)
-    typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
     ts_started = time.perf_counter()
+    layout = prepare(root, home, offline=options.offline, install=install_types)
+    typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
     process = None
     typescript: TypeScript | None = None
-    unavailable: TypeScriptUnavailable | None = None
+    # What kept the type-check from running: three's types and TypeScript are each said, with the
+    # command that installs it, so one run names everything to install.
+    unavailable: list[TypeScriptUnavailable] = []
+    if layout.unavailable is not None:
+        unavailable.append(TypeScriptUnavailable(str(layout.unavailable), layout.unavailable.fix))
     if layout.dependencies_missing:
         exists = (root / "package.json").exists()
         own.append({
@@ -151,9 +159,10 @@ def run_check(
             })  # fmt: skip
         try:
             typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
-            process = start_typecheck(typescript, root / layout.tsconfig, root)
+            if not unavailable:
+                process = start_typecheck(typescript, root / layout.tsconfig, root)
         except TypeScriptUnavailable as error:
-            unavailable = error
+            unavailable.append(error)
     ts_elapsed = time.perf_counter() - ts_started
 
     # 2–3. Validate (its time includes the flush, as the reference reports it).
@@ -172,13 +181,13 @@ def run_check(
         try:
             result = finish_typecheck(process)
         except TypeScriptUnavailable as error:
-            unavailable = error
+            unavailable.append(error)
     ts_elapsed += time.perf_counter() - ts_wait
-    if unavailable is not None:
+    for missing in unavailable:
         diagnostic: Diagnostic = {"severity": "error", "code": "E_TYPECHECK_UNAVAILABLE", "file": layout.tsconfig,
-                                  "message": str(unavailable)}  # fmt: skip
-        if unavailable.fix:
-            diagnostic["fix"] = unavailable.fix
+                                  "message": str(missing)}  # fmt: skip
+        if missing.fix:
+            diagnostic["fix"] = missing.fix
         own.append(diagnostic)
     if result is not None and typescript is not None:
         typecheck.ran = True
@@ -187,7 +196,7 @@ def run_check(
         typecheck.files = len(result.files)
         hidden = 0
         for d in result.diagnostics:
-            if _shipped_gap(layout, d.ts_code, d.message):
+            if _generated_gap(layout, d.ts_code, d.message):
                 hidden += 1
                 continue
             entry: Diagnostic = {"severity": "error", "code": "E_TYPE",
@@ -198,8 +207,8 @@ def run_check(
             own.append(entry)
         if hidden:
             notes.append(
-                f"{hidden} import(s) of names pix3net's shipped @pix3/runtime / three declarations do not list were not "
-                "type-checked (the declarations are a permissive subset)."
+                f"{hidden} import(s) from @pix3/runtime of names its generated declarations do not list were not "
+                "type-checked (they declare the scene model's node types and Script only)."
             )
 
     # 7. Version gate.
