@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pix3net import CLI_VERSION
 from pix3net.home import atomic_write
-from pix3tools.scripttypes._runtime import declarations
+from pix3tools.scripttypes._runtime import SOURCES, declarations
 from pix3tools.scripttypes._three import COPIED, THREE_TYPES_VERSION, Installer, resolve_three_types
 
 TYPES = Path(".pix3") / "types"
@@ -78,10 +78,13 @@ def _generated() -> dict[str, bytes]:
     return files
 
 
-def manifest(generated: dict[str, bytes]) -> dict[str, object]:
+def manifest() -> dict[str, object]:
+    """What ``version.json`` records: the versions, and a stamp of the sources of every file written
+    (the generator, the scene model's schemas, the Vite env, the tsconfig) — cheap to compute on
+    every check, where generating the declarations would import the scene model first."""
     digest = hashlib.sha256(CHECK_TSCONFIG.encode("utf-8"))
-    for name in sorted(generated):
-        digest.update(b"\0" + name.encode("utf-8") + b"\0" + generated[name])
+    for path in (*SOURCES, *sorted(_VITE_ENV.iterdir())):
+        digest.update(b"\0" + path.name.encode("utf-8") + b"\0" + path.read_bytes())
     return {
         "format": 1,
         "cliVersion": CLI_VERSION,
@@ -142,12 +145,11 @@ def prepare_types(
 
     Raises ``TypesUnavailable`` when three's types are neither cached nor installable.
     """
-    generated = _generated()
-    wanted = manifest(generated)
+    wanted = manifest()
     if is_current(root, wanted):
         return None
     three = resolve_three_types(home, offline=offline, who=who, install=install, log=log)
-    _write(root, three.node_modules, generated, wanted)
+    _write(root, three.node_modules, _generated(), wanted)
     return (
         f"Wrote the @pix3/runtime {CLI_VERSION} types (generated from the scene model) and @types/three "
         f"{three.version} to .pix3/types/ (and {CHECK_TSCONFIG_PATH})."
