@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, TypesUnavailable, has_own_tsconfig, prepare_types
-from pix3tools.scripttypes._three import Installer
+from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, Installer, TypesUnavailable, has_own_tsconfig, prepare_types
 
 __all__ = ["Layout", "has_own_tsconfig", "installed_version", "prepare"]
 

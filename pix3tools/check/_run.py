@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pix3net import CLI_VERSION
 from pix3tools.check._layout import Layout, installed_version, prepare
 from pix3tools.check._typescript import (
     TsResult,
@@ -28,6 +27,7 @@ from pix3tools.check._typescript import (
     resolve_typescript,
     start_typecheck,
 )
+from pix3tools.core import CLI_VERSION
 
 if TYPE_CHECKING:
     from pix3tools.check._chain import ChainIssue
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
 SyncFn = Callable[[Path, bool], Any]
+"""The flush client: ``(root, no_sync) -> outcome`` with ``status`` (``"flushed"``, ``"unsynced"``, …),
+``url`` and ``message``; None when there is nothing to ask."""
 
 _LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
 # In pix3-types mode the @pix3/runtime declarations are generated from the scene model, which does
@@ -77,6 +79,15 @@ class Typecheck:
     skipped: str | None = None
     ran: bool = False
     root_files: list[str] = field(default_factory=list)
+
+
+def validate_project(root: Path, hydrate: bool) -> Mapping[str, Any]:
+    """validate's ``--json`` report of the whole project: the ``validate`` step of :func:`run_check`
+    (imported here, not at the top: it runs while tsc works, docs/check.md "Speed")."""
+    from pix3tools.validate import run_validate
+
+    report: Mapping[str, Any] = run_validate(root, None, hydrate=hydrate).to_json()
+    return report
 
 
 def _ms(seconds: float) -> int:

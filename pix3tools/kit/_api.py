@@ -18,7 +18,7 @@ Log = Callable[[str], object]
 def _home(home: Path | None) -> Path:
     if home is not None:
         return home
-    from pix3net.home import pix3_home
+    from pix3tools.core import pix3_home
 
     return pix3_home()
 

@@ -16,6 +16,7 @@ from pix3tools.scripttypes._layout import (
 from pix3tools.scripttypes._runtime import declarations
 from pix3tools.scripttypes._three import (
     THREE_TYPES_VERSION,
+    Installer,
     TypesUnavailable,
     cache_prefix,
     resolve_three_types,
@@ -27,6 +28,7 @@ __all__ = [
     "CHECK_TSCONFIG_PATH",
     "EXTENDS_LINE",
     "THREE_TYPES_VERSION",
+    "Installer",
     "TypesUnavailable",
     "cache_prefix",
     "declarations",

@@ -15,8 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pix3net import CLI_VERSION
-from pix3net.home import atomic_write
+from pix3tools.core import CLI_VERSION, atomic_write
 from pix3tools.scripttypes._runtime import SOURCES, declarations
 from pix3tools.scripttypes._three import COPIED, THREE_TYPES_VERSION, Installer, resolve_three_types
 

@@ -95,8 +95,7 @@ def _members(props: Iterable[Prop], inherited: dict[str, Prop]) -> str:
 
 def declarations(version: str) -> str:
     """``index.d.ts`` of the generated ``@pix3/runtime`` package."""
-    from pix3tools.scene import NODE_SCHEMAS
-    from pix3tools.scene._schema import FAMILIES, VALUE_TYPES
+    from pix3tools.scene import NODE_SCHEMAS, VALUE_TYPES, type_format
 
     kinds = " | ".join(json.dumps(kind) for kind in sorted(VALUE_TYPES))
     out = [
@@ -123,7 +122,7 @@ def declarations(version: str) -> str:
     for type_name in sorted(NODE_SCHEMAS):
         if type_name in ("Node2D", "Node3D"):
             continue
-        family = FAMILIES[type_name]
+        family = type_format(type_name).family
         parent = _FAMILY_CLASS[family]
         body = _members(NODE_SCHEMAS[type_name].values(), family_props[family])
         out.append(f"export declare class {type_name} extends {parent} {{\n{body}}}\n\n")

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import CLI_VERSION
-from pix3tools.scene import MISSING, NODE_SCHEMAS, NODE_TYPES
-from pix3tools.scene._schema import FAMILIES
+from pix3tools.core import CLI_VERSION
+from pix3tools.scene import MISSING, NODE_SCHEMAS, NODE_TYPES, type_format
 from pix3tools.scripttypes import (
     CHECK_TSCONFIG,
     THREE_TYPES_VERSION,
@@ -58,7 +57,7 @@ def test_every_node_type_is_a_class_with_every_property_of_the_scene_model() -> 
         for prop in NODE_SCHEMAS[type_name].values():
             assert prop.name in members, f"{type_name}.{prop.name}"
         parent, _ = _class_body(type_name) if type_name != "Group" else ("NodeBase", "")
-        family_class = {"base": "NodeBase", "2d": "Node2D", "3d": "Node3D"}[FAMILIES[type_name]]
+        family_class = {"base": "NodeBase", "2d": "Node2D", "3d": "Node3D"}[type_format(type_name).family]
         assert parent == (family_class if type_name not in ("Node2D", "Node3D") else "NodeBase")
 
 
