@@ -35,7 +35,7 @@ def install_script_types(plan: KitPlan, *, home: Path | None, log: Log) -> None:
         note = prepare_types(plan.root, _home(home), offline=False, who="pix3 kit", log=log)
     except TypesUnavailable as error:
         plan.script_types = "not-written"
-        plan.notes.append(f".pix3/types/ was not written: {str(error).splitlines()[0]}")
+        plan.notes.append(f".pix3/types/ was not written: three's types (@types/three) — {error.why}.")
         plan.todos.append(
             f"Run `{error.fix}`, then pix3 kit again (pix3 check writes .pix3/types/ too)."
             if error.fix

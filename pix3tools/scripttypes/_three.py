@@ -24,11 +24,13 @@ Installer = Callable[[Path], "str | None"]
 
 
 class TypesUnavailable(Exception):
-    """three's declarations could not be found or installed; ``fix`` is the command to run."""
+    """three's declarations could not be found or installed; ``fix`` is the command to run, ``why``
+    the reason in a few words (the message says both)."""
 
-    def __init__(self, message: str, fix: str | None = None) -> None:
+    def __init__(self, message: str, fix: str | None = None, why: str = "") -> None:
         super().__init__(message)
         self.fix = fix
+        self.why = why or message
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ def resolve_three_types(
             f"three's types (@types/three {THREE_TYPES_VERSION}) are not installed for pix3 check, and --offline "
             f"forbids installing them. Run once:\n  {command}",
             command,
+            "they are not installed, and --offline forbids installing them",
         )
     log(f"{who}: installing @types/three {THREE_TYPES_VERSION} once into {prefix}\n  $ {command}\n")
     why = (install or _default_install)(prefix)
@@ -76,6 +79,10 @@ def resolve_three_types(
     if why is None and version is None:
         why = "npm reported success but nothing was installed"
     if why is not None:
-        raise TypesUnavailable(f"Could not install @types/three ({why}). Run it yourself:\n  {command}", command)
+        raise TypesUnavailable(
+            f"Could not install @types/three ({why}). Run it yourself:\n  {command}",
+            command,
+            f"could not install them ({why})",
+        )
     assert version is not None
     return ThreeTypes(node_modules, version, "installed")

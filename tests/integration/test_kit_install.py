@@ -13,6 +13,7 @@ from ruamel.yaml import YAML
 from pix3tools.core import CLI_VERSION
 from pix3tools.kit import Kit, install, load_kit
 from pix3tools.kit.command import main as kit_main
+from pix3tools.scripttypes import three_install_command
 from tests.conftest import run_pix3
 
 RECIPE_YAML = """# a 1.x recipe: comments, quoting and order must survive
@@ -228,3 +229,16 @@ def test_a_broken_manifest_is_said_and_rewritten(recipe: Path) -> None:
     assert "note: .pix3/kit-manifest.json could not be read" in out
     assert "  current  AGENTS.md\n" in out
     assert json.loads((recipe / ".pix3/kit-manifest.json").read_text())["version"] == CLI_VERSION
+
+
+def test_three_types_that_cannot_be_installed_leave_the_kit_and_say_what_to_run(
+    recipe: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "empty-home"
+    monkeypatch.setenv("PATH", str(tmp_path / "no-npm-here"))
+    out = install(recipe, home=home)
+    assert "  wrote    AGENTS.md\n" in out and "  wrote    tsconfig.json\n" in out
+    assert ".pix3/types/, " not in out and not (recipe / ".pix3" / "types").exists()
+    assert "note: .pix3/types/ was not written: three's types (@types/three) — could not install them " in out
+    assert "(npm was not found on the PATH).\n" in out
+    assert f"TODO: Run `{three_install_command(home)}`, then pix3 kit again" in out
