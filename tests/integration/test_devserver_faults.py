@@ -18,8 +18,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import h11
 import httpx
 import pytest
+import trio
 
 from tests.integration.devapp_support import (
     dev_server,
@@ -106,6 +108,58 @@ def test_vite_crashing_mid_request_is_a_502(tmp_path: Path) -> None:
             connection.close()
         wait_vite_ready(server, restarts=2)
         assert httpx.get(server.url + "/src/ok.js").status_code == 200
+
+
+@pytest.mark.node
+async def test_requests_racing_to_a_restarted_vite_through_the_proxy(tmp_path: Path) -> None:
+    """The ASGI proxy's pool still holds connections to the Vite that died; requests that waited
+    for the restart go at once, each dropping stale pooled connections on its way (one popped
+    what another was iterating over: a 500)."""
+    root = fake_vite_project(tmp_path / "game")
+    with dev_server(root, wait_vite=True) as server:
+        streams = [await trio.open_tcp_stream("127.0.0.1", server.port) for _ in range(8)]
+        try:
+            parsers = {id(stream): h11.Connection(h11.CLIENT) for stream in streams}
+
+            async def ask(stream: trio.SocketStream, path: str) -> int:
+                """One request on a kept-alive connection; its status once the whole answer is read."""
+                parser = parsers[id(stream)]
+                if parser.our_state is h11.DONE:
+                    parser.start_next_cycle()
+                request = h11.Request(method="GET", target=path, headers=[("Host", f"localhost:{server.port}")])
+                await stream.send_all(parser.send(request) + parser.send(h11.EndOfMessage()))
+                status = 0
+                while True:
+                    event = parser.next_event()
+                    if event is h11.NEED_DATA:
+                        parser.receive_data(await stream.receive_some())
+                    elif isinstance(event, h11.Response):
+                        status = event.status_code
+                    elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                        return status
+
+            for stream in streams:  # each connection becomes Hypercorn's, then fills the proxy's pool
+                assert await ask(stream, API + "/hello") == 200
+            async with trio.open_nursery() as nursery:
+                for stream in streams:
+                    nursery.start_soon(ask, stream, "/src/a.js")
+            vite = hello(server)["vite"]["pid"]
+            os.kill(vite, signal.SIGKILL)
+            assert await trio.to_thread.run_sync(_wait_gone, vite)
+            answers: list[int] = []  # asked while Vite restarts: they wait for it, then go at once
+
+            async def collect(stream: trio.SocketStream) -> None:
+                answers.append(await ask(stream, "/src/b.js"))
+
+            with trio.fail_after(30):
+                async with trio.open_nursery() as nursery:
+                    for stream in streams:
+                        nursery.start_soon(collect, stream)
+            assert answers == [200] * len(streams)
+        finally:
+            for stream in streams:
+                await stream.aclose()
+    assert "Traceback" not in server.log()
 
 
 @pytest.mark.node
