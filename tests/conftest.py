@@ -1,6 +1,6 @@
-"""Shared test helpers: run `pix3` as a real process, a private PIX3_HOME, the real parts.
+"""The fixtures every test may use: a private PIX3_HOME and the real parts (Chromium, node).
 
-Tests that need Chromium or node *fail* with a clear message when the part is missing instead of
+Helpers that are not fixtures live in tests/support (run `pix3`, free ports, …). Tests that need Chromium or node *fail* with a clear message when the part is missing instead of
 skipping: CI installs every part (.ci/run), and a skip would hide a broken feature.
 """
 
@@ -8,49 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-NODE_DIR = REPO / "tests" / "node"
-
-
-def pix3_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for a `pix3` child: this checkout first on the path."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
-    env.pop("SSH_CONNECTION", None)
-    if extra:
-        env.update(extra)
-    return env
-
-
-def pix3_argv(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pix3net", *args]
-
-
-def run_pix3(
-    *args: str,
-    cwd: Path | None = None,
-    env: Mapping[str, str] | None = None,
-    input: str | None = None,
-    timeout: float = 60,
-) -> subprocess.CompletedProcess[str]:
-    """Run `pix3 <args>` as a real process and capture its text output."""
-    return subprocess.run(
-        pix3_argv(*args),
-        cwd=cwd,
-        env=pix3_env(env),
-        input=input,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+from tests.support.node import NODE_DIR
 
 
 @pytest.fixture
@@ -84,12 +47,3 @@ def node_modules() -> Path:
     if shutil.which("node") is None:
         pytest.fail("node is missing: install Node.js 20")
     return path
-
-
-# Flags every test Chrome gets: the network is closed here, and Chromium otherwise keeps
-# retrying connections it cannot make (DEVELOPERS.md, "This machine").
-QUIET_CHROME_FLAGS = (
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)

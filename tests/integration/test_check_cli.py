@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pix3tools.core import CLI_VERSION
-from tests.conftest import NODE_DIR, run_pix3
+from tests.support.node import NODE_DIR
+from tests.support.pix3 import run_pix3
 
 TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NODE_DIR, REPO
+from tests.support.node import NODE_DIR
+from tests.support.pix3 import REPO
 
 
 def _just_dry_run(recipe: str) -> list[str]:
