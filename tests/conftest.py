@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.node import NODE_DIR
+from tests.support.node import NODE_DIR, seed_three_types
 
 
 @pytest.fixture
@@ -23,6 +23,12 @@ def pix3_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     home.mkdir(mode=0o700)
     monkeypatch.setenv("PIX3_HOME", str(home))
     yield home
+
+
+@pytest.fixture
+def three_types_home(pix3_home: Path) -> Path:
+    """A private PIX3_HOME whose cache already holds three's types (tests/support/node.py)."""
+    return seed_three_types(pix3_home)
 
 
 def _chromium() -> str:

@@ -10,7 +10,7 @@ import pytest
 import trio
 
 from tests.support.devserver import DevServer, dev_server, fake_tab
-from tests.support.node import NODE_DIR
+from tests.support.node import NODE_DIR, seed_three_types
 from tests.support.projects import make_project
 
 X = {"X-Pix3": "1"}
@@ -27,6 +27,7 @@ def server(tmp_path: Path) -> Iterator[DevServer]:
         },
     )
     env = {"PIX3_TYPESCRIPT": str(NODE_DIR / "node_modules" / "typescript"), "PIX3_HOME": str(tmp_path / "home")}
+    seed_three_types(tmp_path / "home")  # no tsconfig.json: checked against three's types, cached
     with dev_server(root, env=env) as running:
         yield running
 
