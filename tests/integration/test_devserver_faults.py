@@ -132,7 +132,7 @@ async def test_requests_racing_to_a_restarted_vite_through_the_proxy(tmp_path: P
                     nursery.start_soon(ask, stream, "/src/a.js")
             vite = hello(server)["vite"]["pid"]
             os.kill(vite, signal.SIGKILL)
-            assert await trio.to_thread.run_sync(_wait_gone, vite)
+            assert await trio.to_thread.run_sync(wait_gone, vite)
             answers: list[int] = []  # asked while Vite restarts: they wait for it, then go at once
 
             async def collect(stream: trio.SocketStream) -> None:

@@ -39,16 +39,11 @@ import trio
 import trio_websocket
 
 from pix3net.devserver.splice import HEAD_TIMEOUT_S
-from tests.conftest import NODE_DIR
-from tests.integration.devapp_support import (
-    DevServer,
-    dev_server,
-    hello,
-    make_project,
-    pid_alive,
-    wait_vite_ready,
-)
 from tests.soak._report import Figure
+from tests.support.devserver import DevServer, dev_server, hello, wait_vite_ready
+from tests.support.node import NODE_DIR
+from tests.support.processes import pid_alive
+from tests.support.projects import make_project
 
 AREA = "devserver"
 X = {"X-Pix3": "1"}
