@@ -81,8 +81,10 @@ class _Reader:
 
 
 def _read_head(client: _Reader) -> int:
-    """Index of the end of the next request head in ``client.buf``; -1 when the connection ends,
-    times out, or the head outgrows MAX_HEAD (the caller hands the bytes to Hypercorn then)."""
+    """Index of the end of the next request head in ``client.buf``; -1 when the connection ends
+    or the head is not complete HEAD_TIMEOUT_S after its first byte; -2 when the head outgrows
+    MAX_HEAD (the caller hands the bytes to Hypercorn, which refuses it). A connection idle
+    longer than KEEP_ALIVE_S raises (the socket's receive timeout)."""
     end = client.buf.find(b"\r\n\r\n")
     if end >= 0:
         return end + 4

@@ -255,44 +255,78 @@ def _on_disk(root: Path, path: str) -> str | None:
         return None
 
 
+def _check(root: Path, ledger: Ledger) -> tuple[int, int]:
+    """(acknowledged writes not on disk with their hash, changesets only partly on disk)."""
+    lost = sum(_on_disk(root, p) != s for p, s in ledger.acked.items())
+    torn = 0
+    for _acked, files in ledger.changesets:
+        present = [_on_disk(root, p) == s for p, s in files.items()]
+        torn += any(present) and not all(present)
+    return lost, torn
+
+
 def _kills(tmp: Path, kills: int) -> list[Figure]:
+    """Each server first checks what the previous one acknowledged before it was killed (the
+    restart has run recovery by the time it listens), then writes until it is killed in turn."""
     root = make_project(tmp / "kills", {"index.html": "<p>kills</p>\n"})
-    ledger = Ledger()
+    ledgers: list[Ledger] = []
     lost = torn = leftovers = 0
     rng = random.Random(1)
-    for epoch in range(kills):
+    for epoch in range(kills + 1):
         with dev_server(root) as server:
+            hello(server)
+            if ledgers:
+                epoch_lost, epoch_torn = _check(root, ledgers[-1])
+                lost, torn = lost + epoch_lost, torn + epoch_torn
+                leftovers += sum(
+                    len(list((root / ".pix3" / d).glob("*"))) for d in ("tmp", "tx") if (root / ".pix3" / d).is_dir()
+                )
+            if epoch == kills:
+                break
+            ledgers.append(Ledger())
             stop = threading.Event()
-            writer = threading.Thread(target=_write_until_killed, args=(server.url, epoch, ledger, stop))
+            writer = threading.Thread(target=_write_until_killed, args=(server.url, epoch, ledgers[-1], stop))
             writer.start()
             time.sleep(rng.uniform(0.3, 1.5))
             server.proc.send_signal(signal.SIGKILL)
             server.proc.wait(10)
             stop.set()
             writer.join(30)
-        with dev_server(root) as server:  # recovery runs before the server listens
-            hello(server)
-            lost += sum(_on_disk(root, p) != s for p, s in ledger.acked.items())
-            for _acked, files in ledger.changesets:
-                present = [_on_disk(root, p) == s for p, s in files.items()]
-                torn += any(present) and not all(present)
-            leftovers += sum(
-                len(list((root / ".pix3" / d).glob("*"))) for d in ("tmp", "tx") if (root / ".pix3" / d).is_dir()
-            )
-            server.stop()
-    done = sum(1 for acked, _ in ledger.changesets if acked)
+    at_the_end = [_check(root, ledger) for ledger in ledgers]
+    log = (root / ".pix3" / "dev.log").read_text(errors="replace")
+    recoveries = {
+        what: log.count(what)
+        for what in ("rolled forward", "rolled back", "no readable intent", "committed; cleaned up")
+    }
+    acked = sum(len(ledger.acked) for ledger in ledgers)
+    changesets = sum(len(ledger.changesets) for ledger in ledgers)
+    done = sum(1 for ledger in ledgers for ok, _ in ledger.changesets if ok)
     return [
-        Figure(AREA, "SIGKILL mid-write/changeset: kills, then restarts", kills, ""),
+        Figure(AREA, "SIGKILL mid-write/changeset: kills, each followed by a restart", kills, ""),
         Figure(
             AREA,
             "SIGKILL: acknowledged writes (PUT files + changeset files)",
-            len(ledger.acked),
+            acked,
             "",
-            note=f"{done} changesets acknowledged, {len(ledger.changesets) - done} cut by a kill",
+            note=f"{done} changesets acknowledged, {changesets - done} cut by a kill",
         ),
         Figure(AREA, "SIGKILL: acknowledged writes not on disk with their hash", lost, "", 0),
-        Figure(AREA, "SIGKILL: changesets partly applied after recovery", torn, "", 0),
+        Figure(
+            AREA,
+            "SIGKILL: changesets partly applied after recovery",
+            torn,
+            "",
+            0,
+            note="recovery: " + ", ".join(f"{n} {what}" for what, n in recoveries.items()),
+        ),
         Figure(AREA, "SIGKILL: files left in .pix3/tmp or .pix3/tx after a restart", leftovers, "", 0),
+        Figure(
+            AREA,
+            "SIGKILL: acknowledged writes or whole changesets gone by the end",
+            sum(a + b for a, b in at_the_end),
+            "",
+            0,
+        ),
     ]
 
 
