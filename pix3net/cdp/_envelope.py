@@ -15,6 +15,7 @@ members' own source text rather than dumped again.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -221,11 +222,17 @@ class ClientRequest:
 
     def for_chrome(self, pipe_id: int, session: str) -> bytes:
         """The message with our id and the session it runs on; every other member kept."""
-        head = f'{{"id":{pipe_id},"sessionId":{json.dumps(session)}'
+        head = f'{{"id":{pipe_id},"sessionId":{_session_json(session)}'
         return (head + ("," + self.rest if self.rest else "") + "}").encode("utf-8", "surrogatepass")
 
 
 _INVALID = "Message must have an integer id and a string method"
+
+
+@functools.lru_cache(maxsize=1024)
+def _session_json(session: str) -> str:
+    """A session id as JSON text; a client uses the same few sessions for every message."""
+    return json.dumps(session)
 
 
 def client_request(text: str) -> ClientRequest | bytes:

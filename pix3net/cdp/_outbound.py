@@ -22,12 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from wsproto import ConnectionType
-from wsproto.connection import Connection, ConnectionState
-from wsproto.events import CloseConnection
-from wsproto.utilities import LocalProtocolError
 
 from pix3net.cdp._envelope import Chunk
+from pix3net.cdp._frames import close_frame
 from pix3net.cdp._http import frame_header
 
 # A message larger than this goes out in fragments of this size: the most a cut client still
@@ -100,7 +97,8 @@ class Client:
         self.stream = stream
         self.fd = stream.socket.fileno()
         self.trailing = trailing
-        self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
+        self.close_sent = False  # our close frame is queued or out: no data frame after it
+        self.peer_closed = False  # the client's close frame came
         self.bound = bound
         self.budget = budget
         self.queue: deque[tuple[Any, int]] = deque()
@@ -182,10 +180,10 @@ class Client:
         self.closing = True
         if drop_queued:
             self._drop()
-        if self.ws.state is ConnectionState.OPEN:
-            with contextlib.suppress(LocalProtocolError):
-                self._close_frame = self.ws.send(CloseConnection(code=code, reason=reason))
-                self.control(self._close_frame)
+        if not self.close_sent and not self.peer_closed:
+            self.close_sent = True
+            self._close_frame = close_frame(code, reason)
+            self.control(self._close_frame)
         self.queue.append((_END, 0))
         self.wake.set()
         wait = CUT_SECONDS if self._buffers else HANG_UP_SECONDS
@@ -202,11 +200,11 @@ class Client:
     def close_now(self, code: int, reason: str) -> None:
         """Best effort, without waiting: a close frame if the socket is between frames (the
         proxy is being cancelled; the socket is closed right after)."""
-        if self.closing or self._buffers or not self.upgraded or self.ws.state is not ConnectionState.OPEN:
+        if self.closing or self._buffers or not self.upgraded or self.close_sent or self.peer_closed:
             return
-        self.closing = True
-        with contextlib.suppress(OSError, LocalProtocolError):
-            os.write(self.fd, self.ws.send(CloseConnection(code=code, reason=reason)))
+        self.closing = self.close_sent = True
+        with contextlib.suppress(OSError):
+            os.write(self.fd, close_frame(code, reason))
 
     def release(self) -> None:
         """The connection is over: what is still counted leaves the owner's budget."""

@@ -33,6 +33,10 @@ from pix3net.chrome.state import read_record
 from tests.bench._report import Result
 
 AREA = "cdp"
+# Targets of the issue "Performance to the limit": the proxy's hop may add 30 % to a small round
+# trip, and a 30 MB result must not be slower through the proxy than from Chrome's own port.
+ROUND_TRIP_TARGET = 1.3
+BIG_TARGET = 1.0
 ROUND_TRIPS = 5000
 BLOCK = 500  # direct and proxy alternate in blocks, so drift on this shared machine hits both
 BIG_BYTES = 30 * 1024 * 1024
@@ -218,10 +222,10 @@ async def _measure(direct_url: str, proxy_url: str, headers: list[tuple[bytes, b
         rows.append(
             Result(
                 AREA,
-                'Runtime.evaluate("1") round trip, 5000× (proxy vs direct)',
+                f'Runtime.evaluate("1") round trip, {ROUND_TRIPS}× median (proxy vs direct)',
                 _ms(times["proxy"]),
                 _ms(times["direct"]),
-                2.0,
+                ROUND_TRIP_TARGET,
             )
         )
 
@@ -244,7 +248,7 @@ async def _measure(direct_url: str, proxy_url: str, headers: list[tuple[bytes, b
                 f"{mb:.0f} MB Runtime.evaluate result (proxy vs direct)",
                 _ms(big["proxy"]),
                 _ms(big["direct"]),
-                1.5,
+                BIG_TARGET,
             )
         )
         rows.append(
