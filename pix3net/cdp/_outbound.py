@@ -36,6 +36,8 @@ DIRECT_WRITE_BYTES = 64 * 1024
 # A hung-up peer gets this long to answer the close frame (the reference's "hang up": close
 # frame, then terminate after 1 s).
 HANG_UP_SECONDS = 1.0
+# Pongs owed to a client that pings without reading: past this it is cut like a slow reader.
+CONTROL_QUEUE_BYTES = 1024 * 1024
 # A client cut mid-fragment must read the rest of that fragment before its close frame can go
 # out; one that reads nothing for this long is cut off without it.
 CUT_SECONDS = 10.0
@@ -104,6 +106,7 @@ class Client:
         self.queue: deque[tuple[Any, int]] = deque()
         self.pending = 0  # data bytes queued or being written: what the bounds count
         self.messages = 0  # data messages in ``pending``
+        self.control_queued = 0  # bytes of control frames queued (pongs a client does not read)
         self._buffers: list[Chunk] = []  # what is left of the frame being written
         self._frames: Iterator[list[Chunk]] | None = None  # the rest of the message being written
         self._size = 0  # data bytes of the message being written
@@ -159,7 +162,9 @@ class Client:
         return True
 
     def control(self, data: bytes) -> None:
+        """Queue a control frame (pong, close); they count towards :data:`CONTROL_QUEUE_BYTES`."""
         self.queue.append((data, 0))
+        self.control_queued += len(data)
         self.wake.set()
 
     def finish(self) -> None:
@@ -190,7 +195,8 @@ class Client:
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + wait)
 
     def _drop(self) -> None:
-        self.queue = deque(item for item in self.queue if item[1] == 0 and item[0] is not _END)
+        self.queue.clear()  # data, and pongs: a client being cut is owed neither
+        self.control_queued = 0
         self._frames = None
         if self._buffers:  # finish this frame from a copy: the message itself is let go
             self._buffers = [b"".join(self._buffers)]
@@ -246,6 +252,7 @@ class Client:
                         return
                     if isinstance(item, bytes):
                         self._buffers = [item]
+                        self.control_queued -= len(item)
                     else:
                         self._size = size
                         self._frames = frames(item, size)

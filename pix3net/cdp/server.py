@@ -44,7 +44,7 @@ from pix3net.cdp._http import (
     ws_route,
 )
 from pix3net.cdp._listener import Gate, Limits, Slot, accept_forever, busy_answer
-from pix3net.cdp._outbound import HANG_UP_SECONDS, Budget, Client
+from pix3net.cdp._outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
 from pix3net.cdp.router import (
@@ -458,6 +458,8 @@ class _Proxy:
                         await self.to_chrome.wait_room()
                 elif isinstance(event, Ping):
                     client.control(pong_frame(event.payload))
+                    if client.control_queued > CONTROL_QUEUE_BYTES and not client.closing:
+                        self.cut(client, f"more than {CONTROL_QUEUE_BYTES} bytes of pongs queued for it")
                 elif isinstance(event, PeerClosed):
                     client.peer_closed = True
                     if not client.close_sent:

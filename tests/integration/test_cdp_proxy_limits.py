@@ -204,3 +204,17 @@ async def test_json_list_shows_no_chrome_ui(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=proxy.base, headers=BEARER) as client:
             listed = (await client.get("/json/list")).json()
         assert [entry["type"] for entry in listed] == ["page", "service_worker"]
+
+
+async def test_a_client_that_pings_without_reading_is_cut(tmp_path: Path) -> None:
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other:
+        flood = await stalled_client(proxy.port)
+        async with flood:
+            ping = b"\x89\xfd" + b"\0\0\0\0" + b"p" * 125  # masked (zero key) ping, 125 bytes
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                with trio.move_on_after(20):
+                    for _ in range(2_000):  # 25 MB of pongs owed, never read
+                        await flood.stream.send_all(ping * 100)
+            await wait_until(lambda: any("bytes of pongs queued" in line for line in proxy.logs), 20)
+        await wait_until(lambda: proxy.router_clients() == 1)
+        assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
