@@ -80,6 +80,10 @@ class NulSplitter:
             self._partial.append(chunk[start:] if start else chunk)
 
     @property
+    def has_partial(self) -> bool:
+        return bool(self._partial)
+
+    @property
     def pending_bytes(self) -> int:
         return sum(len(p) for p in self._partial)
 
@@ -144,6 +148,10 @@ class PipeChannel:
     async def receive(self) -> bytes:
         messages = self._splitter.messages
         while not messages:
+            # Chrome writes a message and its NUL separately: with part of a message in hand, the
+            # rest is usually there already, so read before waiting.
+            if self._splitter.has_partial:
+                self._drained = False
             chunk = await self._read_chunk()
             if not chunk:
                 await self._mark_closed()
