@@ -1,9 +1,9 @@
 """One WebSocket client's outbound side: a byte-bounded queue, its writer, and a fast path.
 
-DESIGN decision 3: the task reading Chrome never waits on a client. A small message for a
-client with nothing queued is written at once by whoever produced it (one non-blocking
-``writev``: no task switch, no copy); everything else is queued and drained by the client's own
-writer task. Passing the client's bound, or the owner's bound over all clients, cuts the client
+A slow client hurts only itself (docs/cdp-proxy.md): the task reading Chrome never waits on a
+client. A small message for a client with nothing queued is written at once by whoever produced
+it (one non-blocking ``writev``: no task switch, no copy); everything else is queued and drained
+by the client's own writer task. Passing the client's bound, or the owner's bound over all clients, cuts the client
 with close 1008.
 
 Messages over :data:`FRAGMENT_BYTES` go out as fragments (RFC 6455 §5.4). A close frame may

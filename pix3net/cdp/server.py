@@ -1,10 +1,10 @@
 """The proxy's transport: HTTP + WebSocket on 127.0.0.1, executing the pure router's actions.
 
-Thin by design (DESIGN decision 1): bytes in, :mod:`pix3net.cdp.router` decides, bytes out.
+Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
 - One task reads Chrome and never blocks on a client: every client has its own byte-bounded
   outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its bound, or the
   one with the most queued when all clients together pass the owner's bound, is closed 1008
-  (DESIGN decision 3).
+  (a slow client hurts only itself).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
   client cannot grow it without bound.
 - The hot path is one wake-up per direction: a client's message is routed and written to the
@@ -59,7 +59,7 @@ from pix3net.cdp.router import (
 
 # The reference's `maxPayload` (256 MiB): larger client messages close the socket 1009.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
-# Per-client outbound bound: at least one maximum message (DESIGN decision 3).
+# Per-client outbound bound: at least one maximum message, so any single message can be queued.
 DEFAULT_QUEUE_BYTES = MAX_MESSAGE_BYTES
 # All clients together: two maximum messages, so one client can always hold a full one while
 # another drains one. Per-client bounds alone let every stalled client add 256 MiB (three took
