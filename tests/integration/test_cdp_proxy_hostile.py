@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from pix3net.cdp._wsclient import Closed, WsClient
-from tests.integration.cdp_support import GOOD, connect, rpc, running_proxy, wait_until
+from tests.support.cdp_proxy import GOOD, connect, poll_until, rpc, running_proxy
 
 MiB = 1024 * 1024
 
@@ -43,7 +43,7 @@ async def test_reconnect_storm_leaves_nothing_behind(tmp_path: Path) -> None:
         async with trio.open_nursery() as nursery:
             for task in range(8):
                 nursery.start_soon(churn, task)
-        await wait_until(lambda: len(proxy.chrome.sessions) == 1)  # only the steady client's root
+        await poll_until(lambda: len(proxy.chrome.sessions) == 1)  # only the steady client's root
         assert proxy.channel.methods().count("Target.detachFromTarget") == 200
         assert (await rpc(steady, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
 
@@ -59,7 +59,7 @@ async def test_clients_reset_mid_30_mb_reply(tmp_path: Path) -> None:
                     got += len(await ws.stream.receive_some(256 * 1024))
             ws.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             await ws.stream.aclose()
-            await wait_until(lambda: proxy.router_clients() == 1)
+            await poll_until(lambda: proxy.router_clients() == 1)
         assert (await rpc(steady, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
         assert not any("connection failed" in line for line in proxy.logs)
 
@@ -91,5 +91,5 @@ async def test_broken_frames_close_with_the_rfc_code(tmp_path: Path, frames: byt
             with trio.fail_after(10), pytest.raises(Closed) as closed:
                 await ws.receive()
             assert closed.value.code == code
-        await wait_until(lambda: proxy.router_clients() == 1)
+        await poll_until(lambda: proxy.router_clients() == 1)
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1

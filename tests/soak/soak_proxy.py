@@ -38,9 +38,10 @@ from pix3net.cdp._listener import HEAD_SECONDS
 from pix3net.cdp._wsclient import Closed, WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import read_record
-from tests.bench.bench_cdp import QUIET, _chromium, _free_port
-from tests.integration.cdp_support import parse_answer, raw_exchange, upgrade_request
+from tests.bench.bench_cdp import QUIET, _chromium
 from tests.soak._report import Figure
+from tests.support.cdp_proxy import parse_answer, raw_exchange, upgrade_request
+from tests.support.ports import free_port
 
 AREA = "proxy"
 CLIENTS = 16
@@ -88,7 +89,7 @@ async def start(root: Path, name: str) -> Owner:
     if not wrapper.exists():
         wrapper.write_text(f'#!/bin/sh\nexec {_chromium()} {" ".join(QUIET)} "$@"\n')
         wrapper.chmod(0o755)
-    port = _free_port()
+    port = free_port()
     started = await start_owner(
         home, chrome=str(wrapper), port=port, profile=str(home / "chrome"), url="about:blank", headless=True
     )
