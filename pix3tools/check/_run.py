@@ -21,6 +21,7 @@ from pix3tools.check._typescript import (
     resolve_typescript,
     start_typecheck,
 )
+from pix3tools.project import load_manifest
 from pix3tools.validate import locale_key
 
 Diagnostic = dict[str, Any]
@@ -83,13 +84,13 @@ def _project_path(root: Path, file: str) -> str:
 
 
 def _kit_version(root: Path) -> str | None:
-    from ruamel.yaml import YAML
-
-    try:
-        data = YAML(typ="safe", pure=False).load((root / "pix3project.yaml").read_text(encoding="utf-8"))
-        version = data["metadata"]["agentKit"]["version"]
-    except Exception:  # any parse or shape problem: no kit version (spec/tools.md §1.8)
-        return None
+    """``metadata.agentKit.version`` of the manifest; any parse or shape problem: no kit version
+    (docs/check.md)."""
+    manifest = load_manifest(root)
+    data = manifest.data if manifest is not None else None
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    kit = metadata.get("agentKit") if isinstance(metadata, dict) else None
+    version = kit.get("version") if isinstance(kit, dict) else None
     return version if isinstance(version, str) else None
 
 

@@ -40,7 +40,7 @@ def _find_root(cwd: Path, explicit: str | None) -> Path:
 def _manifest(root: Path) -> dict[str, Any] | None:
     if not (root / PROJECT_FILE).is_file():
         return None
-    from pix3tools.scene import load_manifest
+    from pix3tools.project import load_manifest
 
     doc = load_manifest(root)
     return doc.data if doc is not None and isinstance(doc.data, dict) else {}

@@ -7,14 +7,15 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pix3tools.scene import MANIFEST, load_manifest
+from pix3tools.project import MANIFEST, sort_paths
 from pix3tools.validate._anim import check_anims
 from pix3tools.validate._autoload import check_autoloads
-from pix3tools.validate._context import Project
+from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._locale import check_localization
+from pix3tools.validate._nodes import check_scene
 from pix3tools.validate._report import Diagnostic, ValidateReport, sort_diagnostics
-from pix3tools.validate._scene import check_scene
 from pix3tools.validate._unused import unused_assets
+from pix3tools.walk import INVENTORY, walk_files
 
 __all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_validate"]
 
@@ -26,11 +27,6 @@ LEVEL2_UNAVAILABLE = "the Python CLI cannot load @pix3/runtime (level 2 needs th
 
 class ValidateUsageError(Exception):
     """A bad path argument: ``pix3 validate`` prints it with the usage and exits 2."""
-
-
-def _js_sort(names: list[str]) -> list[str]:
-    """JavaScript's default sort: UTF-16 code units."""
-    return sorted(names, key=lambda s: s.encode("utf-16-be"))
 
 
 def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[str] | None:
@@ -49,17 +45,13 @@ def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[
         if resolved.is_dir():
             if resolved == root:
                 return None
-            for folder, dirs, names in os.walk(resolved):
-                dirs[:] = [
-                    d for d in dirs if d not in ("node_modules", ".git", ".pix3", "dist", ".vite", ".cache", ".yalc")
-                ]
-                base = Path(folder).relative_to(root)
-                targets.extend((base / n).as_posix() for n in names if n.endswith(SCENE_SUFFIX))
+            # The folder named is entered whatever its name; below it, the inventory's rules.
+            targets.extend(p for p in walk_files(root, INVENTORY, rel.as_posix()) if p.endswith(SCENE_SUFFIX))
             continue
         if not resolved.name.endswith(SCENE_SUFFIX):
             raise ValidateUsageError(f"{arg} is not a .pix3scene file")
         targets.append(rel.as_posix())
-    return _js_sort(list(dict.fromkeys(targets)))
+    return sort_paths(dict.fromkeys(targets))
 
 
 def run_validate(
@@ -70,28 +62,27 @@ def run_validate(
     a scene."""
     root = root.resolve()
     explicit = resolve_targets(root, paths, cwd or Path.cwd())
-    project = Project.open(root)
+    project = ValidateProject(root)
     whole = explicit is None
-    targets = _js_sort(project.files.with_suffix(SCENE_SUFFIX)) if explicit is None else explicit
+    targets = project.files.scenes if explicit is None else explicit
     diagnostics: list[Diagnostic] = []
     files: list[tuple[str, str]] = []
     references: set[str] = set()
     uses_user = False
-    manifest = load_manifest(root)
+    manifest = project.manifest
     locale = check_localization(project, manifest, whole)
     for rel in targets:
         load = project.load(rel)
         if load.raw is None:
-            if load.error is None:
+            if load.unreadable is None:
                 diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
             else:
-                diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.error.message}"))
+                diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}"))
             continue
         files.append((rel, hashlib.sha256(load.raw).hexdigest()))
-        if load.error is not None or load.doc is None:
-            message = load.error.message if load.error else "unreadable"
+        if load.doc is None:
             line = load.error.line if load.error else None
-            diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {message}", line=line))
+            diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}", line=line))
             continue
         result = check_scene(project, rel, load.doc)
         found = result.diagnostics + locale.key_diagnostics(rel, result.key_uses, load.doc)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pix3net.cli.usage import COMMAND_USAGE
 from pix3tools._argv import option_value
-from pix3tools.scene import MANIFEST
+from pix3tools.project import MANIFEST
 from pix3tools.validate._run import ValidateUsageError, run_validate
 from pix3tools.validate.codes import codes_help
 
