@@ -19,7 +19,7 @@ from pix3net.devserver.page import gate_page, host_page, version_gate
 from pix3net.devserver.proxy import ViteProxy
 from pix3net.devserver.tabs import Frame, Hub
 from pix3net.devserver.vite import Vite
-from pix3net.home import pix3_home
+from pix3tools.core import pix3_home
 
 RES_ROOT = "."
 BUILD = "html"

@@ -14,8 +14,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pix3tools.core.walk import EDITOR_CHAIN, walk
 from pix3tools.validate import locale_key
-from pix3tools.walk import EDITOR_CHAIN, walk
 
 ROOT_FOLDERS = ("scripts", "src/scripts", "design/tests/bots")
 SKIPPED_DIRS = EDITOR_CHAIN.anywhere

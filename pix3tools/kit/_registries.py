@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pix3tools.gap._record import KINDS
+from pix3tools.gap import KINDS
 
 # The editor's bridge tools (seed README, "The editor bridge"): name → parameters. The real editor
 # (@pix3/editor-core) registers all of them; our editor host page (the dev server's own page when

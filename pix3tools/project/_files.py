@@ -7,7 +7,7 @@ import urllib.parse
 from collections.abc import Iterable
 from pathlib import Path
 
-from pix3tools.walk import INVENTORY, walk_files
+from pix3tools.core.walk import INVENTORY, walk_files
 
 __all__ = ["ProjectFiles", "code_unit_key", "project_path", "read_text", "sort_paths"]
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pix3tools.core import PROJECT_FILE
 from pix3tools.project._files import read_text
 from pix3tools.scene import Document, YamlError, parse_yaml
 
-__all__ = ["MANIFEST", "MAX_SCENE_BYTES", "SceneLoad", "load_manifest", "load_scene"]
+__all__ = ["MAX_SCENE_BYTES", "SceneLoad", "load_manifest", "load_scene"]
 
-MANIFEST = "pix3project.yaml"
 # A scene larger than this is not something the editor writes; parsing it would only hold memory.
 MAX_SCENE_BYTES = 64 * 1024 * 1024
 # A NUL byte in the first block: an image or an archive named like a scene, not YAML text.
@@ -74,7 +74,7 @@ def load_scene(path: Path) -> SceneLoad:
 
 def load_manifest(root: Path) -> Document | None:
     """``pix3project.yaml`` parsed (lines on demand); None when absent, unreadable or not YAML."""
-    text = read_text(root / MANIFEST)
+    text = read_text(root / PROJECT_FILE)
     if text is None:
         return None
     try:

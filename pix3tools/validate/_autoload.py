@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from pix3tools.project import MANIFEST, project_path
+from pix3tools.core import PROJECT_FILE
+from pix3tools.project import project_path
 from pix3tools.scene import Document
 from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
@@ -24,7 +25,7 @@ def check_autoloads(project: ValidateProject, manifest: Document | None) -> list
         return out
 
     def emit(path: tuple[str | int, ...], message: str, fix: str | None = None) -> None:
-        out.append(Diagnostic("E_AUTOLOAD", MANIFEST, message, path=path, fix=fix, doc=manifest))
+        out.append(Diagnostic("E_AUTOLOAD", PROJECT_FILE, message, path=path, fix=fix, doc=manifest))
 
     if not isinstance(autoloads, list):
         emit(("autoloads",), "autoloads: must be a list; the game reads none.")

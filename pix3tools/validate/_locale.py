@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pix3tools.project import MANIFEST, project_path, read_text
+from pix3tools.core import PROJECT_FILE
+from pix3tools.project import project_path, read_text
 from pix3tools.scene import Document, PathSeg
 from pix3tools.validate._anim import json_doc
 from pix3tools.validate._check import KeyUse
@@ -177,7 +178,7 @@ def check_localization(project: ValidateProject, manifest: Document | None, whol
             out.append(
                 Diagnostic(
                     prefix + "LOCALE_MISSING",
-                    MANIFEST,
+                    PROJECT_FILE,
                     f'{role} "{locale}" has no table {rel}: the game loads it empty — {consequence}.',
                     path=path if loc.declared else None,
                     fix=f'write {rel} (copy the default locale\'s table), or drop "{locale}" from localization:',

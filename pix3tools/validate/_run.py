@@ -7,7 +7,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pix3tools.project import MANIFEST, sort_paths
+from pix3tools.core.walk import INVENTORY, walk_files
+from pix3tools.project import sort_paths
 from pix3tools.validate._anim import check_anims
 from pix3tools.validate._autoload import check_autoloads
 from pix3tools.validate._context import ValidateProject
@@ -15,7 +16,6 @@ from pix3tools.validate._locale import check_localization
 from pix3tools.validate._nodes import check_scene
 from pix3tools.validate._report import Diagnostic, ValidateReport, sort_diagnostics
 from pix3tools.validate._unused import unused_assets
-from pix3tools.walk import INVENTORY, walk_files
 
 __all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_validate"]
 
@@ -127,6 +127,3 @@ def run_validate(
         level2=level2,
         notes=notes,
     )
-
-
-__all__ += ["MANIFEST"]

@@ -9,9 +9,9 @@ import pytest
 
 from pix3net.devserver.files._table import Scanner
 from pix3tools.check._chain import scan_chain
+from pix3tools.core.walk import EDITOR_CHAIN, FILE_TABLE, INVENTORY, walk, walk_files
 from pix3tools.project import Project, ProjectFiles, first_mapping, load_manifest, load_scene, only_root
 from pix3tools.validate import run_validate
-from pix3tools.walk import EDITOR_CHAIN, FILE_TABLE, INVENTORY, walk, walk_files
 
 SCENE = "version: 1.0.0\nroot:\n  - id: a\n    type: Node2D\n"
 
@@ -171,13 +171,12 @@ def test_outlining_one_scene_never_walks_the_project(project: Path, monkeypatch:
     import io
 
     import pix3tools.project._files as files_module
-    from pix3tools.tree._args import parse_args
-    from pix3tools.tree.cli import run
+    from pix3tools.tree.command import main
 
     def refuse(*_: object, **__: object) -> list[str]:
         raise AssertionError("the project was walked")
 
     monkeypatch.setattr(files_module, "walk_files", refuse)
     out, err = io.StringIO(), io.StringIO()
-    assert run(parse_args(["scenes/a.pix3scene"]), project, out, err) == 0, err.getvalue()
+    assert main(["scenes/a.pix3scene"], cwd=project, out=out, err=err) == 0, err.getvalue()
     assert out.getvalue().startswith("scenes/a.pix3scene — 1 node\n")

@@ -12,7 +12,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from pix3tools.walk import FILE_TABLE, walk_fd
+from pix3tools.core.walk import FILE_TABLE, walk_fd
 
 from ._paths import TEMP_NAME
 

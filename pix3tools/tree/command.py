@@ -1,6 +1,8 @@
 """`pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]`.
 
-Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file (spec/validate.md §4.1).
+Exit 0 shown, 1 a scene does not parse, 2 a usage error, no project, or a scene not found
+(spec/validate.md §4.1). Like every command that reads a project, tree needs one: outside a
+project it says so rather than outline whatever folder it was started in.
 """
 
 from __future__ import annotations
@@ -12,36 +14,39 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from pix3net.home import PROJECT_FILE, find_project_root
-from pix3tools.tree._args import ArgError, TreeArgs, parse_args
+from pix3tools.core import PROJECT_FILE
+from pix3tools.core.argv import Option, Project, Syntax, comma_list, whole_number
+from pix3tools.core.cli import Call, run
+from pix3tools.project import load_manifest
 from pix3tools.tree._outline import OutlineOptions, Size, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
 from pix3tools.tree._text import is_number
 
-__all__ = ["main", "run"]
+__all__ = ["SYNTAX", "main"]
 
 # Python 3.11 recursion costs heap frames, not C stack: 20 000 covers ~3 000 nested nodes.
 RECURSION_LIMIT = 20_000
 
 
-def _usage() -> str:
-    from pix3net.cli.usage import command_usage
+SYNTAX = Syntax(
+    "tree",
+    flags=("--props", "--json"),
+    options=(Option("--depth", convert=whole_number), Option("--types", convert=comma_list), Option("--project")),
+    words=1,
+    too_many="one scene at a time (got {first} and {arg})",
+    unknown="unknown argument {arg}",
+    help="parsed",
+    project=Project(),
+)
 
-    return command_usage("tree")
 
-
-def _find_root(cwd: Path, explicit: str | None) -> Path:
-    """The project, else the folder itself: tree also outlines a folder that is not a project."""
-    if explicit is not None:
-        return (cwd / explicit).resolve()
-    return find_project_root(cwd) or cwd.resolve()
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _tree, cwd=cwd, out=out, err=err)
 
 
 def _manifest(root: Path) -> dict[str, Any] | None:
     if not (root / PROJECT_FILE).is_file():
         return None
-    from pix3tools.project import load_manifest
-
     doc = load_manifest(root)
     return doc.data if doc is not None and isinstance(doc.data, dict) else {}
 
@@ -88,24 +93,23 @@ def _dump(data: object) -> str:
     return json.dumps(_json_safe(data), indent=2, ensure_ascii=False) + "\n"
 
 
-def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
-    """The command after argument parsing (no ``--help``)."""
+def _tree(call: Call) -> int:
     # Scenes nest: a few hundred levels are legal YAML and the reader and the outline recurse.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
-    root = _find_root(cwd, args.project)
-    if not root.is_dir():
-        err.write(f"pix3 tree: {root} is not a folder; pass --project an existing project folder.\n")
-        return 2
+    args, root, cwd, out, err = call.args, call.project, call.cwd, call.out, call.err
+    scene = args.words[0] if args.words else None
+    depth = args.get("--depth", int)
+    types: tuple[str, ...] = args.get("--types", tuple) or ()
     manifest = _manifest(root)
-    if args.scene is None:
+    if scene is None:
         from pix3tools.tree._overview import build_overview, overview_json, overview_lines
 
         view = build_overview(root, manifest)
-        out.write(_dump(overview_json(view)) if args.json else "\n".join(overview_lines(view)) + "\n")
+        out.write(_dump(overview_json(view)) if args.flag("--json") else "\n".join(overview_lines(view)) + "\n")
         return 1 if view.failed else 0
-    path = _locate(args.scene, root, cwd)
+    path = _locate(scene, root, cwd)
     if path is None:
-        err.write(f"pix3 tree: {args.scene} not found (looked in {root} and {cwd}).\n")
+        err.write(f"pix3 tree: {scene} not found (looked in {root} and {cwd}).\n")
         return 2
     shown_path = _display(path, root)
     try:
@@ -114,14 +118,14 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
         err.write(f"pix3 tree: {shown_path} {exc}.\n")
         return 1
     reader = None
-    if args.props:
+    if args.flag("--props"):
         from pix3tools.tree._props import PropsReader
 
         reader = PropsReader()
-    options = OutlineOptions(args.depth, args.types)
+    options = OutlineOptions(depth, types)
     nodes = build_outline(doc, root, _viewport(manifest), options, reader.props if reader else None)
     note = reader.note if reader else None
-    if args.json:
+    if args.flag("--json"):
         from pix3tools.tree._render import node_json
 
         data: dict[str, Any] = {"scene": shown_path, "nodes": [node_json(n) for n in nodes]}
@@ -132,23 +136,9 @@ def run(args: TreeArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     from pix3tools.tree._render import header, node_lines
 
     total = count_nodes(doc["root"])
-    lines = [header(shown_path, total, sum(n.shown() for n in nodes), args.depth, args.types)]
+    lines = [header(shown_path, total, sum(n.shown() for n in nodes), depth, types)]
     node_lines(nodes, lines)
     if note:
         lines.append(note)
     out.write("\n".join(lines) + "\n")
     return 0
-
-
-def main(argv: list[str]) -> int:
-    try:
-        args = parse_args(argv)
-    except ArgError as exc:
-        from pix3net.cli.usage import usage_error
-
-        sys.stderr.write(usage_error("tree", str(exc)))
-        return 2
-    if args.help:
-        sys.stdout.write(_usage())
-        return 0
-    return run(args, Path.cwd(), sys.stdout, sys.stderr)
