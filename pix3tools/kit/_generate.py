@@ -78,11 +78,9 @@ def _components() -> list[str]:
     return rows
 
 
-def _bridge_tools(host_only: bool) -> list[str]:
+def _bridge_tools() -> list[str]:
     rows = ["| Tool | Params |", "| --- | --- |"]
     for name, params in _registries.BRIDGE_TOOLS.items():
-        if host_only and name not in _registries.HOST_TOOLS:
-            continue
         rows.append(f"| `{name}` | `{params}` |")
     return rows
 
@@ -103,7 +101,5 @@ def generate(name: str, args: list[str], *, commands: set[str]) -> list[str]:
     if name == "components":
         return _components()
     if name == "bridge-tools":
-        return _bridge_tools(host_only=False)
-    if name == "host-tools":
-        return _bridge_tools(host_only=True)
+        return _bridge_tools()
     raise ValueError(f"unknown generated block {name!r}")

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax
 from pix3tools.core.cli import EXIT_OK, Call, run
+from pix3tools.kit import KitError, WriteError, install, migrate
 
 __all__ = ["SYNTAX", "main"]
 
@@ -28,8 +29,6 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 
 def _kit(call: Call) -> int:
-    from pix3tools.kit import KitError, WriteError, install, migrate
-
     as_json = call.args.flag("--json")
     try:
         if call.args.flag("--migrate"):

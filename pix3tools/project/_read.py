@@ -14,7 +14,7 @@ from pix3tools.core import PROJECT_FILE
 from pix3tools.project._files import read_text
 from pix3tools.scene import Document, YamlError, parse_yaml
 
-__all__ = ["MAX_SCENE_BYTES", "SceneLoad", "load_manifest", "load_scene"]
+__all__ = ["MAX_SCENE_BYTES", "SceneLoad", "load_manifest", "load_scene", "scene_from_bytes"]
 
 # A scene larger than this is not something the editor writes; parsing it would only hold memory.
 MAX_SCENE_BYTES = 64 * 1024 * 1024
@@ -56,6 +56,14 @@ def load_scene(path: Path) -> SceneLoad:
         return SceneLoad(None, None)
     except OSError as exc:  # a permission, a symlink loop, a folder named like a scene
         return SceneLoad(None, None, unreadable=str(exc.strerror or exc))
+    return scene_from_bytes(raw)
+
+
+def scene_from_bytes(raw: bytes) -> SceneLoad:
+    """Parse a scene's bytes (a file's, or a text an editor holds) the way ``load_scene`` does."""
+    if len(raw) > MAX_SCENE_BYTES:
+        message = f"the file is {len(raw)} bytes, over the {MAX_SCENE_BYTES}-byte limit"
+        return SceneLoad(b"", None, YamlError(message, None), too_large=len(raw))
     if b"\x00" in raw[:_BINARY_PROBE]:
         return SceneLoad(raw, None, YamlError("the file is binary (it holds NUL bytes), not YAML text", None))
     try:

@@ -14,6 +14,8 @@ from pix3tools._js import plain_number
 from pix3tools.core import atomic_write, find_project_root
 from pix3tools.core.argv import Option, Syntax, UsageError
 from pix3tools.core.cli import Call, run
+from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
+from pix3tools.sfx._jsmath import js_round, to_fixed_number
 
 __all__ = ["SYNTAX", "js_number", "main"]
 
@@ -56,8 +58,6 @@ def js_number(text: str) -> float | None:
 
 def _number(x: float, digits: int) -> float | int:
     """``Number(x.toFixed(digits))`` as JSON would print it (integral values without ``.0``)."""
-    from pix3tools.sfx._jsmath import to_fixed_number  # numpy: only once a sound is made
-
     return plain_number(to_fixed_number(x, digits))
 
 
@@ -70,9 +70,6 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 
 def _sfx(call: Call) -> int:
-    from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
-    from pix3tools.sfx._jsmath import js_round
-
     text, out, seed_text = " ".join(call.args.words), call.args.text("--out"), call.args.text("--seed")
     if not text.strip():
         raise UsageError("say which sound.")

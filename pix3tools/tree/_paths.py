@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pix3tools.project import MAX_SCENE_BYTES, SceneLoad, load_scene
+from pix3tools.project import MAX_SCENE_BYTES, ProjectFiles, SceneLoad, load_scene, scene_from_bytes
 
-__all__ = ["SceneError", "read_scene", "scene_of"]
+__all__ = ["SceneError", "parse_scene", "read_scene", "scene_files", "scene_of"]
 
 
 class SceneError(Exception):
@@ -34,3 +34,13 @@ def scene_of(load: SceneLoad) -> dict[str, Any]:
 def read_scene(path: Path) -> dict[str, Any]:
     """The scene document at ``path``; raises SceneError when it cannot be outlined."""
     return scene_of(load_scene(path))
+
+
+def parse_scene(raw: bytes | str) -> dict[str, Any]:
+    """A scene document from its bytes (or text); raises SceneError as ``read_scene`` does."""
+    return scene_of(scene_from_bytes(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw))
+
+
+def scene_files(root: Path) -> list[str]:
+    """Every `.pix3scene` of the project (the inventory's), project-relative, in code-unit order."""
+    return ProjectFiles(root).scenes

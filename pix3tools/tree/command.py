@@ -8,19 +8,16 @@ project it says so rather than outline whatever folder it was started in.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from pix3tools.core import PROJECT_FILE
 from pix3tools.core.argv import Option, Project, Syntax, comma_list, whole_number
 from pix3tools.core.cli import Call, run
-from pix3tools.project import load_manifest
-from pix3tools.tree._outline import OutlineOptions, Size, build_outline, count_nodes
+from pix3tools.tree._outline import OutlineOptions, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
-from pix3tools.tree._text import is_number
+from pix3tools.tree._scene_json import json_safe, manifest_data, viewport_of
 
 __all__ = ["SYNTAX", "main"]
 
@@ -44,21 +41,6 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
     return run(SYNTAX, argv, _tree, cwd=cwd, out=out, err=err)
 
 
-def _manifest(root: Path) -> dict[str, Any] | None:
-    if not (root / PROJECT_FILE).is_file():
-        return None
-    doc = load_manifest(root)
-    return doc.data if doc is not None and isinstance(doc.data, dict) else {}
-
-
-def _viewport(manifest: dict[str, Any] | None) -> Size:
-    size = manifest.get("viewportBaseSize") if manifest else None
-    if isinstance(size, dict):
-        w, h = size.get("width"), size.get("height")
-        return (float(w) if is_number(w) else None, float(h) if is_number(h) else None)
-    return (None, None)
-
-
 def _locate(arg: str, root: Path, cwd: Path) -> Path | None:
     inside = arg[6:] if arg[:6].lower() == "res://" else arg
     candidate = root / inside.lstrip("/")
@@ -78,19 +60,8 @@ def _display(path: Path, root: Path) -> str:
         return str(absolute)
 
 
-def _json_safe(value: Any) -> Any:
-    """JSON.stringify writes NaN and ±Infinity (legal YAML: .nan, .inf) as null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def _dump(data: object) -> str:
-    return json.dumps(_json_safe(data), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(json_safe(data), indent=2, ensure_ascii=False) + "\n"
 
 
 def _tree(call: Call) -> int:
@@ -100,7 +71,7 @@ def _tree(call: Call) -> int:
     scene = args.words[0] if args.words else None
     depth = args.get("--depth", int)
     types: tuple[str, ...] = args.get("--types", tuple) or ()
-    manifest = _manifest(root)
+    manifest = manifest_data(root)
     if scene is None:
         from pix3tools.tree._overview import build_overview, overview_json, overview_lines
 
@@ -123,7 +94,7 @@ def _tree(call: Call) -> int:
 
         reader = PropsReader()
     options = OutlineOptions(depth, types)
-    nodes = build_outline(doc, root, _viewport(manifest), options, reader.props if reader else None)
+    nodes = build_outline(doc, root, viewport_of(manifest), options, reader.props if reader else None)
     note = reader.note if reader else None
     if args.flag("--json"):
         from pix3tools.tree._render import node_json
