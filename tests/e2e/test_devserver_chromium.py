@@ -1,0 +1,108 @@
+"""End to end: the real dev server, the real Vite, the editor host page in a real Chromium.
+
+The page loads at /__pix3/, claims the writer, gets an unsaved document through its test hooks,
+and a flush (the `pix3 check` client, then a plain POST) makes it write the file; a second tab
+takes over writing; a module edit reaches an open game page through our port (HMR).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+import trio
+
+from pix3net.sync import sync_editor
+from tests.support.devserver import dev_server
+from tests.support.devtools import chromium_with_port, open_page
+from tests.support.projects import make_project
+
+pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
+
+MAIN_JS = """export const msg = "v1";
+document.getElementById("out").textContent = msg;
+if (import.meta.hot) import.meta.hot.accept((next) => { document.getElementById("out").textContent = next.msg; });
+"""
+INDEX = (
+    '<!doctype html><html><body><div id="out"></div><script type="module" src="/src/main.js"></script></body></html>\n'
+)
+SCENE = "root:\n  name: Level\n"
+
+
+async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str, node_modules: Path) -> None:
+    root = make_project(tmp_path / "game", {"index.html": INDEX, "src/main.js": MAIN_JS, "scenes/a.pix3scene": "old\n"})
+    (root / "node_modules").symlink_to(node_modules)
+    with dev_server(root, wait_vite=True) as server, chromium_with_port(chromium, tmp_path / "profile") as devtools:
+        editor_url = server.record()["editorUrl"] + "?test"  # with the page's test hooks
+        async with trio.open_nursery() as nursery:
+            async with open_page(devtools, editor_url, nursery) as first:
+                first_id = await first.wait_for(
+                    "(() => { const s = window.__PIX3_DEBUG__?.call && window.__PIX3_DEBUG__;"
+                    " return s && document.getElementById('pix3-writer').textContent === 'this tab'"
+                    " && document.getElementById('pix3-tab').textContent; })()"
+                )
+                status = await first.debug("pix3_status")
+                assert (status["connection"], status["writerId"], status["writer"]) == ("open", first_id, "self")
+                assert status["project"] == "game"
+                assert await first.evaluate("document.getElementById('pix3-project').textContent") == "game"
+
+                # the flush client of `pix3 check` makes the page write its unsaved document
+                await first.evaluate(f"window.__PIX3_TEST__.addUnsaved('scenes/a.pix3scene', {json.dumps(SCENE)})")
+                outcome = await trio.to_thread.run_sync(sync_editor, root)
+                assert (outcome.status, outcome.note) == (
+                    "flushed",
+                    f"editor at http://localhost:{server.port}/ flushed its unsaved scenes",
+                )
+                assert (root / "scenes" / "a.pix3scene").read_bytes() == SCENE.encode()
+                assert (await first.debug("pix3_status"))["dirty"] == []
+
+                # a plain POST does the same
+                await first.evaluate("window.__PIX3_TEST__.addUnsaved('scenes/b.pix3scene', 'b: 1\\n')")
+                async with httpx.AsyncClient(timeout=30) as client:
+                    reply = await client.post(f"{server.url}/__pix3/api/flush", headers={"X-Pix3": "1"})
+                assert reply.json() == {"ok": True, "saved": ["scenes/b.pix3scene"], "editor": True, "flushed": True}
+                assert (root / "scenes" / "b.pix3scene").read_text() == "b: 1\n"
+
+                # the page's own sync barrier
+                synced = await first.debug("pix3_sync")
+                assert (synced["ok"], synced["editor"], synced["tabId"]) == (True, True, first_id)
+
+                # a second tab claims the writer: the first becomes read-only
+                async with open_page(devtools, editor_url, nursery) as second:
+                    second_id = await second.wait_for(
+                        "document.getElementById('pix3-writer').textContent === 'this tab'"
+                        " && document.getElementById('pix3-tab').textContent"
+                    )
+                    assert second_id != first_id
+                    await first.wait_for(
+                        f"window.__PIX3_DEBUG__.call('pix3_status').then(s => s.writerId === {second_id!r}"
+                        " && s.writer === 'other')"
+                    )
+                    await first.evaluate("window.__PIX3_TEST__.addUnsaved('scenes/a.pix3scene', 'stale\\n')")
+                    refused = await first.evaluate("window.__PIX3_TEST__.flush()")
+                    assert refused == {
+                        "ok": False,
+                        "reason": "write_failed",
+                        "saved": [],
+                        "failed": ["scenes/a.pix3scene"],
+                    }
+                    assert (root / "scenes" / "a.pix3scene").read_bytes() == SCENE.encode()
+                    assert "read-only" in await first.evaluate("document.getElementById('pix3-writer').textContent")
+                    async with httpx.AsyncClient() as client:
+                        hello = (await client.get(f"{server.url}/__pix3/api/hello")).json()
+                    assert hello["writerId"] == second_id and set(hello["tabs"]) == {first_id, second_id}
+
+            # HMR through our port: a module edit reaches the open game page without a reload
+            async with open_page(devtools, f"http://localhost:{server.port}/", nursery) as game:
+                await game.wait_for("document.getElementById('out').textContent === 'v1'")
+                await game.wait_for(
+                    "performance.getEntriesByType('resource').some(e => e.name.endsWith('/@vite/client'))"
+                )
+                await trio.sleep(1)  # the client opens its HMR socket right after it runs
+                await game.evaluate("window.__marker = 'same page'")
+                (root / "src" / "main.js").write_text(MAIN_JS.replace('"v1"', '"v2"'))
+                await game.wait_for("document.getElementById('out').textContent === 'v2'", within=30)
+                assert await game.evaluate("window.__marker") == "same page"
+            nursery.cancel_scope.cancel()

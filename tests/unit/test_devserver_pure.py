@@ -1,0 +1,239 @@
+"""Pure parts of the dev server: dev.json, the public URL rule, the guard (spec/devserver.md §8 1–8, 64)."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from pix3net.devserver import devinfo, guard
+from pix3net.devserver.barrier import parse_expect, parse_timeout
+from pix3net.devserver.errors import ApiError
+from pix3net.devserver.page import gate_page, version_gate
+from pix3tools.core import devrecord
+
+
+@pytest.mark.parametrize(
+    ("value", "base", "expected"),
+    [
+        ("http://localhost:5174", "/", "http://localhost:5174/"),
+        ("http://localhost:5174/", "/", "http://localhost:5174/"),
+        ("http://localhost:5174", "/game/", "http://localhost:5174/game/"),
+        ("http://localhost:5174/game/", "/game/", "http://localhost:5174/game/"),
+        ("https://box.example/sub/", "/", "https://box.example/sub/"),
+        ("ftp://x", "/", None),
+        ("not a url", "/", None),
+    ],
+)
+def test_public_url_from_env(value: str, base: str, expected: str | None) -> None:
+    assert devinfo.public_url_of(value, "http://other:9/", 5173, base) == expected
+
+
+@pytest.mark.parametrize(
+    ("origin", "expected"),
+    [
+        ("http://localhost:5173", None),
+        ("http://127.0.0.1:5173", None),
+        ("http://[::1]:5173", None),
+        ("http://localhost:5174", "http://localhost:5174/"),
+        ("https://box.example", "https://box.example/"),
+        ("http://box.example:80", "http://box.example/"),
+        (None, None),
+        ("garbage", None),
+    ],
+)
+def test_public_url_from_tab_origin(origin: str | None, expected: str | None) -> None:
+    assert devinfo.public_url_of(None, origin, 5173) == expected
+
+
+def test_record_keys_order_format_and_time() -> None:
+    when = datetime(2026, 10, 10, 12, 0, 0, 123456, tzinfo=UTC)
+    record = devinfo.build_record(
+        port=5173,
+        pid=42,
+        versions={"plugin": "2.0.0-alpha.0", "runtime": None, "editorCore": None, "vite": "8.4.0"},
+        started_at=devinfo.iso_now(when),
+        public_url="http://localhost:15999/",
+    )
+    assert list(record) == [
+        "url",
+        "editorUrl",
+        "port",
+        "pid",
+        "versions",
+        "startedAt",
+        "publicUrl",
+        "publicEditorUrl",
+    ]
+    assert record["url"] == "http://localhost:5173/"
+    assert record["editorUrl"] == "http://localhost:5173/__pix3/"
+    assert record["startedAt"] == "2026-10-10T12:00:00.123Z"
+    assert record["publicEditorUrl"] == "http://localhost:15999/__pix3/"
+    data = devinfo.encode_record(record)
+    assert data.endswith(b"}\n") and b'\n  "url": ' in data
+
+
+def test_readers_validity(tmp_path: Path) -> None:
+    assert devrecord.read_dev_info(tmp_path) is None
+    path = tmp_path / ".pix3" / "dev.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"url": "x"}))
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) == "x"  # the flush clients only need `url`
+    path.write_text('{"url": "http://localhost:1/", "editorUrl": "http://localhost:1/__pix3/", "port": 1, "pid": 7}')
+    info = devrecord.read_dev_info(tmp_path)
+    assert info is not None and (info.url, info.editor_url, info.port, info.pid) == (
+        "http://localhost:1/",
+        "http://localhost:1/__pix3/",
+        1,
+        7,
+    )
+    path.write_text('{"url": "http://localhost:1/", "edi')
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) is None
+
+
+def test_record_removed_only_by_its_writer(tmp_path: Path) -> None:
+    record = devinfo.build_record(port=1, pid=os.getpid() + 1, versions={}, started_at="t")
+    devinfo.write_record(tmp_path, record)
+    assert not devinfo.remove_record_if_ours(tmp_path)
+    assert (tmp_path / ".pix3" / "dev.json").exists()
+    devinfo.write_record(tmp_path, {**record, "pid": os.getpid()})
+    assert devinfo.remove_record_if_ours(tmp_path)
+    assert not (tmp_path / ".pix3" / "dev.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("host", "name"),
+    [
+        ("LocalHost:5173", "localhost"),
+        ("[::1]:5173", "[::1]"),
+        (" 127.0.0.1 ", "127.0.0.1"),
+        ("localhost:", None),
+        ("localhost:abc", None),
+        ("[::1]x", None),
+        ("localhost:123456", None),
+        (None, None),
+    ],
+)
+def test_parse_host(host: str | None, name: str | None) -> None:
+    assert guard.parse_host(host) == name
+
+
+def test_allowed_hosts() -> None:
+    for host in ("localhost:5173", "127.0.0.1", "[::1]:1", "127.8.9.10:4"):
+        assert guard.host_allowed(host, [])
+    assert not guard.host_allowed("evil.example", [])
+    assert guard.host_allowed("dev.example.com", [".example.com"])
+    assert guard.host_allowed("example.com", [".example.com"])
+    assert not guard.host_allowed("notexample.com", [".example.com"])
+    assert guard.host_allowed("box", ["box"]) and not guard.host_allowed("box2", ["box"])
+    assert guard.host_allowed("anything.at.all", True)
+
+
+def test_loopback_peers() -> None:
+    for peer in ("127.0.0.1", "::1", "::ffff:127.0.0.1", "127.3.4.5"):
+        assert guard.is_loopback_peer(peer)
+    others: tuple[str | None, ...] = ("192.168.1.5", "", None, "::ffff:10.0.0.1")
+    for other in others:
+        assert not guard.is_loopback_peer(other)
+
+
+def test_mutation_and_origin_rules() -> None:
+    assert guard.check_mutation(None, None, "localhost:1") is guard.MISSING_X_PIX3
+    assert guard.check_mutation("true", None, "localhost:1") is guard.MISSING_X_PIX3
+    assert guard.check_mutation("1", None, "localhost:1") is None
+    assert guard.check_mutation("1", "HTTP://LOCALHOST:1", "localhost:1") is None
+    assert guard.check_mutation("1", "http://evil.example", "localhost:1") is guard.FORBIDDEN_ORIGIN
+    headers = {"host": "localhost:1", "origin": "http://evil.example"}
+    assert guard.check_request("GET", headers, "127.0.0.1") is None  # reads pass the origin check
+    assert guard.check_socket(headers, "127.0.0.1") is guard.FORBIDDEN_ORIGIN
+    assert guard.check_request("GET", {"host": "localhost:1"}, "10.0.0.2") is guard.FORBIDDEN_REMOTE
+    assert guard.header_map([(b"X-A", b"1"), (b"x-a", b"2")]) == {"x-a": "1, 2"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "route"),
+    [
+        (b"/.pix3/local/keys.json", "private"),
+        (b"/%2epix3/local/keys.json", "private"),
+        (b"/.%70ix3/dev.json", "private"),
+        (b"/.PIX3/local/keys.json", "private"),
+        (b"/@fs/home/me/game/.pix3/local/keys.json", "private"),
+        (b"/src/.pix3", "private"),
+        (b"/%ff/.pix3", "private"),  # stricter than the reference: undecodable bytes elsewhere do not matter
+        (b"/__pix3/.pix3/x", "private"),
+        (b"/src/a.pix3scene", "other"),
+        (b"/x.pix3/a", "other"),
+        (b"/src/main.ts", "other"),
+        (b"/@vite/client", "other"),
+        (b"/__pix3", "pix3"),
+        (b"/__pix3/api/hello", "pix3"),
+        (b"/%5F_pix3/api/hello", "pix3"),
+        (b"/__pix3x", "other"),
+        (b"/__PIX3/api/hello", "other"),
+    ],
+)
+def test_one_rule_routes_every_request(raw: bytes, route: str) -> None:
+    assert guard.route_of(raw) == route
+
+
+def test_timeout_and_expect_parsing() -> None:
+    assert parse_timeout({}) == 10_000
+    assert parse_timeout({"timeoutMs": 0}) == 0
+    assert parse_timeout({"timeoutMs": 10**9}) == 120_000
+    for bad in (-1, "5", True, float("inf"), None):
+        with pytest.raises(ApiError) as caught:
+            parse_timeout({"timeoutMs": bad})
+        assert caught.value.body() == {
+            "error": "bad_request",
+            "message": "`timeoutMs` must be a non-negative number.",
+        }
+    sha = "A" * 64
+    assert parse_expect({"expect": {"a.txt": sha}}, lambda p, f: None) == {"a.txt": "a" * 64}
+    with pytest.raises(ApiError) as caught:
+        parse_expect({"expect": []}, lambda p, f: None)
+    assert caught.value.message == "`expect` must be an object {path: sha256}."
+    with pytest.raises(ApiError) as caught:
+        parse_expect({"expect": {"a.txt": "zz"}}, lambda p, f: None)
+    assert caught.value.message == 'expect["a.txt"] must be a hex sha256.'
+
+
+def test_version_gate() -> None:
+    assert version_gate(None, None) is None
+    assert version_gate("2.0.0", None) is None
+    assert version_gate(None, "2.0.0") == "The project has no @pix3/runtime installed. Run: npm i @pix3/runtime"
+    assert version_gate("2.0.0-alpha.0", "2.0.0-alpha.0") is None
+    assert version_gate("2.1.3", "2.1.0") is None
+    message = version_gate("2.0.0-alpha.0", "2.0.0-alpha.1")
+    assert message == (
+        "This editor (@pix3/editor-core 2.0.0-alpha.1) needs @pix3/runtime 2.0.0-alpha.1; "
+        "the project has 2.0.0-alpha.0. Run: npm i @pix3/runtime@2.0.0-alpha.1"
+    )
+    page = gate_page("<b>")
+    assert b"Pix3 \xe2\x80\x94 version mismatch" in page and b"&lt;b&gt;" in page
+
+
+def test_editor_scripts_and_script_frames() -> None:
+    from pix3net.devserver.wiring import editor_script, script_frames
+
+    for path in ("scripts/Foo.ts", "scripts/ai/Bar.ts", "src/scripts/a.ts", "design/tests/bots/b.ts"):
+        assert editor_script(path), path
+    for path in ("scripts/Foo.d.ts", "scripts/Foo.spec.ts", "scripts/Foo.test.ts", "lib/helper.ts", "scripts/a.js"):
+        assert not editor_script(path), path
+    frame = {
+        "type": "pix3:fs",
+        "events": [
+            {"op": "modify", "path": "scripts/Foo.ts", "kind": "file", "author": "external"},
+            {"op": "delete", "path": "scripts/Old.ts", "kind": "file", "author": "external"},
+            {"op": "create", "path": "scripts/sub", "kind": "dir", "author": "external"},
+            {"op": "rename", "path": "scripts/New.ts", "from": "x.ts", "kind": "file", "author": "external"},
+        ],
+    }
+    assert script_frames(frame) == [
+        {"type": "pix3:scripts", "path": "scripts/Foo.ts"},
+        {"type": "pix3:scripts", "path": "scripts/New.ts"},
+    ]
