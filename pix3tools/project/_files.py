@@ -7,8 +7,6 @@ import urllib.parse
 from collections.abc import Iterable
 from pathlib import Path
 
-from pix3tools.core.walk import INVENTORY, walk_files
-
 __all__ = ["ProjectFiles", "code_unit_key", "project_path", "read_text", "sort_paths"]
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -78,6 +76,9 @@ class ProjectFiles:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        # Imported here: reading one scene (pix3 tree <scene>) never walks, and pays nothing for it.
+        from pix3tools.core.walk import INVENTORY, walk_files
+
         self.files: list[str] = sort_paths(walk_files(root, INVENTORY))
         self.set: frozenset[str] = frozenset(self.files)
         self._folded: dict[str, str] | None = None

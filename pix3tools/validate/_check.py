@@ -14,7 +14,7 @@ from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._emoji import is_emoji_only
 from pix3tools.validate._report import Diagnostic
 
-__all__ = ["TEXT_KEYS", "KeyUse", "Path_", "SceneCheck", "SceneResult", "got", "typeof"]
+__all__ = ["TEXT_KEYS", "KeyUse", "Path_", "SceneCheck", "SceneResult", "got", "typeof", "worth_a_look"]
 
 Path_ = tuple[PathSeg, ...]
 
@@ -132,40 +132,83 @@ class SceneCheck:
                 )
 
 
+def worth_a_look(value: Any, near: str | None) -> bool:
+    """Whether the string walk (``walk_strings(value, …, near)``) finds anything under ``value``:
+    the same rules without building paths, for the values most scenes hold (numbers, vectors,
+    enum words) that have nothing for it."""
+    kind = type(value)
+    if kind is str:
+        return _wanted(value, near)
+    if kind is dict:
+        for k, v in value.items():
+            sub = type(v)
+            if sub is str:
+                if (v[:1] in "rR" and v[:6].lower() == "res://") or (k in TEXT_KEYS and not v.isascii()):
+                    return True
+            elif (sub is dict or sub is list) and worth_a_look(v, str(k)):
+                return True
+        return False
+    if kind is list:
+        for v in value:
+            sub = type(v)
+            if sub is str:
+                if _wanted(v, near):
+                    return True
+            elif (sub is dict or sub is list) and worth_a_look(v, near):
+                return True
+    return False
+
+
+def _wanted(text: str, near: str | None) -> bool:
+    return (text[:1] in "rR" and text[:6].lower() == "res://") or (near in TEXT_KEYS and not text.isascii())
+
+
 def _strings(value: Any, at: Path_, key: str | None) -> list[tuple[Path_, str, str | None]]:
     """The strings worth a look (a ``res://`` reference, or non-ASCII text under a text key), in
-    document order. Paths are built only for those: this walk sees every value of every scene."""
+    document order. Paths are built only for those: this walk sees every value of every scene, so
+    the items of a list are looked at in place (most lists are vectors of numbers)."""
     found: list[tuple[Path_, str, str | None]] = []
     trail: list[PathSeg] = list(at)
 
-    def wanted(text: str, near: str | None) -> bool:
-        return (text[:1] in "rR" and text[:6].lower() == "res://") or (near in TEXT_KEYS and not text.isascii())
+    def in_list(items: list[Any], near: str | None) -> None:
+        for i, v in enumerate(items):
+            kind = type(v)
+            if kind is str:
+                if _wanted(v, near):
+                    found.append(((*trail, i), v, near))
+            elif kind is dict:
+                trail.append(i)
+                in_dict(v)
+                trail.pop()
+            elif kind is list:
+                trail.append(i)
+                in_list(v, near)
+                trail.pop()
 
-    def walk(item: Any, near: str | None) -> None:
-        if type(item) is dict:
-            for k, v in item.items():
-                kind = type(v)
-                if kind is str:
-                    if (v[:1] in "rR" and v[:6].lower() == "res://") or (k in TEXT_KEYS and not v.isascii()):
-                        found.append(((*trail, k), v, str(k)))
-                elif kind is dict or kind is list:
-                    trail.append(k)
-                    walk(v, str(k))
-                    trail.pop()
-        elif type(item) is list:
-            for i, v in enumerate(item):
-                kind = type(v)
-                if kind is str:
-                    if wanted(v, near):
-                        found.append(((*trail, i), v, near))
-                elif kind is dict or kind is list:
-                    trail.append(i)
-                    walk(v, near)
-                    trail.pop()
+    def in_dict(item: dict[Any, Any]) -> None:
+        for k, v in item.items():
+            kind = type(v)
+            if kind is str:
+                if (v[:1] in "rR" and v[:6].lower() == "res://") or (k in TEXT_KEYS and not v.isascii()):
+                    found.append(((*trail, k), v, str(k)))
+            elif kind is dict:
+                trail.append(k)
+                in_dict(v)
+                trail.pop()
+            elif kind is list:
+                for x in v:
+                    if type(x) is str or type(x) is dict or type(x) is list:
+                        trail.append(k)
+                        in_list(v, str(k))
+                        trail.pop()
+                        break
 
-    if type(value) is str:
-        if wanted(value, key):
+    kind = type(value)
+    if kind is str:
+        if _wanted(value, key):
             found.append((tuple(trail), value, key))
-    else:
-        walk(value, key)
+    elif kind is dict:
+        in_dict(value)
+    elif kind is list:
+        in_list(value, key)
     return found

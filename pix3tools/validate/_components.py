@@ -8,7 +8,7 @@ from typing import Any
 from pix3tools.scene import COMPONENTS
 from pix3tools.validate._check import Path_, SceneCheck, got
 from pix3tools.validate._suggest import nearest
-from pix3tools.validate._values import check_prop
+from pix3tools.validate._values import check_prop, plainly_valid
 
 __all__ = ["COMPONENT_KEYS", "check_components"]
 
@@ -86,8 +86,10 @@ def _core(c: SceneCheck, ctype: str, config: dict[str, Any], at: Path_) -> None:
         )
         return
     for key, value in config.items():
-        where = (*at, "config", key)
         prop = schema.props.get(key)
+        if prop is not None and plainly_valid(prop, value):
+            continue
+        where = (*at, "config", key)
         if prop is None:
             if schema.complete:
                 declared = ", ".join(schema.props) or "none"

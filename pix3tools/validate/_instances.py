@@ -28,7 +28,11 @@ _BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
 
 def own_texture(props: dict[str, Any]) -> bool:
     """Whether a node draws a texture of its own (a locale sprite key then only overrides it)."""
-    return any(props.get(k) not in (None, "") for k in ("texture", "texturePath"))
+    texture = props.get("texture")
+    if texture is not None and texture != "":
+        return True
+    path = props.get("texturePath")
+    return path is not None and path != ""
 
 
 def check_instance(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_) -> None:

@@ -18,12 +18,12 @@ from pix3tools.scene import (
     suggest_node_type,
     type_format,
 )
-from pix3tools.validate._check import KeyUse, Path_, SceneCheck, SceneResult, got, typeof
+from pix3tools.validate._check import TEXT_KEYS, KeyUse, Path_, SceneCheck, SceneResult, got, typeof, worth_a_look
 from pix3tools.validate._components import check_components
 from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._instances import check_instance, own_texture
 from pix3tools.validate._suggest import nearest
-from pix3tools.validate._values import check_kind, check_prop, describe, js_string
+from pix3tools.validate._values import check_kind, check_prop, describe, js_string, kind_prop, plainly_valid
 
 __all__ = ["DOC_KEYS", "NODE_KEYS", "check_scene"]
 
@@ -42,7 +42,8 @@ NODE_KEYS = (
     "overrides",
 )
 BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
-_VECTOR_SIZES = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
+_DOC_KEYS = frozenset(DOC_KEYS)
+_NODE_KEYS = frozenset(NODE_KEYS)
 
 
 def check_scene(project: ValidateProject, rel: str, doc: Document) -> SceneResult:
@@ -64,7 +65,7 @@ def _document(c: SceneCheck) -> None:
         )
         return
     for key in data:
-        if key not in DOC_KEYS:
+        if key not in _DOC_KEYS:
             c.emit(
                 "E_SHAPE",
                 (key,),
@@ -143,21 +144,23 @@ def _node(c: SceneCheck, node: Any, at: Path_) -> None:
             )
         else:
             c.ids[node_id] = at
-    for key in node:
-        if key not in NODE_KEYS:
+    for key in () if _NODE_KEYS.issuperset(node) else node:
+        if key not in _NODE_KEYS:
             c.emit(
                 "E_SHAPE",
                 (*at, key),
                 f'"{key}" is not a node key (allowed: {", ".join(NODE_KEYS)}); the loader ignores it.',
                 "if it is a property, move it under properties:",
             )
-    for key in ("name", "type"):
-        if key in node and not isinstance(node[key], str):
-            c.emit("E_SHAPE", (*at, key), f"{key}: must be a string.")
-    groups = node.get("groups")
-    if "groups" in node and not (isinstance(groups, list) and all(isinstance(g, str) for g in groups)):
-        c.emit("E_SHAPE", (*at, "groups"), "groups: must be a list of strings.")
-    if node.get("metadata") is not None and not isinstance(node["metadata"], dict):
+    if "name" in node and not isinstance(node["name"], str):
+        c.emit("E_SHAPE", (*at, "name"), "name: must be a string.")
+    if "type" in node and not isinstance(node["type"], str):
+        c.emit("E_SHAPE", (*at, "type"), "type: must be a string.")
+    if "groups" in node:
+        groups = node["groups"]
+        if not (isinstance(groups, list) and all(isinstance(g, str) for g in groups)):
+            c.emit("E_SHAPE", (*at, "groups"), "groups: must be a list of strings.")
+    if "metadata" in node and node["metadata"] is not None and not isinstance(node["metadata"], dict):
         c.emit("E_SHAPE", (*at, "metadata"), "metadata: must be a mapping.")
     props = node.get("properties")
     if props is not None and not isinstance(props, dict):
@@ -216,42 +219,53 @@ def _plain(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_
             c.emit("W_TYPE_CASE", (*at, "type"), message, f"type: {found}")
         canonical = found
     fmt = type_format(canonical)
+    kinds, schema, extras = fmt.kinds, fmt.schema, fmt.extras
+    base = (*at, "properties")
+    look: list[Any] = []  # the keys whose values the string walk has something to find in
     for key, value in props.items():
-        _property(c, fmt, key, value, (*at, "properties", key))
-    _collect_keys(c, fmt.name, props, at, own=own_texture(props))
+        # The common case first, with no path built: a schema value plainly valid, or an extra
+        # block (transform, layout…) whose every part is (docs/validate.md, "Performance").
+        kind = kinds.get(key)
+        vtype = type(value)
+        if kind == "schema":
+            prop = schema[key]
+            if plainly_valid(prop, value):
+                if vtype is str:
+                    if (value[:1] in "rR" and value[:6].lower() == "res://") or (
+                        key in TEXT_KEYS and not value.isascii()
+                    ):
+                        look.append(key)
+                elif vtype is list and worth_a_look(value, key):
+                    look.append(key)
+                continue
+            _property(c, fmt, key, value, (*base, key))
+            if vtype is dict and prop.type == "texture" and _texture_slot(value):
+                continue  # its url was checked with the property; "type" holds no text
+        elif kind == "extra":
+            verdict = _clean(fmt, extras[key], value, key)
+            if verdict:
+                if verdict == _LOUD:
+                    look.append(key)
+                continue
+            _property(c, fmt, key, value, (*base, key))
+        else:
+            _property(c, fmt, key, value, (*base, key))
+        if (vtype is str or vtype is dict or vtype is list) and worth_a_look(value, str(key)):
+            look.append(key)
+    _collect_keys(c, fmt.name, props, at)
     if canonical == "AnimatedSprite3D" and "frames" in props:
-        _frames(c, props["frames"], (*at, "properties", "frames"))
-    c.walk_strings(props, (*at, "properties"), None)
-
-
-def _plainly_valid(prop: Prop, value: Any) -> bool:
-    """The common case without a call into the value checks: a plain number, flag or string."""
-    kind, vtype = prop.type, type(value)
-    if kind == "number":
-        return (
-            (vtype is int or vtype is float)
-            and prop.min is None
-            and prop.max is None
-            and not prop.positive
-            and value - value == 0  # finite
-        )
-    if kind in _VECTOR_SIZES:
-        if vtype is not list or len(value) < _VECTOR_SIZES[kind]:
-            return False
-        for item in value[: _VECTOR_SIZES[kind]]:
-            if (type(item) is not int and type(item) is not float) or item - item != 0:
-                return False
-        return True
-    if kind == "enum":
-        return value in prop.options if prop.options else True
-    return (kind == "boolean" and vtype is bool) or (kind == "string" and vtype is str)
+        _frames(c, props["frames"], (*base, "frames"))
+    # The string walk after every property's own check (a reference checked there is not
+    # reported twice), over the values it has something to find in, in document order.
+    for key in look:
+        c.walk_strings(props[key], (*base, key), str(key))
 
 
 def _property(c: SceneCheck, fmt: TypeFormat, key: str, value: Any, at: Path_) -> None:
     kind = classify_key(fmt, key)
     if kind == "schema":
         prop = fmt.schema[key]
-        if _plainly_valid(prop, value):
+        if plainly_valid(prop, value):
             return
         check_prop(c.emit, key, value, at, prop)
         c.resource_value(prop.type, value, at)
@@ -293,6 +307,97 @@ def _property(c: SceneCheck, fmt: TypeFormat, key: str, value: Any, at: Path_) -
         )
 
 
+def _texture_slot(value: dict[Any, Any]) -> bool:
+    """``{ type: texture, url: <string> }`` (either key may be missing): after the property's own
+    check referenced the url, the string walk has nothing left to find in it."""
+    if not isinstance(value.get("url"), str):
+        return False
+    for key, item in value.items():
+        if key == "type":
+            if type(item) is not str or worth_a_look(item, "type"):
+                return False
+        elif key != "url":
+            return False
+    return True
+
+
+# What _clean answers: the rule would report something (or check a reference); nothing, and the
+# string walk has nothing to find either; nothing, but the walk must look (a res:// string…).
+_UNCLEAN, _QUIET, _LOUD = 0, 1, 2
+
+
+_VECTOR_N = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
+_LEAVES: dict[tuple[str, int], dict[str, Prop]] = {}
+
+
+def _leaves(fmt: TypeFormat, rule: DiskRule) -> dict[str, Prop]:
+    """The nested keys of a record rule that are plain leaves for this type: a schema property,
+    no read-compat spelling, nothing nested (what ``_clean`` would check with one call)."""
+    key = (fmt.name, id(rule))
+    found = _LEAVES.get(key)
+    if found is None:
+        found = {}
+        for name, sub in rule.nested.items():
+            prop = fmt.schema.get(sub.schema_name) if sub.schema_name else None
+            if prop is not None and not sub.preferred and not sub.nested:
+                found[name] = prop
+        _LEAVES[key] = found
+    return found
+
+
+def _clean(fmt: TypeFormat, rule: DiskRule, value: Any, near: str) -> int:
+    """Whether ``_rule`` would find nothing and note nothing (no reference) for this value under
+    key ``near``, and whether the string walk has anything to find in it (``_UNCLEAN`` /
+    ``_QUIET`` / ``_LOUD``)."""
+    if rule.preferred:
+        return _UNCLEAN
+    vtype = type(value)
+    prop = fmt.schema.get(rule.schema_name) if rule.schema_name else None
+    if prop is not None:
+        if not plainly_valid(prop, value):
+            return _UNCLEAN
+    elif rule.kind == "record":
+        if vtype is not dict:
+            return _UNCLEAN
+    elif rule.kind == "array":
+        if vtype is not list:
+            return _UNCLEAN
+    elif rule.kind == "enum":
+        if rule.options and value not in rule.options:
+            return _UNCLEAN
+    elif not plainly_valid(kind_prop(rule.kind), value):
+        return _UNCLEAN
+    if vtype is dict:
+        nested = rule.nested
+        if not nested:
+            return _LOUD if worth_a_look(value, near) else _QUIET
+        verdict = _QUIET
+        leaves = _leaves(fmt, rule)
+        for key, sub in value.items():
+            prop = leaves.get(key)
+            if prop is not None:  # a plain leaf (position, scale, enabled…): no call per part
+                if not plainly_valid(prop, sub):
+                    return _UNCLEAN
+                sub_type = type(sub)
+                if ((sub_type is list and len(sub) != _VECTOR_N.get(prop.type)) or sub_type is str) and worth_a_look(
+                    sub, str(key)
+                ):
+                    verdict = _LOUD
+                continue
+            sub_rule = nested.get(key)
+            if sub_rule is None:
+                return _UNCLEAN
+            found = _clean(fmt, sub_rule, sub, str(key))
+            if found == _UNCLEAN:
+                return _UNCLEAN
+            if found == _LOUD:
+                verdict = _LOUD
+        return verdict
+    if vtype is str or vtype is list:
+        return _LOUD if worth_a_look(value, near) else _QUIET
+    return _QUIET
+
+
 def _rule(c: SceneCheck, fmt: TypeFormat, name: str, rule: DiskRule, value: Any, at: Path_) -> None:
     if rule.preferred:
         c.emit(
@@ -303,7 +408,7 @@ def _rule(c: SceneCheck, fmt: TypeFormat, name: str, rule: DiskRule, value: Any,
         )
     prop = fmt.schema.get(rule.schema_name) if rule.schema_name else None
     if prop is not None:
-        if not _plainly_valid(prop, value):
+        if not plainly_valid(prop, value):
             check_prop(c.emit, name, value, at, prop)
             c.resource_value(prop.type, value, at)
     elif rule.kind == "enum" and not rule.options:
@@ -346,7 +451,7 @@ def _frames(c: SceneCheck, frames: Any, at: Path_) -> None:
             )
 
 
-def _collect_keys(c: SceneCheck, type_name: str | None, props: dict[str, Any], at: Path_, *, own: bool) -> None:
+def _collect_keys(c: SceneCheck, type_name: str | None, props: dict[str, Any], at: Path_) -> None:
     base = (*at, "properties")
     uses = c.out.key_uses
     label = props.get("labelKey")
@@ -355,6 +460,7 @@ def _collect_keys(c: SceneCheck, type_name: str | None, props: dict[str, Any], a
     if type_name == "Sprite2D":
         key = props.get("textureKey")
         if isinstance(key, str) and key.strip():
+            own = own_texture(props)
             uses.append(KeyUse("sprite", key, "textureKey", c.node_id, (*base, "textureKey"), own, not own))
     if type_name == "Button2D":
         states = props.get("stateTextureKeys")

@@ -170,13 +170,13 @@ def test_the_instance_resolver(tmp_path: Path) -> None:
 def test_outlining_one_scene_never_walks_the_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    import pix3tools.project._files as files_module
+    import pix3tools.core.walk as walk_module
     from pix3tools.tree.command import main
 
     def refuse(*_: object, **__: object) -> list[str]:
         raise AssertionError("the project was walked")
 
-    monkeypatch.setattr(files_module, "walk_files", refuse)
+    monkeypatch.setattr(walk_module, "walk_files", refuse)
     out, err = io.StringIO(), io.StringIO()
     assert main(["scenes/a.pix3scene"], cwd=project, out=out, err=err) == 0, err.getvalue()
     assert out.getvalue().startswith("scenes/a.pix3scene — 1 node\n")
