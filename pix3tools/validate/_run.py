@@ -23,8 +23,13 @@ __all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_v
 
 SCENE_SUFFIX = ".pix3scene"
 # Level 2 loads every scene through the JavaScript runtime (@pix3/runtime + esbuild); this
-# implementation has no JavaScript engine, so it never runs (spec/validate.md §2.6).
-LEVEL2_UNAVAILABLE = "the Python CLI cannot load @pix3/runtime (level 2 needs the JavaScript runtime)"
+# implementation has no JavaScript engine, so it never runs (docs/validate.md, "Level 2 is not
+# run"). Said once: in the summary line and as `level2.reason` (no note repeats it).
+LEVEL2_CAUSE = "the Python CLI cannot load @pix3/runtime"
+LEVEL2_UNAVAILABLE = (
+    f"{LEVEL2_CAUSE}, so the loader checks (E_LOAD, E_PENDING_COMPONENT), user: component config and"
+    " renderability are missing from this report, not passed"
+)
 
 
 class ValidateUsageError(Exception):
@@ -139,15 +144,11 @@ def run_validate(
                 Diagnostic(
                     "W_HYDRATE_SKIPPED",
                     "scripts",
-                    f"Level 2 skipped for scenes with user: components: {LEVEL2_UNAVAILABLE}"
+                    f"Level 2 skipped for scenes with user: components: {LEVEL2_CAUSE}"
                     " (user: component properties not checked).",
                     fix="run with --no-hydrate to check level 1 only",
                 )
             )
-        notes.append(
-            f"Level 2 did not run: {LEVEL2_UNAVAILABLE}. Loader checks (E_LOAD, E_PENDING_COMPONENT), user:"
-            " component config and renderability are missing from this report, not passed."
-        )
     else:
         level2 = {"state": "disabled"}
         if uses_user:
