@@ -341,9 +341,17 @@ async def test_changeset_over_http(client: httpx.AsyncClient, project: Path) -> 
         {"path": "scenes/a.pix3scene", "sha256": sha("new"), "size": 3, "seq": seq},
         {"path": "prefabs/p.prefab", "sha256": sha("p"), "size": 1, "seq": seq},
     ]
-    await trio.sleep(0.7)
+    # The watcher sees the changeset's own renames; they must not come back as external changes.
+    # A file changed outside afterwards is reported after any such echo (inotify is in order).
+    (project / "marker.txt").write_text("m")
+    with trio.fail_after(10):
+        while not [f for f in (await frames(client))[count:] if "writerId" not in f]:  # noqa: ASYNC110 - over HTTP
+            await trio.sleep(0.05)
     new_frames = (await frames(client))[count:]
-    assert len(new_frames) == 1 and new_frames[0]["seq"] == seq and new_frames[0]["writerId"] == "tab-a"
+    assert len(new_frames) == 2 and new_frames[0]["seq"] == seq and new_frames[0]["writerId"] == "tab-a"
+    assert [(e["op"], e["path"], e["author"]) for e in new_frames[1]["events"]] == [
+        ("create", "marker.txt", "external")
+    ]
     assert os.listdir(project / ".pix3" / "tx") == []
     history = (await client.get(f"{API}/history?path=scenes/a.pix3scene")).json()["entries"]
     assert [(e["author"], e["sha256"]) for e in history] == [("editor", sha("new")), ("editor", sha("old"))]
@@ -574,7 +582,11 @@ async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
             reached.set()
             release.wait(20)
 
-    async with running(project, fault=fault) as harness, httpx.AsyncClient(base_url=harness.url, timeout=30) as http:
+    # No watcher: then the claim is the only task that can queue on the write mutex.
+    async with (
+        running(project, fault=fault, watch=False) as harness,
+        httpx.AsyncClient(base_url=harness.url, timeout=30) as http,
+    ):
         await http.post(f"{API}/handover/claim", json={"writerId": "tab-a"})
         replies: dict[str, httpx.Response] = {}
         order: list[str] = []
@@ -592,7 +604,9 @@ async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
             nursery.start_soon(changeset)
             await trio.to_thread.run_sync(reached.wait, 20)
             nursery.start_soon(claim)
-            await trio.sleep(0.3)
+            with trio.fail_after(10):  # the claim reached the server and queues behind the changeset
+                while harness.store.mutex.statistics().tasks_waiting == 0:  # noqa: ASYNC110 - a count, no event
+                    await trio.sleep(0.01)
             assert "claim" not in replies
             release.set()
         assert order == ["changeset", "claim"] and replies["cs"].status_code == 200
@@ -627,7 +641,10 @@ async def test_a_repeat_while_in_flight_waits_for_the_first_answer(project: Path
             nursery.start_soon(send)
             await trio.to_thread.run_sync(reached.wait, 20)
             nursery.start_soon(send)
-            await trio.sleep(0.2)
+            first = harness.store.mutations._records["same"]
+            with trio.fail_after(10):  # the repeat reached the server and waits for the first's outcome
+                while first.done.statistics().tasks_waiting == 0:  # noqa: ASYNC110 - a count, no event
+                    await trio.sleep(0.01)
             assert replies == []
             release.set()
         assert [r.status_code for r in replies] == [200, 200] and replies[0].content == replies[1].content

@@ -24,6 +24,17 @@ async def wait_frames(frames: list[dict[str, Any]], count: int) -> list[dict[str
     return frames
 
 
+async def quiet_since(project: Path, frames: list[dict[str, Any]], count: int, name: str) -> None:
+    """Prove that nothing was reported after the first ``count`` frames: write a file the watcher
+    must report and wait for its frame. inotify delivers in order and batches run one after the
+    other, so anything the earlier changes would have produced is reported by then, in an earlier
+    frame or alongside. (A sleep would pass whenever the batch came late.)"""
+    (project / name).write_text(name)
+    await wait_frames(frames, count + 1)
+    events = [e for frame in frames[count:] for e in frame["events"]]
+    assert events == [{"op": "create", "path": name, "kind": "file", "sha256": sha(name), "author": "external"}]
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
@@ -64,16 +75,15 @@ async def test_watcher_batches_external_changes_and_follows_new_folders(project:
         ]
         # Our own write is in the table already: the watcher's echo finds nothing.
         await store.put("own.txt", _chunks(b"own"), content_length=3, if_match=None, if_none_match=None, writer=None)
-        await trio.sleep(1.0)
         assert len(frames) == 3 and frames[2]["events"][0]["author"] == "editor"
+        await quiet_since(project, frames, 3, "marker-1.txt")
         # Private and excluded folders never produce frames.
         (project / "node_modules").mkdir()
         (project / "node_modules" / "x.js").write_text("x")
         (project / ".pix3" / "notes").mkdir(parents=True, exist_ok=True)
         (project / ".pix3" / "notes" / "n.md").write_text("n")
         os.symlink(project / "b.txt", project / "link.txt")
-        await trio.sleep(1.0)
-        assert len(frames) == 3
+        await quiet_since(project, frames, 4, "marker-2.txt")
         nursery.cancel_scope.cancel()
 
 
@@ -106,10 +116,16 @@ async def test_a_file_still_being_written_waits_until_stable(project: Path) -> N
             (project / "growing.txt").write_text("x" * n)
             await trio.sleep(0.1)
         await wait_frames(frames, 1)
-        await trio.sleep(1.5)
-        final = [e for f in frames for e in f["events"] if e["path"] == "growing.txt"]
-        # Whatever was reported in between, the last word is the final content.
-        assert final[-1]["sha256"] == sha("x" * 11)
+
+        def reported() -> list[str]:
+            return [e["sha256"] for f in frames for e in f["events"] if e["path"] == "growing.txt"]
+
+        with trio.fail_after(10):  # a busy machine can keep the file unstable for several batches
+            while not reported() or reported()[-1] != sha("x" * 11):  # noqa: ASYNC110 - a plain list
+                await trio.sleep(0.02)
+        # Whatever was reported in between, the last word is the final content, and stays so.
+        await quiet_since(project, frames, len(frames), "marker.txt")
+        assert reported()[-1] == sha("x" * 11)
         assert store.table_sha("growing.txt") == sha("x" * 11)
         nursery.cancel_scope.cancel()
 
