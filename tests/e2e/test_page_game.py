@@ -187,7 +187,12 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
         frame = await page.evaluate(
             "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame"
         )
-        await trio.sleep(0.3)
+        # Ten animation frames of the editor page (same renderer as the game's frame): a running game
+        # would have counted about as many; a sleep proved nothing when the machine was busy.
+        await page.evaluate(
+            "new Promise(done => { let n = 0; const tick = () => ++n >= 10 ? done() : requestAnimationFrame(tick);"
+            " requestAnimationFrame(tick); })"
+        )
         assert (
             await page.evaluate("document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame")
             <= frame + 1
