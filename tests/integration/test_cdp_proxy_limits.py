@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 import trio
+import trio.testing
 
 from pix3net.cdp._listener import Limits
 from pix3net.cdp._wsclient import Closed, WsClient
@@ -128,7 +129,7 @@ async def test_connections_are_capped(tmp_path: Path) -> None:
         async with contextlib.AsyncExitStack() as stack:
             for _ in range(3):
                 await stack.enter_async_context(await trio.open_tcp_stream("127.0.0.1", proxy.port))
-            await trio.sleep(0.1)
+            await trio.testing.wait_all_tasks_blocked()  # the proxy has taken the three and waits for heads
             # a fourth connection that has not asked yet is turned away, with a reason
             async with httpx.AsyncClient(base_url=proxy.base, headers=BEARER) as client:
                 refused = await client.get("/json/version")
