@@ -217,9 +217,9 @@ async def proxy_call(
     token: str,
     method: str,
     params: dict[str, Any] | None = None,
-    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the call's own limit (5 s)
+    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the spec's proxyCall limit (§1.6: 5 s)
 ) -> Any:
-    """One browser-level CDP call through the proxy: its ``result``.
+    """One browser-level CDP call through the proxy (§1.6 ``proxyCall``): its ``result``.
 
     Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer
     within 5000 ms``.
