@@ -187,7 +187,7 @@ class Mcp:
 
     def __init__(self, live: Live, config: Path) -> None:
         binary = live.node_modules / "chrome-devtools-mcp" / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
-        # agent-setup's launch (spec/cli.md §2.3) minus `npx -y`: the package is installed here.
+        # agent-setup's launch (docs/agent-setup.md, "What is written") minus `npx -y`: the package is installed here.
         self.process = subprocess.Popen(
             [
                 "node",
@@ -260,7 +260,7 @@ class Mcp:
 
 
 def _mcp_config(path: Path, live: Live, token: str) -> Path:
-    # spec/cli.md §2.4: wsEndpoint, then wsHeaders as a *string* of compact JSON; 0600.
+    # The --config file: wsEndpoint, then wsHeaders as a *string* of compact JSON; 0600.
     headers = json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":"))
     path.write_text(json.dumps({"wsEndpoint": live.endpoint, "wsHeaders": headers}, indent=2) + "\n")
     path.chmod(0o600)
@@ -298,7 +298,7 @@ def test_chrome_devtools_mcp_through_its_config_file(live: Live, tmp_path: Path)
         assert not shot.get("isError"), shot
         images = [part for part in shot["content"] if part.get("type") == "image"]
         assert images and base64.b64decode(images[0]["data"])[:4] in (PNG[:4], b"\xff\xd8\xff\xe0", b"RIFF")
-        # While everything runs, no process's command line holds the token (§9, measured upstream).
+        # While everything runs, no process's command line holds the token.
         assert processes_with(live.token) == []
     finally:
         mcp.close()

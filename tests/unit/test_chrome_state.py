@@ -1,4 +1,4 @@
-"""`chrome.json` (spec/cdp.md §4.4, cases 27 and 41) and the profile folder (§0, §4.3)."""
+"""`chrome.json` (docs/chrome-owner.md, "The record: chrome.json") and the profile folder."""
 
 from __future__ import annotations
 
