@@ -1,4 +1,4 @@
-"""``pix3 kit --migrate``: a 1.x kit to 2.x, every change reported (spec/cli.md §4.5).
+"""``pix3 kit --migrate``: a 1.x kit to 2.x, every change reported (docs/kit.md, "Migrating a 1.x kit").
 
 Touches only the kit's own traces: the retired ``pix3 mcp`` server in ``.mcp.json``,
 ``metadata.pix3Hybrid``, kit files 2.x no longer ships, then the kit with ``--update``
@@ -259,7 +259,7 @@ _STEP_LABELS = {"removed": "removed", "kept": "KEPT", "staged": "STILL 1.x"}
 
 
 def migrate_report_json(plan: MigratePlan) -> dict[str, Any]:
-    """``kit --migrate --json``: the 1.x steps (spec/cli.md §4.5), then the kit's own report."""
+    """``kit --migrate --json``: the 1.x steps, then the kit's own report."""
     kit = report_json(plan.kit)
     return {
         "migratedFrom": plan.from_version,
