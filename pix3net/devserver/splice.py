@@ -12,6 +12,7 @@ HEAD_TIMEOUT_S after its first byte, a client that stops reading is dropped afte
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import struct
@@ -26,6 +27,8 @@ from pix3net.devserver.httphead import MAX_HEAD, Head, parse_request, parse_resp
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too
 HEAD_TIMEOUT_S = 10.0  # a request head must be complete this long after its first byte (slowloris)
+LINGER_S = 2.0  # after Hypercorn closed, what a client still sends is read and dropped this long
+LINGER_BYTES = 64 * 1024 * 1024  # … or up to this much
 _NO_BODY_STATUSES = frozenset({204, 304})
 
 
@@ -198,7 +201,8 @@ def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: 
     track(internal, None)
     try:
         set_timeouts(client, 0.0, 0.0)  # Hypercorn owns the time limits from here (0 = none)
-        _pipe(client, already, internal, b"")
+        if _pipe(client, already, internal, b"") is internal:
+            _linger(client)
     finally:
         track(None, internal)
         internal.close()
@@ -338,9 +342,9 @@ def _copy_chunked(upstream: _Reader, send: Callable[[bytes], None]) -> None:
         upstream.buf = upstream.buf[total:]
 
 
-def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes) -> None:
-    """Both directions until either side closes; pending bytes are delivered first. poll(2)
-    rather than epoll: no descriptor of its own (the listener counts three per connection)."""
+def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes) -> socket.socket:
+    """Both directions until either side closes (returned); pending bytes are delivered first.
+    poll(2) rather than epoll: no descriptor of its own (the listener counts three per connection)."""
     if a_pending:
         b.sendall(a_pending)
     if b_pending:
@@ -354,5 +358,21 @@ def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes
             src, dst = other[fd]
             data = src.recv(READ)
             if not data:
-                return
+                return src
             dst.sendall(data)
+
+
+def _linger(client: socket.socket) -> None:
+    """Hypercorn ended the connection, maybe with the client still sending (a 413 before the body
+    was read): closing now would reset the connection and the client could lose the answer it has
+    not read yet. Say we are done (FIN) and drop what still comes, for a short while."""
+    with contextlib.suppress(OSError):
+        client.shutdown(socket.SHUT_WR)
+        set_timeouts(client, LINGER_S)
+        deadline = time.monotonic() + LINGER_S
+        dropped = 0
+        while time.monotonic() < deadline and dropped < LINGER_BYTES:
+            data = client.recv(READ)
+            if not data:
+                return
+            dropped += len(data)
