@@ -23,7 +23,7 @@ import httpx
 import pytest
 import trio
 
-from tests.support.devserver import dev_server, hello, wait_vite_ready
+from tests.support.devserver import DevServer, dev_server, hello, wait_vite_ready
 from tests.support.processes import pid_alive, wait_gone
 from tests.support.projects import make_project
 
@@ -73,6 +73,14 @@ def _vite_child(root: Path, timeout: float = 10) -> int:
 
 
 # -- Vite --------------------------------------------------------------------------------------------
+
+
+def _until_vite_down(server: DevServer, timeout: float = 10) -> None:
+    """Until the dev server has seen Vite exit (requests then wait for the restart)."""
+    deadline = time.monotonic() + timeout
+    while hello(server)["vite"]["running"]:
+        assert time.monotonic() < deadline, "the dev server did not notice Vite's exit"
+        time.sleep(0.01)
 
 
 @pytest.mark.node
@@ -133,6 +141,7 @@ async def test_requests_racing_to_a_restarted_vite_through_the_proxy(tmp_path: P
             vite = hello(server)["vite"]["pid"]
             os.kill(vite, signal.SIGKILL)
             assert await trio.to_thread.run_sync(wait_gone, vite)
+            await trio.to_thread.run_sync(_until_vite_down, server)
             answers: list[int] = []  # asked while Vite restarts: they wait for it, then go at once
 
             async def collect(stream: trio.SocketStream) -> None:
