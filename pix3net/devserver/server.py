@@ -16,6 +16,7 @@ import socket
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import IO
 
 import trio
@@ -186,35 +187,42 @@ async def serve(
     config.h11_max_incomplete_size = 64 * 1024
 
     stop = trio.Event()
-    try:
-        async with trio.open_nursery() as nursery:
-            server = await build(root, log, versions, vite, record, nursery)
-            if vite is not None:
-                nursery.start_soon(vite.run)
-            nursery.start_soon(_watch_signals, stop)
-            app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-            internal = _bind("127.0.0.1", socket.AF_INET, 0)
-            internal_port = internal.getsockname()[1]
-            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
-            cap = connection_cap(raise_fd_limit())
-            listener = PublicListener(
-                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
-            )
-            await nursery.start(listener.serve, sockets)
-            record.write()
-            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
-            log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
-            task_status.started(port)
-            await stop.wait()
-            log.info("stopping")
-            await server.close()
-            nursery.cancel_scope.cancel()
-    finally:
-        record.remove()
-
-
-async def _watch_signals(stop: trio.Event) -> None:
+    # Open for the whole life, the record's removal included: a second SIGTERM while stopping
+    # (a supervisor that repeats itself, an impatient Ctrl-C) must not fall back to the default
+    # action and kill us with `.pix3/dev.json` still on disk.
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-        async for _ in signals:
+        try:
+            async with trio.open_nursery() as nursery:
+                server = await build(root, log, versions, vite, record, nursery)
+                if vite is not None:
+                    nursery.start_soon(vite.run)
+                nursery.start_soon(_watch_signals, signals, stop, log)
+                app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
+                internal = _bind("127.0.0.1", socket.AF_INET, 0)
+                internal_port = internal.getsockname()[1]
+                await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+                cap = connection_cap(raise_fd_limit())
+                listener = PublicListener(
+                    internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
+                )
+                await nursery.start(listener.serve, sockets)
+                record.write()
+                record.learn(None)  # PIX3_PUBLIC_URL is known from the start (docs/devserver.md)
+                log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
+                task_status.started(port)
+                await stop.wait()
+                log.info("stopping")
+                await server.close()
+                nursery.cancel_scope.cancel()
+        finally:
+            record.remove()
+
+
+async def _watch_signals(signals: AsyncIterator[int], stop: trio.Event, log: logging.Logger) -> None:
+    """The first SIGTERM/SIGINT starts the shutdown; later ones are noted and change nothing (the
+    shutdown is bounded: the writes in flight, then Vite's grace)."""
+    async for signum in signals:
+        if stop.is_set():
+            log.info("%s while stopping: already stopping", signal.Signals(signum).name)
+        else:
             stop.set()
-            return
