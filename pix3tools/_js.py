@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, TypeGuard
 
-__all__ = ["is_number", "js_number", "js_round", "js_string", "json_text", "plain_number"]
+__all__ = ["is_number", "js_number", "js_round", "js_string", "json_text", "plain_number", "to_number"]
 
 
 def is_number(value: object) -> TypeGuard[int | float]:
@@ -83,3 +84,24 @@ def plain_number(value: float) -> float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
+
+
+_DECIMAL = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+_RADIX = re.compile(r"^0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$")
+
+
+def to_number(text: str) -> float:
+    """``Number(text)`` in JavaScript: blanks around ignored, empty → 0, ``0x``/``0o``/``0b``
+    integers, ``Infinity``; anything else NaN."""
+    s = text.strip()
+    if not s:
+        return 0.0
+    if s in ("Infinity", "+Infinity"):
+        return math.inf
+    if s == "-Infinity":
+        return -math.inf
+    if _DECIMAL.match(s):
+        return float(s)
+    if _RADIX.match(s):
+        return float(int(s, 0))
+    return math.nan

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "agent-setup": "pix3net.agents.command:run",
     "validate": "pix3tools.validate.cli:main",
     "check": "pix3tools.check.cli:main",
+    "smoke": "pix3net.smoke.command:main",
     "tree": "pix3tools.tree.cli:main",
     "kit": "pix3tools.kit:main",
     "character-compile": "pix3tools.character.cli:main",

@@ -1,0 +1,182 @@
+"""`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]`
+(docs/smoke.md).
+
+Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
+errors (warnings allowed), 1 errors, 2 could not run or a usage error; with several scenes the
+worst run decides. Nothing is printed before the report (except one progress line per scene on a
+terminal's stderr), and the report is printed once every process and browser context of the run
+is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import trio
+
+from pix3net.cli.usage import command_usage
+from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
+from pix3tools.smoke import Failure, RunPlan, Selection, attached_scripts, plan_runs
+from pix3tools.smoke._args import SmokeArgs, UsageError, parse_args
+from pix3tools.smoke._report import Run, exit_code, human_run, human_set, run_json, set_json
+
+__all__ = ["main", "run_plan", "smoke"]
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the command prints: one run (a scene argument, or nothing could run), or a set."""
+
+    runs: list[Run]
+    selection: Selection | None = None
+
+
+def _no_project(cwd: Path) -> Failure:
+    return Failure(
+        "E_SMOKE_NO_PROJECT",
+        f"no {PROJECT_FILE} in {cwd} or above — run inside a project or pass --project <dir>.",
+    )
+
+
+def _flush(root: Path, args: SmokeArgs) -> Failure | None:
+    from pix3net.sync import CODE, sync_editor
+
+    outcome = sync_editor(root, no_sync=args.no_sync)
+    if outcome.status == "unsynced":
+        return Failure(CODE, outcome.message or "", args.scene)
+    return None
+
+
+async def run_plan(
+    plan: RunPlan,
+    browsers: Any,
+    *,
+    root: Path,
+    frames: int,
+    seconds: float,
+    viewport: tuple[float, float],
+    progress: Progress | None = None,
+) -> list[Run]:
+    """Run every planned scene, one after another, on one dev server and one browser."""
+    from pix3net.smoke._browser import BrowserUnavailable
+    from pix3net.smoke._devserver import DevServerError, game_server
+    from pix3net.smoke._run import RunSettings, run_scene
+    from pix3net.smoke._sources import SourceMaps
+
+    runs: list[Run] = []
+    project = plan.project
+    try:
+        async with game_server(root) as (base_url, _):
+            browser = await browsers.get()
+            sources = SourceMaps(root)
+            for index, scene in enumerate(plan.scenes):
+                if progress is not None:
+                    progress(f"pix3 smoke: {scene} ({index + 1}/{len(plan.scenes)})…")
+                scripts = attached_scripts(scene, project.read) if project is not None else []
+                settings = RunSettings(
+                    root=root, base_url=base_url, frames=frames, timeout=seconds, viewport=viewport, scripts=scripts
+                )
+                runs.append(await run_scene(browser, scene, settings, sources))
+    except DevServerError as error:
+        reason = f"could not serve the game page: {error}"
+        runs += [Failure("E_SMOKE_BUNDLE", reason, scene) for scene in plan.scenes[len(runs) :]]
+    except BrowserUnavailable as error:
+        runs += [Failure(error.code, error.reason, scene) for scene in plan.scenes[len(runs) :]]
+    return runs
+
+
+async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
+    from pix3net.smoke._browser import open_browser
+
+    # The browser starts now, while the editor flushes and the scenes are chosen.
+    async with open_browser(pix3_home(env), env) as browsers:
+        unsynced = await trio.to_thread.run_sync(_flush, root, args)
+        if unsynced is not None:
+            return Outcome([unsynced])
+        plan, manifest = await trio.to_thread.run_sync(
+            lambda: plan_runs(root, cwd, args.scene, changed_only=args.changed, run_all=args.all)
+        )
+        if plan.failure is not None:
+            return Outcome([plan.failure])
+        runs = await run_plan(
+            plan,
+            browsers,
+            root=root,
+            frames=args.frames,
+            seconds=args.timeout,
+            viewport=manifest.viewport,
+            progress=progress,
+        )
+        return Outcome(runs, None if plan.single else plan.selection)
+
+
+def _write_json(out: TextIO, value: Any) -> None:
+    out.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def _progress(err: TextIO) -> Progress | None:
+    if not err.isatty():
+        return None
+
+    def line(text: str) -> None:
+        err.write(text + "\n")
+        err.flush()
+
+    return line
+
+
+def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str, str]) -> int:
+    root = (cwd / args.project).resolve() if args.project is not None else find_project_root(cwd)
+    shown = root if root is not None else cwd
+    if root is None:
+        outcome = Outcome([_no_project(cwd)])
+    elif not root.is_dir():
+        outcome = Outcome([Failure("E_SMOKE_NO_PROJECT", f"{root} is not a folder.", args.scene)])
+    else:
+        outcome = trio.run(_smoke, args, root, cwd, env, _progress(err))
+    if outcome.selection is not None:
+        if args.json:
+            _write_json(out, set_json(outcome.selection, outcome.runs, shown))
+        else:
+            out.write(human_set(outcome.selection, outcome.runs, shown))
+        return max((exit_code(r) for r in outcome.runs), default=0)
+    [run] = outcome.runs
+    if args.json:
+        _write_json(out, run_json(run, shown))
+    else:
+        out.write(human_run(run, shown))
+    return exit_code(run)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
+
+
+def main(argv: list[str]) -> int:
+    usage = command_usage("smoke")
+    try:
+        args = parse_args(argv)
+    except UsageError as error:
+        sys.stderr.write(f"pix3 smoke: {error}\n\n{usage}")
+        return 2
+    if args.help:
+        sys.stdout.write(usage)
+        return 0
+    try:
+        return smoke(args, Path.cwd(), sys.stdout, sys.stderr, os.environ)
+    except BaseException as exc:
+        # Ctrl-C: every process and browser context of the run is gone by now (their cleanup is
+        # shielded); trio may hand the interrupt over inside an exception group.
+        if _interrupted(exc):
+            return 130
+        raise
