@@ -5,9 +5,19 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any, TypeGuard
 
-__all__ = ["is_number", "js_number", "js_round", "js_string", "json_text", "plain_number", "to_number"]
+__all__ = [
+    "is_number",
+    "js_number",
+    "js_round",
+    "js_string",
+    "json_text",
+    "locale_key",
+    "plain_number",
+    "to_number",
+]
 
 
 def is_number(value: object) -> TypeGuard[int | float]:
@@ -105,3 +115,35 @@ def to_number(text: str) -> float:
     if _RADIX.match(s):
         return float(int(s, 0))
     return math.nan
+
+
+# -- JavaScript String.prototype.localeCompare (ICU root collation), for ASCII-ish text ----------
+# Root collation puts whitespace, then punctuation and symbols in this order, then digits, then
+# letters (case-insensitive at the primary level, lowercase first at the tertiary level).
+_PUNCT = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+_PRIMARY: dict[str, int] = {ch: i for i, ch in enumerate(_PUNCT)}
+_DIGIT_BASE = len(_PUNCT)
+_LETTER_BASE = _DIGIT_BASE + 10
+
+
+def _primary(ch: str) -> tuple[int, int]:
+    weight = _PRIMARY.get(ch)
+    if weight is not None:
+        return (weight, 0)
+    if "0" <= ch <= "9":
+        return (_DIGIT_BASE + ord(ch) - 48, 0)
+    base = unicodedata.normalize("NFD", ch)[0].lower()
+    if "a" <= base <= "z":
+        return (_LETTER_BASE + ord(base) - 97, 0 if base == ch.lower() else 1)
+    return (_LETTER_BASE + 26 + ord(base), 0)
+
+
+def locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    """A sort key approximating ``a.localeCompare(b)`` (primary letters, then accents, then case)."""
+    prim = [_primary(ch) for ch in text]
+    return (
+        tuple(p[0] for p in prim),
+        tuple(p[1] for p in prim),
+        tuple(1 if ch.isupper() else 0 for ch in text),
+        text,
+    )

@@ -22,18 +22,19 @@ import tempfile
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
-from pix3net.cdp._wsclient import Closed, Rejected, WsClient
-from pix3net.cdp.port import prove_proxy
 from pix3net.cdp.token import TOKEN_FILE, read_token
 from pix3net.chrome.discover import find_chrome, no_chrome_message
 from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.owner import CLOSE_GRACE_SECONDS, wait_ready
 from pix3net.chrome.state import PROXY_PROTOCOL, read_record
-from pix3net.smoke._cdp import Connection, PipeTransport, WsTransport
+from pix3net.smoke._cdp import Connection, PipeTransport
+
+if TYPE_CHECKING:
+    from pix3net.cdp._wsclient import WsClient
 
 __all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_browser"]
 
@@ -133,7 +134,11 @@ class BrowserSource:
         record = read_record(self._home)
         token = read_token(self._home / TOKEN_FILE)
         if record is None or token is None or record.proxy != PROXY_PROTOCOL:
-            return None
+            return None  # nothing to reuse: the private Chrome starts without loading the proxy client
+        from pix3net.cdp._wsclient import Closed, Rejected, WsClient
+        from pix3net.cdp.port import prove_proxy
+        from pix3net.smoke._cdp import WsTransport
+
         if (await prove_proxy(record.port, token)).kind != "ours":
             return None
         with trio.move_on_after(CONNECT_SECONDS):

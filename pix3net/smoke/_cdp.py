@@ -11,12 +11,15 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
-from pix3net.cdp._wsclient import Closed, WsClient
 from pix3net.chrome.pipe import PipeChannel
+
+if TYPE_CHECKING:
+    from pix3net.cdp._wsclient import WsClient
 
 __all__ = ["CdpError", "Connection", "Gone", "PipeTransport", "Transport", "WsTransport"]
 
@@ -72,6 +75,8 @@ class WsTransport:
             raise Gone(f"the proxy connection broke ({exc})") from None
 
     async def receive(self) -> str:
+        from pix3net.cdp._wsclient import Closed
+
         try:
             return await self._client.receive()
         except Closed as closed:
@@ -150,25 +155,37 @@ class Connection:
 
     async def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
         """The call's ``result``; raises :class:`CdpError` or :class:`Gone`."""
+        [result] = await self.call_many([(method, params or {})], session)
+        return result
+
+    async def call_many(self, calls: Sequence[tuple[str, dict[str, Any]]], session: str | None = None) -> list[Any]:
+        """Send every call in order without waiting, then collect their results: one round trip
+        for a batch (Chrome answers in order). Raises on the first error, as :meth:`call` does."""
         if self.gone is not None:
             raise Gone(self.gone)
-        ident = next(self._ids)
-        event = trio.Event()
-        box: list[dict[str, Any]] = []
-        self._waiting[ident] = (event, box)
+        pending: list[tuple[str, int, trio.Event, list[dict[str, Any]]]] = []
         try:
-            await self._send(ident, method, params, session)
-            await event.wait()
+            for method, params in calls:
+                ident = next(self._ids)
+                event = trio.Event()
+                box: list[dict[str, Any]] = []
+                self._waiting[ident] = (event, box)
+                pending.append((method, ident, event, box))
+                await self._send(ident, method, params, session)
+            results = []
+            for method, _, event, box in pending:
+                await event.wait()
+                if not box:
+                    raise Gone(self.gone or "the connection to Chrome was closed")
+                error = box[0].get("error")
+                if error is not None:
+                    text = error.get("message") if isinstance(error, dict) else None
+                    raise CdpError(f"{method}: {text if isinstance(text, str) else json.dumps(error)}")
+                results.append(box[0].get("result", {}))
+            return results
         finally:
-            del self._waiting[ident]
-        if not box:
-            raise Gone(self.gone or "the connection to Chrome was closed")
-        reply = box[0]
-        error = reply.get("error")
-        if error is not None:
-            text = error.get("message") if isinstance(error, dict) else None
-            raise CdpError(f"{method}: {text if isinstance(text, str) else json.dumps(error)}")
-        return reply.get("result", {})
+            for _, ident, _, _ in pending:
+                self._waiting.pop(ident, None)
 
     async def _send(self, ident: int, method: str, params: dict[str, Any] | None, session: str | None) -> None:
         message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}

@@ -22,16 +22,10 @@ from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 
-import httpx
 import trio
 
-from pix3net.devserver.devinfo import DEV_JSON, DEV_LOG, hello_url, read_dev_info
-from pix3net.editor.devserver import (
-    PROBE_TIMEOUT_S,
-    START_TIMEOUT_S,
-    DevServerError,
-    server_argv,
-)
+from pix3net.devserver.devinfo import DEV_JSON, DEV_LOG, read_dev_info
+from pix3net.editor.devserver import START_TIMEOUT_S, DevServerError, probe_hello, server_argv
 
 __all__ = ["DevServerError", "game_server"]
 
@@ -42,13 +36,8 @@ LOG_TAIL_LINES = 15
 
 
 async def answers(url: str) -> bool:
-    """``GET <url>__pix3/api/hello`` is 2xx within the probe time."""
-    try:
-        async with httpx.AsyncClient(trust_env=False, verify=False, timeout=PROBE_TIMEOUT_S) as client:
-            reply = await client.get(hello_url(url))
-    except (httpx.HTTPError, OSError, ValueError):
-        return False
-    return reply.is_success
+    """``GET <url>__pix3/api/hello`` is 2xx within the probe time (`pix3 editor`'s own probe)."""
+    return await trio.to_thread.run_sync(probe_hello, url)
 
 
 def _die_with_parent(parent: int, sig: int) -> None:

@@ -6,14 +6,15 @@ JavaScript page usually has none, and its stacks already name the project's file
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
-
-import httpx
 
 from pix3net.smoke._collect import PAGE_SCRIPT_URL
 from pix3tools.smoke._sourcemap import SourceMap, SourceMapError, decode_data_url, map_url_of
 from pix3tools.smoke._stack import map_location, rewrite_stack, stack_urls
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["SourceMaps"]
 
@@ -29,6 +30,8 @@ class SourceMaps:
         self._maps: dict[str, tuple[SourceMap | None, str]] = {}
 
     async def _get(self, client: httpx.AsyncClient, url: str) -> str | None:
+        import httpx
+
         try:
             reply = await client.get(url)
         except (httpx.HTTPError, OSError, ValueError):
@@ -64,6 +67,8 @@ class SourceMaps:
             if url.startswith(origin + "/") and url not in self._maps
         }
         if wanted:
+            import httpx  # only when a stack needs it: a clean run never loads it
+
             async with httpx.AsyncClient(trust_env=False, verify=False, timeout=FETCH_SECONDS) as client:
                 for url in sorted(wanted):
                     self._maps[url] = await self._load(client, url)

@@ -16,15 +16,19 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
 
 from pix3net.cli.usage import command_usage
 from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
-from pix3tools.smoke import Failure, RunPlan, Selection, attached_scripts, plan_runs
 from pix3tools.smoke._args import SmokeArgs, UsageError, parse_args
-from pix3tools.smoke._report import Run, exit_code, human_run, human_set, run_json, set_json
+
+if TYPE_CHECKING:
+    from pix3net.smoke._browser import BrowserSource
+    from pix3net.smoke._pages import PagePool
+    from pix3tools.smoke import Failure, Manifest, RunPlan, Selection
+    from pix3tools.smoke._report import Run
 
 __all__ = ["main", "run_plan", "smoke"]
 
@@ -40,6 +44,8 @@ class Outcome:
 
 
 def _no_project(cwd: Path) -> Failure:
+    from pix3tools.smoke import Failure
+
     return Failure(
         "E_SMOKE_NO_PROJECT",
         f"no {PROJECT_FILE} in {cwd} or above — run inside a project or pass --project <dir>.",
@@ -48,6 +54,7 @@ def _no_project(cwd: Path) -> Failure:
 
 def _flush(root: Path, args: SmokeArgs) -> Failure | None:
     from pix3net.sync import CODE, sync_editor
+    from pix3tools.smoke import Failure
 
     outcome = sync_editor(root, no_sync=args.no_sync)
     if outcome.status == "unsynced":
@@ -57,7 +64,8 @@ def _flush(root: Path, args: SmokeArgs) -> Failure | None:
 
 async def run_plan(
     plan: RunPlan,
-    browsers: Any,
+    pages: PagePool,
+    browsers: BrowserSource,
     *,
     root: Path,
     frames: int,
@@ -70,6 +78,7 @@ async def run_plan(
     from pix3net.smoke._devserver import DevServerError, game_server
     from pix3net.smoke._run import RunSettings, run_scene
     from pix3net.smoke._sources import SourceMaps
+    from pix3tools.smoke import Failure, attached_scripts
 
     runs: list[Run] = []
     project = plan.project
@@ -80,11 +89,13 @@ async def run_plan(
             for index, scene in enumerate(plan.scenes):
                 if progress is not None:
                     progress(f"pix3 smoke: {scene} ({index + 1}/{len(plan.scenes)})…")
+                if index + 1 < len(plan.scenes):
+                    pages.prefetch()  # the next scene's page gets ready while this one runs
                 scripts = attached_scripts(scene, project.read) if project is not None else []
                 settings = RunSettings(
                     root=root, base_url=base_url, frames=frames, timeout=seconds, viewport=viewport, scripts=scripts
                 )
-                runs.append(await run_scene(browser, scene, settings, sources))
+                runs.append(await run_scene(browser, scene, settings, sources, pages.take))
     except DevServerError as error:
         reason = f"could not serve the game page: {error}"
         runs += [Failure("E_SMOKE_BUNDLE", reason, scene) for scene in plan.scenes[len(runs) :]]
@@ -93,21 +104,28 @@ async def run_plan(
     return runs
 
 
+def _plan(root: Path, cwd: Path, args: SmokeArgs) -> tuple[RunPlan, Manifest]:
+    from pix3tools.smoke import plan_runs
+
+    return plan_runs(root, cwd, args.scene, changed_only=args.changed, run_all=args.all)
+
+
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
     from pix3net.smoke._browser import open_browser
+    from pix3net.smoke._pages import open_pages
 
-    # The browser starts now, while the editor flushes and the scenes are chosen.
-    async with open_browser(pix3_home(env), env) as browsers:
+    # The browser, and the first page on it, get ready now, while the editor flushes and the
+    # scenes are chosen (both in a worker thread).
+    async with open_browser(pix3_home(env), env) as browsers, open_pages(browsers, args.frames) as pages:
         unsynced = await trio.to_thread.run_sync(_flush, root, args)
         if unsynced is not None:
             return Outcome([unsynced])
-        plan, manifest = await trio.to_thread.run_sync(
-            lambda: plan_runs(root, cwd, args.scene, changed_only=args.changed, run_all=args.all)
-        )
+        plan, manifest = await trio.to_thread.run_sync(_plan, root, cwd, args)
         if plan.failure is not None:
             return Outcome([plan.failure])
         runs = await run_plan(
             plan,
+            pages,
             browsers,
             root=root,
             frames=args.frames,
@@ -134,6 +152,9 @@ def _progress(err: TextIO) -> Progress | None:
 
 
 def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str, str]) -> int:
+    from pix3tools.smoke import Failure
+    from pix3tools.smoke._report import exit_code, human_run, human_set, run_json, set_json
+
     root = (cwd / args.project).resolve() if args.project is not None else find_project_root(cwd)
     shown = root if root is not None else cwd
     if root is None:

@@ -30,7 +30,13 @@
   // the time of the one before.
   let inFrame = false;
   const afterFrame = new MessageChannel();
-  afterFrame.port1.onmessage = () => { inFrame = false; };
+  afterFrame.port1.onmessage = () => {
+    inFrame = false;
+    if (frame >= FRAMES && !done) { // the last frame's callbacks have all run: stop here
+      done = true;
+      report({ kind: 'done', frame });
+    }
+  };
   const beginFrame = (stamp) => {
     if (!started || done || (inFrame && stamp === lastStamp)) return;
     lastStamp = stamp;

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pix3tools._js import locale_key
 from pix3tools.scene import IGNORED_DIRS, project_path
-from pix3tools.validate._report import locale_key
 
 __all__ = [
     "MAIN_SCENE",

@@ -6,13 +6,17 @@ One fixture project with every game is served by a live dev server for the modul
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
+import pty
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -296,3 +300,121 @@ def test_vite_typescript_stack_is_mapped_to_the_source(tmp_path: Path, env: dict
     assert (error["code"], error["frame"], error["message"]) == ("E_SMOKE_SCRIPT", 3, "Error: typed boom at 3")
     first = error["stack"].split("\n")[0]
     assert first == "at Boom.tick (scripts/Boom.ts:15:13)", error["stack"]
+
+
+class _Editor:
+    """A stand-in dev server: the game files from the project folder, `hello`, and a `/flush`
+    that answers what the test says (and counts the calls)."""
+
+    def __init__(self, root: Path, flush_reply: dict[str, Any]) -> None:
+        outer = self
+        self.flushes = 0
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, directory=str(root), **kwargs)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path == "/__pix3/api/hello":
+                    self._json({"ok": True})
+                else:
+                    super().do_GET()
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                outer.flushes += 1
+                self._json(flush_reply)
+
+            def _json(self, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> _Editor:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def _record(root: Path, url: str, pid: int) -> None:
+    (root / ".pix3").mkdir(exist_ok=True)
+    record = {"url": url, "editorUrl": url + "__pix3/", "port": 0, "pid": pid}
+    (root / ".pix3" / "dev.json").write_text(json.dumps(record))
+
+
+def test_an_editor_that_does_not_flush(tmp_path: Path, env: dict[str, str]) -> None:
+    root = make_game(tmp_path / "flush", {"clean": GAMES["clean"]})
+    with _Editor(root, {"ok": False, "reason": "gesture_in_progress"}) as editor:
+        _record(root, editor.url, os.getpid())
+        done = run_pix3("smoke", "scenes/clean.pix3scene", "--frames", "2", cwd=root, env=env)
+        assert done.returncode == 2 and editor.flushes == 1
+        assert done.stdout == (
+            "pix3 smoke scenes/clean.pix3scene: could not run — E_EDITOR_UNSYNCED: the Pix3 editor at"
+            f" {editor.url} did not flush its unsaved scenes (gesture_in_progress); save in the editor and retry,"
+            " or pass --no-sync to read the disk as it is\n"
+        )
+        code, data, _ = smoke(root, env=env)
+        assert code == 2 and data["code"] == "E_EDITOR_UNSYNCED" and "scene" not in data
+        code, data, _ = smoke(root, "scenes/clean.pix3scene", "--frames", "2", "--no-sync", env=env)
+        assert code == 0 and editor.flushes == 2, data  # not asked; the run used it as the live dev server
+        assert editor.url in data["notes"][0]
+
+
+def test_a_stale_record_is_ignored(tmp_path: Path, env: dict[str, str]) -> None:
+    root = make_game(tmp_path / "stale", {"clean": GAMES["clean"]})
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = sock.getsockname()[1]
+    _record(root, f"http://127.0.0.1:{dead}/", 2**22 - 1)
+    code, data, _ = smoke(root, "scenes/clean.pix3scene", "--frames", "2", env=env)
+    assert code == 0, data
+    assert not (root / ".pix3" / "dev.json").exists()  # the server started for the run removed its record
+
+
+def test_one_progress_line_per_scene_on_a_terminal(tmp_path: Path, env: dict[str, str]) -> None:
+    root = make_game(tmp_path / "tty", {"clean": GAMES["clean"], "missing": GAMES["missing"]})
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(
+            pix3_argv("smoke", "--frames", "2"),
+            cwd=root,
+            env=pix3_env(env),
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            timeout=90,
+            check=False,
+        )
+        os.close(secondary)
+        secondary = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the terminal's other side is closed: all read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(primary)
+        if secondary >= 0:
+            os.close(secondary)
+    assert done.returncode == 0
+    assert b"".join(chunks).decode().replace("\r\n", "\n") == (
+        "pix3 smoke: scenes/clean.pix3scene (1/2)…\npix3 smoke: scenes/missing.pix3scene (2/2)…\n"
+    )
+    assert done.stdout.decode().startswith("pix3 smoke: 2 scenes — every top-level scene")
