@@ -106,14 +106,22 @@ class BrowserSource:
         self._home = home
         self._env = env
         self._ready = trio.Event()
+        self._started = False
         self._browser: Browser | None = None
         self._failure: BrowserUnavailable | None = None
         self._client: WsClient | None = None
         self._chrome: ChromeProcess | None = None
         self._profile: str | None = None
 
+    def start(self) -> None:
+        """Start looking for the browser (once)."""
+        if not self._started:
+            self._started = True
+            self._nursery.start_soon(self.acquire)
+
     async def get(self) -> Browser:
-        """The browser; raises :class:`BrowserUnavailable` when there is none."""
+        """The browser (looked for now if it was not yet); raises :class:`BrowserUnavailable`."""
+        self.start()
         await self._ready.wait()
         if self._browser is None:
             raise self._failure or BrowserUnavailable("E_SMOKE_CRASH", "Chrome did not start.")
@@ -255,11 +263,13 @@ async def _wait_children(profile: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def open_browser(home: Path, env: Mapping[str, str]) -> AsyncIterator[BrowserSource]:
-    """Start looking for the browser now; everything it started is gone when the block ends."""
+async def open_browser(home: Path, env: Mapping[str, str], *, early: bool = True) -> AsyncIterator[BrowserSource]:
+    """Start looking for the browser now (``early``) or at the first :meth:`BrowserSource.get`;
+    everything it started is gone when the block ends."""
     async with trio.open_nursery() as nursery:
         source = BrowserSource(nursery, home, env)
-        nursery.start_soon(source.acquire)
+        if early:
+            source.start()
         try:
             yield source
         finally:

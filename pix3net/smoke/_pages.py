@@ -78,11 +78,12 @@ class PagePool:
 
 
 @contextlib.asynccontextmanager
-async def open_pages(browsers: BrowserSource, frames: int) -> AsyncIterator[PagePool]:
-    """A pool whose first page starts being prepared now."""
+async def open_pages(browsers: BrowserSource, frames: int, *, early: bool = True) -> AsyncIterator[PagePool]:
+    """A pool whose first page starts being prepared now (``early``), else when first taken."""
     async with trio.open_nursery() as nursery:
         pool = PagePool(nursery, browsers, frames)
-        pool.prefetch()
+        if early:
+            pool.prefetch()
         try:
             yield pool
         finally:

@@ -110,13 +110,26 @@ def _plan(root: Path, cwd: Path, args: SmokeArgs) -> tuple[RunPlan, Manifest]:
     return plan_runs(root, cwd, args.scene, changed_only=args.changed, run_all=args.all)
 
 
+def _scene_may_exist(root: Path, cwd: Path, scene: str | None) -> bool:
+    """A cheap look before the scene is resolved: is there such a file at all? (A run set, or a
+    scene that may exist, starts Chrome at once; a typo does not pay for a Chrome start.)"""
+    if scene is None:
+        return True
+    bare = scene[6:] if scene[:6].lower() == "res://" else scene
+    return any(path.is_file() for path in (root / bare.lstrip("/"), cwd / scene))
+
+
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
     from pix3net.smoke._browser import open_browser
     from pix3net.smoke._pages import open_pages
 
     # The browser, and the first page on it, get ready now, while the editor flushes and the
-    # scenes are chosen (both in a worker thread).
-    async with open_browser(pix3_home(env), env) as browsers, open_pages(browsers, args.frames) as pages:
+    # scenes are chosen (both in a worker thread) — unless the scene named is plainly missing.
+    early = _scene_may_exist(root, cwd, args.scene)
+    async with (
+        open_browser(pix3_home(env), env, early=early) as browsers,
+        open_pages(browsers, args.frames, early=early) as pages,
+    ):
         unsynced = await trio.to_thread.run_sync(_flush, root, args)
         if unsynced is not None:
             return Outcome([unsynced])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -22,7 +23,7 @@ import pytest
 import trio
 
 from pix3net.cdp._wsclient import WsClient
-from tests.conftest import QUIET_CHROME_FLAGS, pix3_argv, pix3_env
+from tests.conftest import QUIET_CHROME_FLAGS, pix3_argv, pix3_env, run_pix3
 from tests.e2e.smoke_support import GAMES, dev_server, make_game, smoke
 from tests.integration.chrome_owner_helpers import real_chrome_wrapper, run_owner
 
@@ -166,17 +167,57 @@ async def test_clean_run_reuses_the_owner_and_leaves_the_agent_and_editor_alone(
     assert await browser_contexts(live) == []
 
 
-async def test_outcomes_on_the_owner(live: Live) -> None:
-    code, report, _ = await trio.to_thread.run_sync(
-        lambda: smoke(live.root, "scenes/throws.pix3scene", "--frames", "35", env=live.env)
-    )
+def one(live: Live, name: str, *args: str) -> tuple[int, Any]:
+    code, report, err = smoke(live.root, f"scenes/{name}.pix3scene", *args, env=live.env)
+    assert report is not None, err
+    return code, report
+
+
+def test_throw_on_frame_30_and_its_human_report(live: Live) -> None:
+    code, report = one(live, "throws", "--frames", "35")
     assert code == 1 and [(e["code"], e["frame"]) for e in report["errors"]] == [("E_SMOKE_SCRIPT", 30)]
     assert report["errors"][0]["stack"] == "at loop (games/throws.js:5:25)"
-    code, report, _ = await trio.to_thread.run_sync(
-        lambda: smoke(live.root, "scenes/missing.pix3scene", "--frames", "3", env=live.env)
+    done = run_pix3("smoke", "scenes/throws.pix3scene", "--frames", "31", cwd=live.root, env=live.env)
+    assert done.returncode == 1
+    assert done.stdout.startswith("pix3 smoke scenes/throws.pix3scene — 31/31 frames at 1/60 s: 1 error, 0 warnings\n")
+    assert (
+        "\n  frame 30  E_SMOKE_SCRIPT: Error: thrown on frame 30\n      at loop (games/throws.js:5:25)\n" in done.stdout
     )
-    assert code == 0 and "res://sprites/missing-coin.png" in report["warnings"][1]["message"]
-    assert await browser_contexts(live) == []
+    assert done.stderr == ""  # no progress line: stderr is not a terminal
+
+
+def test_console_error_and_unhandled_rejection(live: Live) -> None:
+    code, report = one(live, "promises", "--frames", "5")
+    assert code == 1
+    assert [[e["code"], e["message"]] for e in report["errors"]] == [
+        ["E_SMOKE_CONSOLE_ERROR", "state is bad"],
+        ["E_SMOKE_UNHANDLED", "Error: nobody waits for me"],
+    ]
+    # Chrome reports a rejection nobody handled from a task after the one that rejected it: the
+    # page has loaded by then, and the first animation frame may have begun.
+    assert report["errors"][1]["phase"] == "promise" and report["errors"][1]["frame"] in (0, 1)
+    assert report["firstFrameOk"] is False
+
+
+def test_missing_resource_is_a_warning(live: Live) -> None:
+    code, report = one(live, "missing", "--frames", "10")
+    assert code == 0, report
+    assert report["ok"] is True and report["errors"] == []
+    assert [w["code"] for w in report["warnings"]] == ["W_SMOKE_CONSOLE_WARN", "W_SMOKE_MISSING_RESOURCE"]
+    assert "res://sprites/missing-coin.png" in report["warnings"][1]["message"]
+    assert report["warnings"][1]["frame"] == 0
+
+
+def test_snapshots_that_throw_are_long_or_absent(live: Live) -> None:
+    code, report = one(live, "snapshot_throws", "--frames", "2")
+    assert code == 0 and report["game"] == {"name": "grumpy", "snapshot": {"error": "no snapshot today"}}
+    done = run_pix3("smoke", "scenes/big_snapshot.pix3scene", "--frames", "2", cwd=live.root, env=live.env)
+    assert re.search(
+        r'  game "big" snapshot: \n    \{\n      "blob": "x+\n    … \(\d+ more characters; pix3 smoke --json has it whole\)',
+        done.stdout,
+    )
+    code, report = one(live, "forever", "--frames", "2")
+    assert report["game"] is None
 
 
 async def test_timeout_stops_the_script_and_chrome_lives_on(live: Live) -> None:
