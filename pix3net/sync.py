@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pix3tools.core.devrecord import read_url
+
 EDITOR_FLUSH_TIMEOUT_MS = 15_000
 PROBE_TIMEOUT_S = 2.0
 FETCH_SLACK_S = 2.0  # the HTTP call is aborted 2 s after the editor's own deadline
@@ -51,8 +53,6 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
     """Ask the dev server named by ``<root>/.pix3/dev.json`` to flush the editor."""
     if no_sync:
         return SyncOutcome("skipped")
-    from pix3net.devserver.devinfo import read_url
-
     url = read_url(root)
     if url is None:
         return SyncOutcome("no-server")

@@ -218,7 +218,7 @@ def create_app(ctx: Context) -> QuartTrio:
     @app.route(P + "/api/check", methods=["POST"])
     async def _check() -> Response:
         from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
-        from pix3net.home import pix3_home
+        from pix3tools.core import pix3_home
 
         body = await read_json()
         options = check_options(body)

@@ -48,8 +48,7 @@ async def run_checks(
     lock: trio.Lock,
 ) -> dict[str, Any]:
     """One check at a time (each type-check takes a core); the flush happens inside the turn."""
-    from pix3tools.check._run import CheckOptions, run_check
-    from pix3tools.check.cli import validate_project
+    from pix3tools.check import CheckOptions, run_check, validate_project
 
     async with lock:
         outcome = SyncOutcome("skipped") if options["noSync"] else outcome_of_flush(await flush(), url)

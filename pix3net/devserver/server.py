@@ -1,4 +1,4 @@
-"""`pix3 __dev-server [--project <dir>] [--port <n>]`: the dev server process.
+"""The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
 One nursery (DESIGN.md decision 8): Hypercorn serving the front door, Vite as a child when the
 project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
@@ -13,7 +13,6 @@ import logging
 import os
 import signal
 import socket
-import sys
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,59 +20,18 @@ from typing import IO
 
 import trio
 
-from pix3net import CLI_VERSION
 from pix3net.devserver import devinfo
 from pix3net.devserver.front import Front
 from pix3net.devserver.vite import Vite, find_vite, package_version
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.devrecord import DEV_LOG
 
 DEFAULT_PORT = 5173  # Vite's default
 SHUTDOWN_GRACE_S = 2.0
-USAGE = """Usage: pix3 __dev-server [--project <dir>] [--port <n>]
-
-The project's dev server (normally started by `pix3 editor`): `/__pix3/*`, the editor socket,
-flush/sync, the file API, and Vite as a child when node_modules/vite is installed (else the
-project folder is served as is). Runs until SIGTERM or SIGINT. Writes .pix3/dev.json, logs to
-.pix3/dev.log.
-
-Options:
-  --project <dir>   the project folder (default: the nearest folder with pix3project.yaml)
-  --port <n>        listen on exactly this port (default: 5173, or the next free one)
-"""
 
 
-class UsageError(Exception):
-    pass
-
-
-@dataclass
-class Options:
-    project: str | None = None
-    port: int | None = None
-    help: bool = False
-
-
-def parse_args(argv: list[str]) -> Options:
-    options = Options()
-    args = list(argv)
-    while args:
-        arg = args.pop(0)
-        if arg in ("-h", "--help"):
-            options.help = True
-        elif arg in ("--project", "--port") or arg.startswith(("--project=", "--port=")):
-            name, eq, value = arg.partition("=")
-            if not eq:
-                if not args or args[0].startswith("-"):
-                    raise UsageError(f"{name} needs a {'port' if name == '--port' else 'value'}")
-                value = args.pop(0)
-            if name == "--project":
-                options.project = value
-            else:
-                if not value.isdigit() or not 1 <= int(value) <= 65535:
-                    raise UsageError("--port needs a port")
-                options.port = int(value)
-        else:
-            raise UsageError(f'unknown option "{arg}"')
-    return options
+class PortError(Exception):
+    """The port asked for is taken, or no port from 5173 up is free."""
 
 
 def _bind(host: str, family: int, port: int) -> socket.socket:
@@ -109,7 +67,7 @@ def choose_sockets(port: int | None) -> list[socket.socket]:
             return bind_loopback(port)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise UsageError(f"Port {port} is already in use") from None
+                raise PortError(f"Port {port} is already in use") from None
             raise
     for candidate in range(DEFAULT_PORT, 65536):
         try:
@@ -117,11 +75,11 @@ def choose_sockets(port: int | None) -> list[socket.socket]:
         except OSError as exc:
             if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
                 raise
-    raise UsageError("no free port from 5173 up")
+    raise PortError("no free port from 5173 up")
 
 
 def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
-    path = root / devinfo.DEV_LOG
+    path = root / DEV_LOG
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = open(path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process; Vite writes here too
     logger = logging.getLogger(f"pix3.devserver.{os.getpid()}")
@@ -172,27 +130,12 @@ class Record:
             self.log.info("removed .pix3/dev.json")
 
 
-def main(argv: list[str]) -> int:
+def run_server(root: Path, port: int | None, err: IO[str]) -> int:
+    """Bind, then serve ``root`` until SIGTERM/SIGINT; exit 1 when no socket can be had."""
     try:
-        options = parse_args(argv)
-    except UsageError as exc:
-        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
-        return 1
-    if options.help:
-        sys.stdout.write(USAGE)
-        return 0
-    from pix3net.home import no_project_message, resolve_project
-
-    cwd = Path.cwd()
-    root = resolve_project(cwd, options.project)
-    if root is None:
-        start = (cwd / options.project).resolve() if options.project else cwd
-        sys.stderr.write(f"pix3 __dev-server: {no_project_message(start, explicit=options.project is not None)}\n")
-        return 2
-    try:
-        sockets = choose_sockets(options.port)
-    except (UsageError, OSError) as exc:
-        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
+        sockets = choose_sockets(port)
+    except (PortError, OSError) as exc:
+        err.write(f"pix3 __dev-server: {exc}\n")
         return 1
     log, log_file = open_log(root)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log

@@ -19,7 +19,8 @@ from pix3net.devserver.page import gate_page, host_page, version_gate
 from pix3net.devserver.proxy import ViteProxy
 from pix3net.devserver.tabs import Frame, Hub
 from pix3net.devserver.vite import Vite
-from pix3net.home import pix3_home
+from pix3net.devserver.workbench import register_workbench_routes
+from pix3tools.core import pix3_home
 
 RES_ROOT = "."
 BUILD = "html"
@@ -136,6 +137,7 @@ async def build(
 
     def register_files(app: QuartTrio) -> None:
         register_file_routes(app, store, base="/")
+        register_workbench_routes(app, root)
 
         @app.errorhandler(FileApiError)
         async def _file_error(error: FileApiError) -> Response:

@@ -34,7 +34,7 @@ from pix3net.chrome.state import PROXY_PROTOCOL, read_record
 from pix3net.smoke._cdp import Connection, PipeTransport
 
 if TYPE_CHECKING:
-    from pix3net.cdp._wsclient import WsClient
+    from pix3net.cdp.client import WsClient
 
 __all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_browser"]
 
@@ -143,7 +143,7 @@ class BrowserSource:
         token = read_token(self._home / TOKEN_FILE)
         if record is None or token is None or record.proxy != PROXY_PROTOCOL:
             return None  # nothing to reuse: the private Chrome starts without loading the proxy client
-        from pix3net.cdp._wsclient import Closed, Rejected, WsClient
+        from pix3net.cdp.client import Closed, Rejected, WsClient
         from pix3net.cdp.port import prove_proxy
         from pix3net.smoke._cdp import WsTransport
 

@@ -19,7 +19,7 @@ import trio
 from pix3net.chrome.pipe import PipeChannel
 
 if TYPE_CHECKING:
-    from pix3net.cdp._wsclient import WsClient
+    from pix3net.cdp.client import WsClient
 
 __all__ = ["CdpError", "Connection", "Gone", "PipeTransport", "Transport", "WsTransport"]
 
@@ -75,7 +75,7 @@ class WsTransport:
             raise Gone(f"the proxy connection broke ({exc})") from None
 
     async def receive(self) -> str:
-        from pix3net.cdp._wsclient import Closed
+        from pix3net.cdp.client import Closed
 
         try:
             return await self._client.receive()

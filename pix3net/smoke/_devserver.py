@@ -24,8 +24,8 @@ from pathlib import Path
 
 import trio
 
-from pix3net.devserver.devinfo import DEV_JSON, DEV_LOG, read_dev_info
 from pix3net.editor.devserver import START_TIMEOUT_S, DevServerError, probe_hello, server_argv
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
 

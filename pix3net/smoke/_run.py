@@ -22,8 +22,7 @@ from pix3net.smoke._browser import Browser, Page
 from pix3net.smoke._cdp import CdpError, Gone
 from pix3net.smoke._collect import BINDING, Collector
 from pix3net.smoke._sources import SourceMaps
-from pix3tools._js import js_number
-from pix3tools.smoke import Failure, SmokeReport, ms, step_stats
+from pix3tools.smoke import Failure, SmokeReport, ms, step_stats, timeout_failure
 
 __all__ = ["PageSource", "RunSettings", "open_game_page", "page_script", "run_scene", "scene_url"]
 
@@ -63,15 +62,6 @@ class RunSettings:
         self.scripts = scripts
         parts = urlsplit(base_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
-
-
-def _timeout_failure(scene: str, settings: RunSettings) -> Failure:
-    return Failure(
-        "E_SMOKE_TIMEOUT",
-        f"the run did not finish within {js_number(settings.timeout)} s (a script stuck in a loop, or a scene too"
-        f" heavy for {settings.frames} frames; try --frames or --timeout).",
-        scene,
-    )
 
 
 PageSource = Callable[[], Awaitable[Page]]
@@ -124,7 +114,7 @@ async def run_scene(
             if page is not None:
                 await page.close()
     if deadline.cancelled_caught:
-        return _timeout_failure(scene, settings)
+        return timeout_failure(scene, settings.timeout, settings.frames)
     if collector.crashed:
         return Failure(
             "E_SMOKE_CRASH", f"the renderer running the game page crashed during frame {collector.frame}.", scene

@@ -10,8 +10,15 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from pix3net.smoke._collect import PAGE_SCRIPT_URL
-from pix3tools.smoke._sourcemap import SourceMap, SourceMapError, decode_data_url, map_url_of
-from pix3tools.smoke._stack import map_location, rewrite_stack, stack_urls
+from pix3tools.smoke import (
+    SourceMap,
+    SourceMapError,
+    decode_data_url,
+    map_location,
+    map_url_of,
+    rewrite_stack,
+    stack_urls,
+)
 
 if TYPE_CHECKING:
     import httpx

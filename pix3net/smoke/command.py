@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,19 +19,89 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
 
-from pix3net.cli.usage import command_usage
-from pix3net.home import PROJECT_FILE, find_project_root, pix3_home
-from pix3tools.smoke._args import SmokeArgs, UsageError, parse_args
+from pix3tools.core import PROJECT_FILE, find_project_root, pix3_home
+from pix3tools.core.argv import Args, Option, Syntax, UsageError
+from pix3tools.core.cli import Call, run
+from pix3tools.smoke import frame_count, positive_number
 
 if TYPE_CHECKING:
     from pix3net.smoke._browser import BrowserSource
     from pix3net.smoke._pages import PagePool
-    from pix3tools.smoke import Failure, Manifest, RunPlan, Selection
-    from pix3tools.smoke._report import Run
+    from pix3tools.smoke import Failure, Manifest, Run, RunPlan, Selection
 
-__all__ = ["main", "run_plan", "smoke"]
+__all__ = ["SYNTAX", "SmokeArgs", "main", "run_plan", "smoke"]
 
 Progress = Callable[[str], None]
+DEFAULT_FRAMES = 120  # 2 s at 60 frames a second
+DEFAULT_TIMEOUT_S = 20.0  # per scene
+
+
+def _value(name: str, text: str) -> str:
+    """The reference refuses a value that starts with ``--`` in either spelling (``--project=--json``)."""
+    if text.startswith("--"):
+        raise UsageError(f"{name} needs a value")
+    return text
+
+
+def _positive(name: str, text: str) -> float:
+    value = positive_number(_value(name, text))
+    if value is None:
+        raise UsageError(f"{name} needs a positive number")
+    return value
+
+
+def _frames(name: str, text: str) -> int:
+    return frame_count(_positive(name, text))
+
+
+def _exclusive(args: Args) -> None:
+    changed, every = args.flag("--changed"), args.flag("--all")
+    if changed and every:
+        raise UsageError("--changed and --all exclude each other")
+    if args.words and (changed or every):
+        raise UsageError(f"{'--changed' if changed else '--all'} picks the scenes; drop {args.words[0]} or the flag")
+
+
+SYNTAX = Syntax(
+    "smoke",
+    flags=("--changed", "--all", "--json", "--no-sync"),
+    options=(
+        Option("--frames", convert=_frames),
+        Option("--timeout", convert=_positive),
+        Option("--project", convert=_value),  # any text, even empty (`--project=` is the current folder)
+    ),
+    words=1,
+    too_many="one scene at a time (got {first} and {arg})",
+    unknown="unknown argument {arg}",
+    help="parsed",
+    check=_exclusive,
+)
+
+
+@dataclass(frozen=True)
+class SmokeArgs:
+    scene: str | None = None
+    changed: bool = False
+    all: bool = False
+    frames: int = DEFAULT_FRAMES
+    timeout: float = DEFAULT_TIMEOUT_S
+    json: bool = False
+    no_sync: bool = False
+    project: str | None = None
+
+    @classmethod
+    def of(cls, args: Args) -> SmokeArgs:
+        frames, timeout = args.get("--frames", int), args.get("--timeout", float)
+        return cls(
+            scene=args.words[0] if args.words else None,
+            changed=args.flag("--changed"),
+            all=args.flag("--all"),
+            frames=DEFAULT_FRAMES if frames is None else frames,
+            timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
+            json=args.flag("--json"),
+            no_sync=args.flag("--no-sync"),
+            project=args.text("--project"),
+        )
 
 
 @dataclass(frozen=True)
@@ -165,10 +234,10 @@ def _progress(err: TextIO) -> Progress | None:
 
 
 def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str, str]) -> int:
-    from pix3tools.smoke import Failure
-    from pix3tools.smoke._report import exit_code, human_run, human_set, run_json, set_json
+    from pix3tools.smoke import Failure, exit_code, human_run, human_set, run_json, set_json
 
-    root = (cwd / args.project).resolve() if args.project is not None else find_project_root(cwd)
+    # --project as given (resolved lexically, no manifest asked): a folder without one is still run.
+    root = Path(os.path.abspath(cwd / args.project)) if args.project is not None else find_project_root(cwd)
     shown = root if root is not None else cwd
     if root is None:
         outcome = Outcome([_no_project(cwd)])
@@ -196,21 +265,16 @@ def _interrupted(exc: BaseException) -> bool:
     return isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None
 
 
-def main(argv: list[str]) -> int:
-    usage = command_usage("smoke")
+def _body(call: Call) -> int:
     try:
-        args = parse_args(argv)
-    except UsageError as error:
-        sys.stderr.write(f"pix3 smoke: {error}\n\n{usage}")
-        return 2
-    if args.help:
-        sys.stdout.write(usage)
-        return 0
-    try:
-        return smoke(args, Path.cwd(), sys.stdout, sys.stderr, os.environ)
+        return smoke(SmokeArgs.of(call.args), call.cwd, call.out, call.err, os.environ)
     except BaseException as exc:
         # Ctrl-C: every process and browser context of the run is gone by now (their cleanup is
         # shielded); trio may hand the interrupt over inside an exception group.
         if _interrupted(exc):
             return 130
         raise
+
+
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _body, cwd=cwd, out=out, err=err)

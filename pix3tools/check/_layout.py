@@ -13,8 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net import CLI_VERSION
-from pix3net.home import atomic_write
+from pix3tools.core import CLI_VERSION, atomic_write
 
 EXTENDS_LINE = '{ "extends": "./.pix3/tsconfig.check.json" }'
 SHIPPED_TYPES = Path(__file__).with_name("data") / "types"

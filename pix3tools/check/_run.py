@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3net import CLI_VERSION
 from pix3tools.check._chain import ChainIssue, scan_chain
 from pix3tools.check._layout import Layout, installed_version, prepare
 from pix3tools.check._typescript import (
@@ -21,11 +20,14 @@ from pix3tools.check._typescript import (
     resolve_typescript,
     start_typecheck,
 )
-from pix3tools.validate import locale_key
+from pix3tools.core import CLI_VERSION
+from pix3tools.validate import locale_key, run_validate
 
 Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
 SyncFn = Callable[[Path, bool], Any]
+"""The flush client: ``(root, no_sync) -> outcome`` with ``status`` (``"flushed"``, ``"unsynced"``, …),
+``url`` and ``message``; None when there is nothing to ask."""
 
 _LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
 # In pix3-types mode our shipped declarations are a permissive subset: a name they do not list
@@ -66,6 +68,12 @@ class Typecheck:
     skipped: str | None = None
     ran: bool = False
     root_files: list[str] = field(default_factory=list)
+
+
+def validate_project(root: Path, hydrate: bool) -> Mapping[str, Any]:
+    """validate's ``--json`` report of the whole project: the ``validate`` step of :func:`run_check`."""
+    report: Mapping[str, Any] = run_validate(root, None, hydrate=hydrate).to_json()
+    return report
 
 
 def _ms(seconds: float) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3net.home import PROJECT_FILE
+from pix3tools.core import PROJECT_FILE
 from pix3tools.kit._source import Kit, sha256_hex
 from pix3tools.kit._writes import Changes
 from pix3tools.kit._yamledit import ManifestError, set_agent_kit

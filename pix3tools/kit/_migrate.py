@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3net.home import PROJECT_FILE
+from pix3tools.core import PROJECT_FILE
 from pix3tools.kit._install import (
     ALT_AGENTS,
     SKIPPED,

@@ -31,6 +31,7 @@ __all__ = [
     "set_json",
     "set_ok",
     "step_stats",
+    "timeout_failure",
     "trim_stack",
 ]
 
@@ -105,6 +106,16 @@ class SmokeReport:
 
 
 Run = SmokeReport | Failure
+
+
+def timeout_failure(scene: str, seconds: float, frames: int) -> Failure:
+    """``E_SMOKE_TIMEOUT``: the scene did not finish within ``--timeout``."""
+    return Failure(
+        "E_SMOKE_TIMEOUT",
+        f"the run did not finish within {js_number(seconds)} s (a script stuck in a loop, or a scene too heavy"
+        f" for {frames} frames; try --frames or --timeout).",
+        scene,
+    )
 
 
 def exit_code(run: Run) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import CLI_VERSION
+from pix3tools.core import CLI_VERSION
 from tests.conftest import NODE_DIR, run_pix3
 
 TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"

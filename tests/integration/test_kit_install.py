@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net import CLI_VERSION
-from pix3tools.kit import Kit, install, load_kit, run
+from pix3tools.core import CLI_VERSION
+from pix3tools.kit import Kit, install, load_kit
+from pix3tools.kit.command import main as kit_main
 from tests.conftest import run_pix3
 
 RECIPE_YAML = """# a 1.x recipe: comments, quoting and order must survive
@@ -48,7 +49,7 @@ def recipe(tmp_path: Path) -> Path:
 
 def kit_cli(argv: list[str], cwd: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run(argv, cwd=cwd, out=out, err=err)
+    code = kit_main(argv, cwd=cwd, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net import CLI_VERSION
-from pix3net.cli.usage import OVERVIEW_BLOCKS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.usage import OVERVIEW_BLOCKS
 from pix3tools.kit import is_retired_server, load_kit, migrate
 from pix3tools.kit._migrate import markers_in
 from tests.conftest import run_pix3

@@ -12,6 +12,7 @@ import pytest
 from pix3net.devserver import devinfo, guard
 from pix3net.devserver.barrier import BadInput, parse_expect, parse_timeout
 from pix3net.devserver.page import gate_page, version_gate
+from pix3tools.core import devrecord
 
 
 @pytest.mark.parametrize(
@@ -75,14 +76,14 @@ def test_record_keys_order_format_and_time() -> None:
 
 
 def test_readers_validity(tmp_path: Path) -> None:
-    assert devinfo.read_dev_info(tmp_path) is None
+    assert devrecord.read_dev_info(tmp_path) is None
     path = tmp_path / ".pix3" / "dev.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"url": "x"}))
-    assert devinfo.read_dev_info(tmp_path) is None
-    assert devinfo.read_url(tmp_path) == "x"  # the flush clients only need `url`
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) == "x"  # the flush clients only need `url`
     path.write_text('{"url": "http://localhost:1/", "editorUrl": "http://localhost:1/__pix3/", "port": 1, "pid": 7}')
-    info = devinfo.read_dev_info(tmp_path)
+    info = devrecord.read_dev_info(tmp_path)
     assert info is not None and (info.url, info.editor_url, info.port, info.pid) == (
         "http://localhost:1/",
         "http://localhost:1/__pix3/",
@@ -90,8 +91,8 @@ def test_readers_validity(tmp_path: Path) -> None:
         7,
     )
     path.write_text('{"url": "http://localhost:1/", "edi')
-    assert devinfo.read_dev_info(tmp_path) is None
-    assert devinfo.read_url(tmp_path) is None
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) is None
 
 
 def test_record_removed_only_by_its_writer(tmp_path: Path) -> None:

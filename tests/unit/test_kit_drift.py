@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import CLI_VERSION
-from pix3net.cli._table import COMMANDS, ORDER
-from pix3net.cli.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
 from pix3tools.gap import KINDS
 from pix3tools.kit import Kit, load_kit
 from pix3tools.kit._registries import BRIDGE_TOOLS, diagnostic_codes, node_types, starter_scripts

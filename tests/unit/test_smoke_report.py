@@ -1,12 +1,10 @@
-"""`pix3 smoke`'s arguments, report shapes and human text (pure)."""
+"""`pix3 smoke`'s report shapes and human text (pure)."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-
-import pytest
 
 from pix3tools.smoke import (
     Failure,
@@ -21,7 +19,6 @@ from pix3tools.smoke import (
     step_stats,
     trim_stack,
 )
-from pix3tools.smoke._args import SmokeArgs, UsageError, parse_args
 
 ROOT = Path("/home/u/game")
 
@@ -37,57 +34,6 @@ def report(**fields: object) -> SmokeReport:
     out = SmokeReport(**base)  # type: ignore[arg-type]
     out.timings = {"compile": None, "load": 12.5, "firstFrame": 0.3, "step": step_stats([0.3, 0.1, 0.2]), "total": 2000}
     return out
-
-
-# -- arguments ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("argv", "parsed"),
-    [
-        ([], SmokeArgs()),
-        (
-            ["scenes/main.pix3scene", "--json", "--frames", "2"],
-            SmokeArgs(scene="scenes/main.pix3scene", json=True, frames=2),
-        ),
-        (["--frames=0.5"], SmokeArgs(frames=0)),  # floored, as the reference does
-        (["--frames", " 0x10 "], SmokeArgs(frames=16)),
-        (["--timeout=1.5", "--no-sync", "--all"], SmokeArgs(timeout=1.5, no_sync=True, all=True)),
-        (["--project="], SmokeArgs(project="")),
-        (["--project", "-odd"], SmokeArgs(project="-odd")),
-        (["--changed", "--help"], SmokeArgs(changed=True, help=True)),
-        (["-h"], SmokeArgs(help=True)),
-    ],
-)
-def test_arguments(argv: list[str], parsed: SmokeArgs) -> None:
-    assert parse_args(argv) == parsed
-
-
-@pytest.mark.parametrize(
-    ("argv", "error"),
-    [
-        (["--frames", "lots"], "--frames needs a positive number"),
-        (["--frames", "-1"], "--frames needs a positive number"),
-        (["--frames="], "--frames needs a positive number"),
-        (["--timeout", "Infinity"], "--timeout needs a positive number"),
-        (["--frames"], "--frames needs a value"),
-        (["--project", "--json"], "--project needs a value"),
-        (["--project=--json"], "--project needs a value"),
-        (["--json=1"], "unknown argument --json=1"),
-        (["-"], "unknown argument -"),
-        (["--frame", "3"], "unknown argument --frame"),
-        (["a.pix3scene", "b.pix3scene"], "one scene at a time (got a.pix3scene and b.pix3scene)"),
-        (["--all", "--changed"], "--changed and --all exclude each other"),
-        (["scenes/main.pix3scene", "--all"], "--all picks the scenes; drop scenes/main.pix3scene or the flag"),
-        (["--changed", "x.pix3scene"], "--changed picks the scenes; drop x.pix3scene or the flag"),
-        (["--help", "--all", "--changed"], "--changed and --all exclude each other"),  # help only once parsed
-        (["--bogus", "--help"], "unknown argument --bogus"),
-    ],
-)
-def test_usage_errors(argv: list[str], error: str) -> None:
-    with pytest.raises(UsageError) as caught:
-        parse_args(argv)
-    assert str(caught.value) == error
 
 
 # -- snapshot, stacks, numbers -------------------------------------------------------------------

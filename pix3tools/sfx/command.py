@@ -6,14 +6,18 @@ import errno
 import json
 import os
 import re
-import sys
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from typing import TextIO
 
-from pix3net.cli.usage import command_usage
-from pix3net.home import atomic_write, find_project_root
-from pix3tools._argv import option_value
 from pix3tools._js import plain_number
+from pix3tools.core import atomic_write, find_project_root
+from pix3tools.core.argv import Option, Syntax, UsageError
+from pix3tools.core.cli import Call, run
+from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
+from pix3tools.sfx._jsmath import js_round, to_fixed_number
+
+__all__ = ["SYNTAX", "js_number", "main"]
 
 _NO_PRESET = (
     'names no preset. Use one of coin, jump, hit, explosion, powerup, click, or words like "coin pickup", '
@@ -22,10 +26,16 @@ _NO_PRESET = (
 _MAX_SEED = 4294967295
 
 
-class _UsageError(Exception):
-    def __init__(self, message: str, *, with_usage: bool = False) -> None:
-        super().__init__(message)
-        self.with_usage = with_usage
+SYNTAX = Syntax(
+    "sfx",
+    flags=("--json",),
+    options=(Option("--out", missing="--out needs a value."), Option("--seed", missing="--seed needs a value.")),
+    words=None,
+    unknown="unknown option {arg}.",
+    dash_words=True,
+    help="reached",
+    usage_after_missing=False,
+)
 
 
 def js_number(text: str) -> float | None:
@@ -46,40 +56,8 @@ def js_number(text: str) -> float | None:
     return None
 
 
-def _parse(argv: list[str]) -> tuple[str, str | None, str | None, bool] | None:
-    """(text, out, seed text, json); None when help was asked."""
-    words: list[str] = []
-    out: str | None = None
-    seed: str | None = None
-    as_json = False
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg in ("--help", "-h"):
-            return None
-        if arg == "--json":
-            as_json = True
-        elif (name := arg.partition("=")[0]) in ("--out", "--seed"):
-            value, i = option_value(argv, i)
-            if value is None:
-                raise _UsageError(f"{name} needs a value.")
-            if name == "--out":
-                out = value
-            else:
-                seed = value
-            continue
-        elif arg.startswith("--"):
-            raise _UsageError(f"unknown option {arg}.", with_usage=True)
-        else:
-            words.append(arg)
-        i += 1
-    return " ".join(words), out, seed, as_json
-
-
 def _number(x: float, digits: int) -> float | int:
     """``Number(x.toFixed(digits))`` as JSON would print it (integral values without ``.0``)."""
-    from pix3tools.sfx._jsmath import to_fixed_number  # numpy: only once a sound is made
-
     return plain_number(to_fixed_number(x, digits))
 
 
@@ -87,38 +65,26 @@ def _posix_rel(target: Path, start: Path) -> str:
     return os.path.relpath(target, start).replace(os.sep, "/")
 
 
-def main(argv: list[str]) -> int:
-    usage = command_usage("sfx")
-    try:
-        parsed = _parse(argv)
-        if parsed is None:
-            sys.stdout.write(usage)
-            return 0
-        return _run(*parsed)
-    except _UsageError as error:
-        tail = f"\n{usage}" if error.with_usage else ""
-        sys.stderr.write(f"pix3 sfx: {error}\n{tail}")
-        return 2
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _sfx, cwd=cwd, out=out, err=err)
 
 
-def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> int:
-    from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
-    from pix3tools.sfx._jsmath import js_round
-
+def _sfx(call: Call) -> int:
+    text, out, seed_text = " ".join(call.args.words), call.args.text("--out"), call.args.text("--seed")
     if not text.strip():
-        raise _UsageError("say which sound.", with_usage=True)
+        raise UsageError("say which sound.")
     seed: int | None = None
     if seed_text is not None:
         number = js_number(seed_text)
         if number is None or not number.is_integer() or not 0 <= number <= _MAX_SEED:
-            raise _UsageError(f'--seed takes a whole number 0..{_MAX_SEED}, not "{seed_text}".')
+            raise UsageError(f'--seed takes a whole number 0..{_MAX_SEED}, not "{seed_text}".', usage=False)
         seed = int(number)
     picked = pick_preset(text)
     if picked is None:
-        raise _UsageError(f'"{text}" {_NO_PRESET}')
+        raise UsageError(f'"{text}" {_NO_PRESET}', usage=False)
     preset, exact = picked
     if out is not None and not out.lower().endswith(".wav"):
-        raise _UsageError(f'--out must end in .wav (the only format this writes), got "{out}".')
+        raise UsageError(f'--out must end in .wav (the only format this writes), got "{out}".', usage=False)
 
     params, modifiers = (PRESETS[preset], []) if exact else apply_modifiers(PRESETS[preset], text)
     if seed is not None:
@@ -126,21 +92,20 @@ def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> in
     samples = render(params, noise_seed=1 if seed is None else seed)
     data = encode_wav(samples)
 
-    cwd = Path.cwd()
+    cwd = call.cwd
     target = (cwd / out).resolve() if out is not None else (find_project_root(cwd) or cwd) / "audio" / f"{preset}.wav"
     try:
         atomic_write(target, data)
     except OSError as exc:
         # mkdir through a file says EEXIST, opening through one ENOTDIR: name the real cause.
         why = "a folder on the way is a file" if exc.errno in (errno.EEXIST, errno.ENOTDIR) else exc.strerror or exc
-        sys.stderr.write(f"pix3 sfx: cannot write {_posix_rel(target, cwd)} ({why}); choose another --out.\n")
-        return 1
+        return call.fail(f"cannot write {_posix_rel(target, cwd)} ({why}); choose another --out.")
 
     root = find_project_root(target.parent)
     res = f"res://{_posix_rel(target, root)}" if root is not None else None
     path = _posix_rel(target, cwd)
     duration_ms = js_round(len(samples) / SAMPLE_RATE * 1000)
-    if as_json:
+    if call.args.flag("--json"):
         report = {
             "path": path,
             "res": res,
@@ -152,10 +117,10 @@ def _run(text: str, out: str | None, seed_text: str | None, as_json: bool) -> in
             "peak": _number(float(abs(samples).max()), 3),
             "params": {k: (getattr(params, k) if k == "wave" else _number(getattr(params, k), 4)) for k in PARAM_KEYS},
         }
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        call.out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return 0
     how = ", ".join(filter(None, [" ".join(modifiers), f"seed {seed}" if seed is not None else ""]))
     kib = Decimal(len(data) / 1024).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     line = f"wrote {path}  {preset}{f' ({how})' if how else ''}, {duration_ms} ms, {kib} KiB"
-    sys.stdout.write(line + (f"\n  use it as {res}" if res else "") + "\n")
+    call.out.write(line + (f"\n  use it as {res}" if res else "") + "\n")
     return 0

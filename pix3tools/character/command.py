@@ -7,17 +7,14 @@ compile, or files exist with other content), 2 usage, no project, or no spec fil
 from __future__ import annotations
 
 import json
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from pix3net.home import PROJECT_FILE
-from pix3tools._argv import option_value
 from pix3tools._js import js_number
-from pix3tools._project import lookup_project
+from pix3tools.core.argv import Option, Project, Syntax
+from pix3tools.core.cli import Call, run
 
-__all__ = ["CompileArgs", "main", "parse_args", "run"]
+__all__ = ["SYNTAX", "main"]
 
 _VERBS = {
     "written": ("wrote", "would write"),
@@ -27,88 +24,51 @@ _VERBS = {
 }
 
 
-class ArgError(ValueError):
-    pass
+SYNTAX = Syntax(
+    "character-compile",
+    flags=("--dry-run", "--force", "--json"),
+    options=(Option("--project"),),
+    words=1,
+    required="name the spec file.",
+    too_many="one spec at a time (got {first} and {arg})",
+    unknown="unknown argument {arg}",
+    help="parsed",
+    project=Project(),
+)
 
 
-@dataclass(frozen=True)
-class CompileArgs:
-    spec: str | None = None
-    dry_run: bool = False
-    force: bool = False
-    json: bool = False
-    project: str | None = None
-    help: bool = False
-
-
-def parse_args(argv: list[str]) -> CompileArgs:
-    spec: str | None = None
-    dry_run = force = as_json = wants_help = False
-    project: str | None = None
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg.partition("=")[0] == "--project":
-            project, i = option_value(argv, i)
-            if project is None:
-                raise ArgError("--project needs a value")
-            continue
-        i += 1
-        if arg == "--dry-run":
-            dry_run = True
-        elif arg == "--force":
-            force = True
-        elif arg == "--json":
-            as_json = True
-        elif arg in ("--help", "-h"):
-            wants_help = True
-        elif arg.startswith("-") and arg != "-":
-            raise ArgError(f"unknown argument {arg}")
-        elif spec is not None:
-            raise ArgError(f"one spec at a time (got {spec} and {arg})")
-        else:
-            spec = arg
-    return CompileArgs(spec, dry_run, force, as_json, project, wants_help)
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _compile, cwd=cwd, out=out, err=err)
 
 
 def _dump(data: object) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def run(args: CompileArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
-    """The command after parsing (a spec was named, no ``--help``)."""
+def _compile(call: Call) -> int:
     from pix3tools.character._compile import compile_spec
     from pix3tools.character._spec import CharacterError, load_spec
     from pix3tools.character._write import conflict_error, plan_actions, write_files
 
-    assert args.spec is not None
-    lookup = lookup_project(cwd, args.project)
-    root = lookup.root
-    if root is None:
-        where = str(lookup.start) if lookup.explicit else f"{lookup.start} or above"
-        err.write(
-            f"pix3 character-compile: no {PROJECT_FILE} in {where} — run inside a project or pass --project <dir>.\n"
-        )
-        return 2
-    spec_file = (cwd / args.spec).absolute()
+    args, root, out = call.args, call.project, call.out
+    spec, dry_run, as_json = args.words[0], args.flag("--dry-run"), args.flag("--json")
+    spec_file = (call.cwd / spec).absolute()
     if not spec_file.exists():
-        err.write(f"pix3 character-compile: {args.spec} does not exist.\n")
-        return 2
+        return call.fail(f"{spec} does not exist.", 2)
     try:
         plan = compile_spec(load_spec(spec_file))
     except CharacterError as exc:
-        if args.json:
+        if as_json:
             out.write(_dump({"ok": False, "error": str(exc)}))
-        else:
-            err.write(f"pix3 character-compile: {exc}\n")
-        return 1
-    actions = plan_actions(root, plan.files, args.force)
+            return 1
+        return call.fail(str(exc))
+    actions = plan_actions(root, plan.files, args.flag("--force"))
     error = conflict_error(actions)
-    if error is None and not args.dry_run:
+    if error is None and not dry_run:
         error = write_files(root, actions)
     ok = error is None
     report: dict[str, Any] = {
-        "dryRun": args.dry_run,
+        "dryRun": dry_run,
         "name": plan.name,
         "slug": plan.slug,
         "animationPath": plan.animation_path,
@@ -120,7 +80,7 @@ def run(args: CompileArgs, cwd: Path, out: TextIO, err: TextIO) -> int:
     }
     if error is not None:
         report["error"] = error
-    out.write(_dump(report) if args.json else _human(report))
+    out.write(_dump(report) if as_json else _human(report))
     return 0 if ok else 1
 
 
@@ -147,20 +107,3 @@ def _human(report: dict[str, Any]) -> str:
             " with core:CharacterVisual2D's playState / setVariant, then pix3 check."
         )
     return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    from pix3net.cli.usage import command_usage, usage_error
-
-    try:
-        args = parse_args(argv)
-    except ArgError as exc:
-        sys.stderr.write(usage_error("character-compile", str(exc)))
-        return 2
-    if args.help:
-        sys.stdout.write(command_usage("character-compile"))
-        return 0
-    if args.spec is None:
-        sys.stderr.write(usage_error("character-compile", "name the spec file."))
-        return 2
-    return run(args, Path.cwd(), sys.stdout, sys.stderr)

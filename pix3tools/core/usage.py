@@ -1,15 +1,18 @@
-"""Every usage text of `pix3`, in one table (spec/cli.md §1.3; the wording is ours).
+"""Every usage text of `pix3`, in one table, as data (docs/cli.md, "Entry rules").
 
 ``OVERVIEW_BLOCKS[cmd]`` is the command's block in ``pix3 help``: its first line starts with two
 spaces and ``pix3 <cmd>``, continuation lines are indented deeper. ``COMMAND_USAGE[cmd]`` is what
 ``pix3 <cmd> --help`` prints: ``Usage: pix3 <cmd> …``, a blank line, a description, one line per
-flag. Only commands in the dispatch table are shown (see ``_table``).
+flag. Only commands in the dispatch table are shown (``commands.COMMANDS``); the hidden commands'
+texts are in ``HIDDEN_USAGE``.
 """
 
 from __future__ import annotations
 
-from pix3net import CLI_VERSION
-from pix3net.cli._table import COMMANDS, ORDER
+from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.version import CLI_VERSION
+
+__all__ = ["COMMAND_USAGE", "HIDDEN_USAGE", "OVERVIEW_BLOCKS", "command_usage", "overview", "usage_error"]
 
 OVERVIEW_BLOCKS: dict[str, str] = {
     "new": (
@@ -66,7 +69,7 @@ COMMAND_USAGE: dict[str, str] = {
     "new": """Usage: pix3 new [<2d|3d> [dir]] [--name <project name>]
 
 Create a Pix3 project from a starter. With no starter, list the starters.
-Exit 0 created (or listed), 1 an unknown starter or a folder that is not empty, 2 --name with no value.
+Exit 0 created (or listed), 1 an unknown starter or a folder that is not empty, 2 a usage error.
 
   <2d|3d>              the starter
   [dir]                the folder to create (default: pix3-<2d|3d>); it must be empty
@@ -149,7 +152,7 @@ Exit: 0 = no errors, 1 = errors, 2 = could not run (no project, no scene, no Chr
 
 A scene's outline, one line per node, from the YAML alone; with no scene, an overview of the
 project (scenes, prefabs, overlays, scripts).
-Exit 0 shown, 1 a scene does not parse, 2 bad arguments or a missing file.
+Exit 0 shown, 1 a scene does not parse, 2 a usage error, no project, or a scene not found.
 
   [scene]              the .pix3scene file (project path, res:// path or a path from here)
   --depth N            stop N levels below the roots (cut subtrees end in "… +K below")
@@ -210,6 +213,20 @@ Exit 0 recorded (or listed), 1 the file could not be written, 2 usage, a bad fie
 """,
 }
 
+HIDDEN_USAGE: dict[str, str] = {
+    "__dev-server": """Usage: pix3 __dev-server [--project <dir>] [--port <n>]
+
+The project's dev server (normally started by `pix3 editor`): `/__pix3/*`, the editor socket,
+flush/sync, the file API, and Vite as a child when node_modules/vite is installed (else the
+project folder is served as is). Runs until SIGTERM or SIGINT. Writes .pix3/dev.json, logs to
+.pix3/dev.log.
+
+Options:
+  --project <dir>   the project folder (default: the nearest folder with pix3project.yaml)
+  --port <n>        listen on exactly this port (default: 5173, or the next free one)
+""",
+}
+
 _TAIL = (
     "  pix3 help <command>                   one command's usage (also pix3 <command> --help)\n"
     "  pix3 --version                        print the version"
@@ -223,9 +240,10 @@ def overview() -> str:
 
 
 def command_usage(name: str) -> str:
-    return COMMAND_USAGE[name]
+    """What ``pix3 <name> --help`` prints first (a command may add to it, as validate its codes)."""
+    return COMMAND_USAGE.get(name) or HIDDEN_USAGE[name]
 
 
 def usage_error(name: str, message: str) -> str:
     """The stderr text of a usage error: ``pix3 <cmd>: <message>``, a blank line, the usage."""
-    return f"pix3 {name}: {message}\n\n{COMMAND_USAGE[name]}"
+    return f"pix3 {name}: {message}\n\n{command_usage(name)}"

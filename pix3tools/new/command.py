@@ -1,54 +1,47 @@
-"""The `pix3 new` command (spec/cli.md §5.1)."""
+"""`pix3 new [<2d|3d> [dir]] [--name <n>]`: list the starters, or create a project (docs/new.md).
+
+Exit 0 created or listed; 1 an unknown starter or a folder that cannot be used; 2 a usage error
+(an unknown option, ``--name`` without a value, a third word), before anything is written.
+"""
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+from pix3tools.core.argv import Option, Syntax
+from pix3tools.core.cli import EXIT_FAILED, EXIT_OK, Call, run
+from pix3tools.core.commands import COMMANDS
+
+__all__ = ["SYNTAX", "main"]
+
+SYNTAX = Syntax(
+    "new",
+    options=(Option("--name", stop=None),),
+    words=2,
+    too_many='new takes a starter and a folder, not also "{arg}"',
+)
 
 
-def _parse(argv: list[str]) -> tuple[list[str], str | None]:
-    """Positionals and ``--name``; other flags are ignored, as in the reference."""
-    positionals: list[str] = []
-    name: str | None = None
-    i = 0
-    while i < len(argv):
-        token = argv[i]
-        if token == "--name":
-            if i + 1 >= len(argv):
-                raise ValueError("--name needs a value")
-            name = argv[i + 1]
-            i += 2
-            continue
-        if token.startswith("--name="):
-            name = token.partition("=")[2]
-        elif not token.startswith("-"):
-            positionals.append(token)
-        i += 1
-    return positionals, name
+def main(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    return run(SYNTAX, argv, lambda call: _new(call, os.environ if env is None else env), cwd=cwd, out=out, err=err)
 
 
-def run(argv: list[str], *, cwd: Path, env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
-    from pix3net.cli.usage import command_usage, usage_error
-
-    if "--help" in argv or "-h" in argv:
-        out.write(command_usage("new"))
-        return EXIT_OK
-    try:
-        positionals, name = _parse(argv)
-    except ValueError as exc:
-        err.write(usage_error("new", str(exc)))
-        return EXIT_USAGE
+def _new(call: Call, env: Mapping[str, str]) -> int:
     from pix3tools.new._templates import TemplateError, find_template, list_templates, one_line, templates_root
 
+    out, err = call.out, call.err
     templates = list_templates(templates_root(env), err=err)
-    if not positionals:
+    if not call.args.words:
         visible = [t for t in templates if not t.hidden]
         width = max((len(t.id) for t in visible), default=0)
         lines = ["Starters:"]
@@ -57,35 +50,33 @@ def run(argv: list[str], *, cwd: Path, env: Mapping[str, str], out: TextIO, err:
         out.write("\n".join(lines) + "\n")
         return EXIT_OK
     try:
-        template = find_template(templates, positionals[0])
+        template = find_template(templates, call.args.words[0])
     except TemplateError as exc:
         err.write(f"pix3: {exc}\n")
         return EXIT_FAILED
-    from pix3tools.kit import install_plan
-    from pix3tools.kit._install import KitError
-    from pix3tools.kit._writes import WriteError, relative
+    from pix3tools.kit import KitError, WriteError, install_plan, relative
     from pix3tools.new._create import CreateError, create_project
 
-    target = cwd / (positionals[1] if len(positionals) > 1 else f"pix3-{template.id}")
+    words = call.args.words
+    target = call.cwd / (words[1] if len(words) > 1 else f"pix3-{template.id}")
 
     def kit_step(root: Path) -> list[str]:
         plan = install_plan(root, durable=False)
         return [relative(path, root) for path, data in plan.changes.writes.items() if data is not None]
 
     try:
-        created = create_project(template, target, name=name, post_create=kit_step)
+        created = create_project(template, target, name=call.args.text("--name"), post_create=kit_step)
     except (CreateError, KitError, WriteError) as exc:
         err.write(f"pix3: {exc}\n")
         return EXIT_FAILED
     except OSError as exc:
         err.write(f"pix3: could not create {target.resolve()} ({exc.strerror or exc}); nothing was left behind.\n")
         return EXIT_FAILED
-    out.write(_report(created, cwd))
+    out.write(_report(created, call.cwd))
     return EXIT_OK
 
 
 def _report(created: object, cwd: Path) -> str:
-    from pix3net.cli._table import COMMANDS
     from pix3tools.new._create import Created
 
     assert isinstance(created, Created)
@@ -112,7 +103,3 @@ def _report(created: object, cwd: Path) -> str:
         "after a batch of edits it runs npm run check.",
     ]
     return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    return run(argv, cwd=Path.cwd(), env=os.environ, out=sys.stdout, err=sys.stderr)
