@@ -45,6 +45,29 @@ class SyncOutcome:
         return f"editor at {self.url} flushed its unsaved scenes" if self.status == "flushed" else None
 
 
+def _truthy(value: object) -> bool:
+    """JavaScript's truthiness, which the reference's reading of the reply uses (an empty list or
+    object is true there)."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value == value and value != 0  # NaN and 0 are false
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def read_flush_answer(body: object, status: int, url: str) -> SyncOutcome:
+    """What a flush reply means (docs/devserver.md "The flush client"): ``ok`` exactly false →
+    ``unsynced`` with ``reason`` (or `HTTP <status>` when it has none); else ``flushed`` when
+    ``editor`` is true, ``no-editor`` otherwise. The HTTP status is not otherwise read."""
+    reply = body if isinstance(body, dict) else {}
+    if reply.get("ok") is False:
+        reason = reply.get("reason")
+        return SyncOutcome("unsynced", url, str(reason) if _truthy(reason) else f"HTTP {status}")
+    return SyncOutcome("flushed" if _truthy(reply.get("editor")) else "no-editor", url)
+
+
 def _api(url: str, route: str) -> str:
     return url + ("" if url.endswith("/") else "/") + "__pix3/api/" + route
 
@@ -75,12 +98,6 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
             body = reply.json()
         except httpx.TimeoutException:
             return SyncOutcome("unsynced", url, "The operation was aborted due to timeout")
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx.HTTPError, ValueError, RecursionError) as exc:
             return SyncOutcome("unsynced", url, str(exc) or type(exc).__name__)
-    if isinstance(body, dict) and body.get("ok") is False:
-        reason = body.get("reason")
-        return SyncOutcome(
-            "unsynced", url, reason if isinstance(reason, str) and reason else f"HTTP {reply.status_code}"
-        )
-    editor = body.get("editor") if isinstance(body, dict) else None
-    return SyncOutcome("flushed" if editor else "no-editor", url)
+    return read_flush_answer(body, reply.status_code, url)

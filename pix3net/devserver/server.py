@@ -1,6 +1,6 @@
 """The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
-One nursery (DESIGN.md decision 8): Hypercorn serving the front door, Vite as a child when the
+One nursery (DESIGN.md decision 8): the public listener, Hypercorn behind it, Vite as a child when the
 project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
 stops Vite and removes `.pix3/dev.json` if the record is still ours.
 """
@@ -21,7 +21,8 @@ from typing import IO
 import trio
 
 from pix3net.devserver import devinfo
-from pix3net.devserver.front import Front
+from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
+from pix3net.devserver.splice import KEEP_ALIVE_S
 from pix3net.devserver.vite import Vite, find_vite, package_version
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.devrecord import DEV_LOG
@@ -180,7 +181,7 @@ async def serve(
     config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only
     config.errorlog.setLevel(logging.WARNING)
     config.graceful_timeout = SHUTDOWN_GRACE_S
-    config.keep_alive_timeout = 75
+    config.keep_alive_timeout = KEEP_ALIVE_S  # idle, or a head not complete yet: the splice's rule too
     config.websocket_max_message_size = 64 * 1024 * 1024
     config.h11_max_incomplete_size = 64 * 1024
 
@@ -195,10 +196,11 @@ async def serve(
             internal = _bind("127.0.0.1", socket.AF_INET, 0)
             internal_port = internal.getsockname()[1]
             await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
-            front = Front(
-                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log
+            cap = connection_cap(raise_fd_limit())
+            listener = PublicListener(
+                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
             )
-            await nursery.start(front.serve, sockets)
+            await nursery.start(listener.serve, sockets)
             record.write()
             record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)

@@ -22,10 +22,11 @@ import trio
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.app import json_response, read_json
-from pix3net.devserver.barrier import BadInput
-from pix3net.devserver.files import FileApiError, parse_wire_path, resolve
-from pix3net.devserver.guard import NOT_FOUND, PREFIX, Refusal
+from pix3net.devserver.answers import json_response
+from pix3net.devserver.bodies import read_json
+from pix3net.devserver.errors import ApiError, Refusal
+from pix3net.devserver.files import parse_wire_path, query_value, resolve
+from pix3net.devserver.guard import NOT_FOUND, PREFIX
 from pix3tools.scene import load_manifest
 from pix3tools.tree import SceneError, scene_files, scene_outline
 
@@ -74,7 +75,7 @@ def default_scene(scenes: list[str], manifest: Mapping[str, Any] | None) -> str 
 def scene_wire_path(value: object) -> str:
     wire = parse_wire_path(value)
     if not wire.endswith(SCENE_SUFFIX):
-        raise BadInput(NOT_A_SCENE)
+        raise NOT_A_SCENE.error()
     return wire
 
 
@@ -83,14 +84,14 @@ def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[
     if text is None:
         kind, _ = resolve(str(root), wire)
         if kind != "file":
-            raise FileApiError(404, "not_found", f"{wire} is not a file.")
+            raise ApiError(404, "not_found", f"{wire} is not a file.")
         raw = (root / wire).read_bytes()
     else:
         raw = text.encode("utf-8", "surrogatepass")
     try:
         outline = scene_outline(root, wire, raw, saved=saved)
     except SceneError as exc:
-        raise FileApiError(422, "bad_scene", f"{wire} {exc}.", path=wire) from None
+        raise ApiError(422, "bad_scene", f"{wire} {exc}.", path=wire) from None
     return outline, hashlib.sha256(raw).hexdigest()
 
 
@@ -127,12 +128,12 @@ def register_workbench_routes(app: QuartTrio, root: Path) -> None:
             wire = scene_wire_path(body.get("path"))
             text = body.get("text")
             if not isinstance(text, str):
-                raise BadInput(BAD_TEXT)
+                raise BAD_TEXT.error()
             saved = body.get("saved", False)
             if not isinstance(saved, bool):
-                raise BadInput(BAD_SAVED)
+                raise BAD_SAVED.error()
         else:
-            wire = scene_wire_path(request.args.get("path"))
-            saved = request.args.get("saved") == "1"
+            wire = scene_wire_path(query_value("path"))
+            saved = query_value("saved") == "1"
         outline, sha = await trio.to_thread.run_sync(read_outline, root, wire, text, saved)
         return json_response(200, outline, {"ETag": f'"{sha}"'})

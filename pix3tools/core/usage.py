@@ -122,7 +122,7 @@ Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
 
   --json         the report as JSON on stdout
   --no-hydrate   validate's level 1 only
-  --offline      never install TypeScript (fails with the npm command to run instead)
+  --offline      never install TypeScript or three's types (fails with the npm command to run instead)
   --no-sync      do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
   --project dir  project root (default: nearest folder with pix3project.yaml)
 """,
@@ -164,7 +164,8 @@ Exit 0 shown, 1 a scene does not parse, 2 a usage error, no project, or a scene 
 """,
     "kit": """Usage: pix3 kit [--update] [--migrate] [--json] [--project <dir>]
 
-Install the agent kit (AGENTS.md and the skills) into the project, or update it.
+Install the agent kit (AGENTS.md, the skills, the bot-policy types) into the project, or update it;
+without a tsconfig.json of its own, also the script types pix3 check uses (.pix3/types/).
 Exit 0 done, 1 the kit could not be installed (the message says why), 2 usage or no project.
 
   --update             replace kit files that are outdated and not edited by you

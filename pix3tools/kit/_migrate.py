@@ -270,6 +270,7 @@ def migrate_report_json(plan: MigratePlan) -> dict[str, Any]:
         "projectRoot": kit["projectRoot"],
         "steps": [{"path": s.path, "action": s.action, "detail": s.detail} for s in plan.steps],
         "files": kit["files"],
+        "scriptTypes": kit["scriptTypes"],
         "notes": [*kit["notes"], *plan.notes],
         "todos": [*kit["todos"], *plan.todos],
     }

@@ -39,7 +39,8 @@ RETIRED = {"command": "npx", "args": ["-y", "@pix3/cli@1.6.2", "mcp", "--workspa
 
 
 @pytest.fixture
-def old(tmp_path: Path) -> Path:
+def old(tmp_path: Path, three_types_home: Path) -> Path:
+    """A 1.x project (no tsconfig.json: the migrated kit writes the script types, from a private PIX3_HOME)."""
     root = tmp_path / "old"
     root.mkdir()
     (root / "pix3project.yaml").write_text(PROJECT)

@@ -1,10 +1,10 @@
-"""The front door: the `.pix3` filter for every request, then `/__pix3` → the Quart app, the rest
-→ Vite (proxied) or the project folder (served statically when the project has no Vite).
+"""Behind Hypercorn: every request's first stop. A URL with a `.pix3` segment is 404, `/__pix3`
+goes to the Quart app, the rest to Vite (the ASGI proxy) or, without Vite, to the project folder
+served as plain files. The same rule (`guard.route_of`) decides for the splice in front.
 """
 
 from __future__ import annotations
 
-import json
 import mimetypes
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -13,12 +13,15 @@ from urllib.parse import unquote
 import trio
 
 from pix3net.devserver import guard
+from pix3net.devserver.answers import JSON_TYPE, json_bytes, send_json
 from pix3net.devserver.proxy import Receive, Scope, Send, ViteProxy
 
 Asgi = Callable[..., Awaitable[None]]
 
 
-class FrontDoor:
+class Dispatch:
+    """The ASGI application Hypercorn serves."""
+
     def __init__(self, app: Asgi, root: Path, proxy: ViteProxy | None) -> None:
         self._app = app
         self._root = root.resolve()
@@ -30,11 +33,10 @@ class FrontDoor:
             await self._app(scope, receive, send)
             return
         raw = scope.get("raw_path") or scope["path"].encode()
-        raw_path = raw.decode("latin-1").split("?", 1)[0]
-        if guard.has_pix3_segment(raw_path):
+        route = guard.route_of(raw.split(b"?", 1)[0])
+        if route == "private":
             await _refuse_private(kind, receive, send)
-            return
-        if guard.is_pix3_route(scope["path"]):
+        elif route == "pix3":
             await self._app(scope, receive, send)
         elif self._proxy is not None:
             if kind == "http":
@@ -49,22 +51,21 @@ class FrontDoor:
 
 
 async def _refuse_private(kind: str, receive: Receive, send: Send) -> None:
-    """404 ``not_found`` for any URL with a `.pix3` segment, body drained (spec §3.1 step 1)."""
-    body = json.dumps(guard.NOT_FOUND.body(), separators=(",", ":")).encode()
+    """404 ``not_found`` for any URL with a `.pix3` segment, body drained."""
     if kind == "websocket":
         await receive()
         await send(
             {
                 "type": "websocket.http.response.start",
                 "status": 404,
-                "headers": [(b"content-type", b"application/json; charset=utf-8")],
+                "headers": [(b"content-type", JSON_TYPE.encode())],
             }
         )
-        await send({"type": "websocket.http.response.body", "body": body})
+        await send({"type": "websocket.http.response.body", "body": json_bytes(guard.NOT_FOUND.body())})
         return
     while (await receive()).get("more_body"):
         pass
-    await _send(send, 404, body, b"application/json; charset=utf-8", [(b"cache-control", b"no-store")])
+    await send_json(send, 404, guard.NOT_FOUND.body())
 
 
 async def _send(
