@@ -16,18 +16,10 @@ import tempfile
 from pathlib import Path
 
 from tests.bench._report import Absolute, Result, median_ms, pix3_env, python_pass, time_process
+from tests.support.ports import free_port
 
 QUIET = "--disable-background-networking --disable-component-update --disable-sync"
 REPEAT = 10
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def run() -> list[Result | Absolute]:
@@ -41,7 +33,7 @@ def run() -> list[Result | Absolute]:
     wrapper.chmod(0o755)
     env = {**pix3_env(), "PIX3_HOME": str(home), "PIX3_CHROME": str(wrapper)}
     env.pop("SSH_CONNECTION", None)
-    argv = [sys.executable, "-m", "pix3net", "editor", "--headless", "--cdp-port", str(_free_port())]
+    argv = [sys.executable, "-m", "pix3net", "editor", "--headless", "--cdp-port", str(free_port())]
     try:
         first = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False)
         if first.returncode != 0:

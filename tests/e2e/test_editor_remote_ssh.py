@@ -18,11 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import pix3_env, run_pix3
-from tests.e2e.editor_mcp import McpClient, npx_shim
-from tests.e2e.editor_procs import Cleanup, dev_pid, wait_gone
-from tests.e2e.editor_relay import tcp_relay
-from tests.integration.editor_fakes import chrome_wrapper, free_port, make_project
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import dev_pid
+from tests.support.mcp import McpClient, npx_shim
+from tests.support.pix3 import pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import Cleanup, wait_gone
+from tests.support.projects import make_project
+from tests.support.relay import tcp_relay
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
