@@ -27,7 +27,8 @@ from pix3net.cdp._wsclient import WsClient
 from pix3net.chrome.launch import chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.owner import wait_ready
 from tests.bench._report import Absolute, Result, pix3_env
-from tests.e2e.smoke_support import GAMES, make_game
+from tests.support.ports import free_port
+from tests.support.smoke import GAMES, make_game
 
 QUIET = "--disable-background-networking --disable-component-update --disable-sync"
 FRAMES = 120
@@ -37,15 +38,6 @@ PAGE_FRAMES = (
     "new Promise((done) => { let n = 0; const f = () => (++n >= %d ? done(n) : requestAnimationFrame(f));"
     " requestAnimationFrame(f); })"
 )
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class _Cdp:
@@ -140,7 +132,7 @@ def run() -> list[Result | Absolute]:
     smoke = [*pix3, "smoke", SCENE, "--frames", str(FRAMES), "--json"]
     try:
         started = subprocess.run(
-            [*pix3, "editor", "--headless", "--cdp-port", str(_free_port())],
+            [*pix3, "editor", "--headless", "--cdp-port", str(free_port())],
             cwd=project,
             env=env,
             capture_output=True,

@@ -13,7 +13,6 @@ import pty
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -24,8 +23,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import pix3_argv, pix3_env, run_pix3
-from tests.e2e.smoke_support import GAMES, dev_server, make_game, processes_in_env, smoke
+from tests.support.devserver import dev_server
+from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import pid_alive
+from tests.support.smoke import GAMES, make_game, processes_in_env, smoke
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
 
@@ -35,7 +37,7 @@ def game(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[tu
     base = tmp_path_factory.mktemp("smoke-games")
     root = make_game(base / "game", GAMES)
     env = {"PIX3_HOME": str(base / "home")}
-    with dev_server(root, env):
+    with dev_server(root, env=env):
         yield root, env
 
 
@@ -197,22 +199,16 @@ def test_ctrl_c_or_kill_leaves_no_process(tmp_path: Path, sig: signal.Signals) -
         assert run.wait(timeout=20) == (130 if sig == signal.SIGINT else -signal.SIGKILL)
         run.communicate()
         deadline = time.monotonic() + 10
-        while processes_in_env(str(tmp)) or _alive(server):
-            assert time.monotonic() < deadline, f"left running: {processes_in_env(str(tmp))}, server {_alive(server)}"
+        while processes_in_env(str(tmp)) or pid_alive(server):
+            assert time.monotonic() < deadline, (
+                f"left running: {processes_in_env(str(tmp))}, server {pid_alive(server)}"
+            )
             time.sleep(0.05)
         if sig == signal.SIGINT:  # stopped by the run: its record is gone, and Chrome's profile too
             assert not record.exists()
             assert list(tmp.iterdir()) == []
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_vite_typescript_stack_is_mapped_to_the_source(tmp_path: Path, env: dict[str, str], node_modules: Path) -> None:
@@ -332,9 +328,7 @@ def test_an_editor_that_does_not_flush(tmp_path: Path, env: dict[str, str]) -> N
 
 def test_a_stale_record_is_ignored(tmp_path: Path, env: dict[str, str]) -> None:
     root = make_game(tmp_path / "stale", {"clean": GAMES["clean"]})
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        dead = sock.getsockname()[1]
+    dead = free_port()
     _record(root, f"http://127.0.0.1:{dead}/", 2**22 - 1)
     code, data, _ = smoke(root, "scenes/clean.pix3scene", "--frames", "2", env=env)
     assert code == 0, data

@@ -23,9 +23,11 @@ import pytest
 import trio
 
 from pix3net.cdp._wsclient import WsClient
-from tests.conftest import QUIET_CHROME_FLAGS, pix3_argv, pix3_env, run_pix3
-from tests.e2e.smoke_support import GAMES, dev_server, make_game, smoke
-from tests.integration.chrome_owner_helpers import real_chrome_wrapper, run_owner
+from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
+from tests.support.chrome_owner import run_owner
+from tests.support.devserver import dev_server
+from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
+from tests.support.smoke import GAMES, make_game, smoke
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
 
@@ -49,8 +51,8 @@ def live(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Li
     root = make_game(base / "game", GAMES)
     home = base / "home"
     home.mkdir()
-    with dev_server(root, {"PIX3_HOME": str(home)}) as url:
-        editor = url + "__pix3/"
+    with dev_server(root, env={"PIX3_HOME": str(home)}) as server:
+        editor = server.record()["url"] + "__pix3/"
         wrapper = real_chrome_wrapper(base, chromium, *QUIET_CHROME_FLAGS)
         with run_owner(home, wrapper, url=editor) as owner:
             owner.wait_listening()
@@ -65,7 +67,8 @@ class Agent:
         self.ids = iter(range(1, 1_000_000))
         self.received: list[dict[str, Any]] = []
 
-    async def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
+    async def ask(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
+        """The whole reply (an ``error`` one too)."""
         ident = next(self.ids)
         message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
         if session is not None:
@@ -75,9 +78,13 @@ class Agent:
             reply = json.loads(await self.ws.receive())
             self.received.append(reply)
             if reply.get("id") == ident:
-                if "error" in reply:
-                    raise AssertionError(f"{method}: {reply['error']}")
-                return reply["result"]
+                return reply
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
+        reply = await self.ask(method, params, session)
+        if "error" in reply:
+            raise AssertionError(f"{method}: {reply['error']}")
+        return reply["result"]
 
     async def wait_event(self, predicate: Any) -> dict[str, Any]:
         while True:
@@ -131,13 +138,14 @@ async def test_clean_run_reuses_the_owner_and_leaves_the_agent_and_editor_alone(
         "sessionId"
     ]
     await agent.call("Runtime.enable", {}, session)
-    with trio.fail_after(20):  # the owner opened the tab a moment ago: let it finish loading first
+    # The owner opened the tab a moment ago: let the editor page (not the tab's first about:blank)
+    # finish loading first.
+    probe = "location.href + ' ' + document.readyState"
+    with trio.fail_after(30):
         while True:
-            ready = await agent.call(
-                "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, session
-            )
-            if ready["result"].get("value") == "complete":
-                break
+            ready = await agent.ask("Runtime.evaluate", {"expression": probe, "returnByValue": True}, session)
+            if ready.get("result", {}).get("result", {}).get("value") == f"{live.editor_url} complete":
+                break  # (while the tab navigates, an evaluate may find no context: asked again)
             await trio.sleep(0.05)
     await agent.call("Runtime.evaluate", {"expression": "window.__agentMarker = 42"}, session)
     smoke_run = start_smoke(live, "scenes/promises.pix3scene", "--frames", "60")

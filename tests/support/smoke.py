@@ -1,19 +1,15 @@
-"""Fixture games for `pix3 smoke` in real Chromium: plain JavaScript game pages that need no
-node_modules, one small module per behaviour, and helpers to run `pix3 smoke` as a process."""
+"""`pix3 smoke`'s fixture games for real Chromium: plain JavaScript game pages that need no
+node_modules, one small module per behaviour; running `pix3 smoke` as a process; finding the
+processes a run left (Chrome's helpers inherit the private Chrome's TMPDIR)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
-import subprocess
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import pix3_argv, pix3_env, run_pix3
+from tests.support.pix3 import run_pix3
 
 # Each game's module exports start(), called while the page loads (before `load`): its first
 # requestAnimationFrame callback therefore runs in smoke's frame 1.
@@ -120,57 +116,6 @@ def smoke(root: Path, *args: str, env: Mapping[str, str], timeout: float = 90) -
     done = run_pix3("smoke", *args, "--json", cwd=root, env=env, timeout=timeout)
     data = json.loads(done.stdout) if done.stdout.strip() else None
     return done.returncode, data, done.stderr
-
-
-@contextlib.contextmanager
-def dev_server(root: Path, env: Mapping[str, str]) -> Iterator[str]:
-    """`pix3 __dev-server` for the project until the block ends; yields its URL (dev.json)."""
-    process = subprocess.Popen(
-        pix3_argv("__dev-server", "--project", str(root)),
-        cwd=root,
-        env=pix3_env(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        record = root / ".pix3" / "dev.json"
-        deadline = time.monotonic() + 30
-        while True:
-            if record.exists():
-                with contextlib.suppress(ValueError):
-                    data = json.loads(record.read_text())
-                    if data.get("pid") == process.pid:
-                        break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the dev server did not come up (exit {process.poll()})")
-            time.sleep(0.05)
-        yield str(data["url"])
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def processes_with(text: str) -> list[int]:
-    """Pids whose command line contains ``text`` (zombies excluded)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if text in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 def processes_in_env(text: str) -> list[int]:
