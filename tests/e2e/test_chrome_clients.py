@@ -124,7 +124,13 @@ def test_two_puppeteer_clients_at_once_each_see_only_their_own(live: Live, tmp_p
             stderr=subprocess.PIPE,
             text=True,
         )
-    time.sleep(0.3)
+
+    def connected(name: str) -> bool:
+        return (tmp_path / f"go.{name}.connected").exists()
+
+    wait_until(lambda: all(map(connected, clients)) or any(p.poll() is not None for p in clients.values()), 30,
+               "both clients to connect")  # fmt: skip
+    assert all(map(connected, clients)), {name: p.poll() for name, p in clients.items()}
     flag.touch()  # both are connected: go
     summaries = {name: _finish(process) for name, process in clients.items()}
     a, b = summaries["alpha"], summaries["beta"]

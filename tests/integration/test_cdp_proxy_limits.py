@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 import trio
+import trio.testing
 
 from pix3net.cdp._listener import Limits
 from pix3net.cdp._wsclient import Closed, WsClient
@@ -129,7 +130,7 @@ async def test_waiting_connections_make_room_and_the_cap_holds(tmp_path: Path) -
             idle = [
                 await stack.enter_async_context(await trio.open_tcp_stream("127.0.0.1", proxy.port)) for _ in range(3)
             ]
-            await trio.sleep(0.1)
+            await trio.testing.wait_all_tasks_blocked()  # the proxy has taken the three and waits for heads
             # a fourth connection is served: the one that waited longest makes room, and is told why
             async with httpx.AsyncClient(base_url=proxy.base, headers=BEARER) as client:
                 assert (await client.get("/json/version")).status_code == 200
