@@ -211,6 +211,7 @@ def test_ctrl_c_or_kill_leaves_no_process(tmp_path: Path, sig: signal.Signals) -
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+@pytest.mark.node
 def test_vite_typescript_stack_is_mapped_to_the_source(tmp_path: Path, env: dict[str, str], node_modules: Path) -> None:
     """A TypeScript game served by Vite: the stack names the .ts file at its own line, through
     the source map Vite serves with the module."""
