@@ -1,8 +1,9 @@
 """The project as `pix3 smoke` sees it: its files, its manifest, the scene argument resolved, and
 the set of scenes to run (docs/smoke.md).
 
-Synchronous and stdlib-only apart from the shared scene model. The file list is
-``pix3tools.scene.ProjectFiles`` (the one walk validate and tree use, with their ignored folders).
+Synchronous. The files and the manifest are the shared project model's (``pix3tools.project``:
+the one inventory walk validate, tree and the kit use, and its manifest reader); selection reads
+the files' texts, cached here for the run.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pix3tools._js import is_number
-from pix3tools.scene import ProjectFiles, load_manifest, read_text
+from pix3tools.project import Project as ProjectModel
+from pix3tools.project import load_manifest, read_text
 from pix3tools.smoke._git import changed_files
 from pix3tools.smoke._select import Selection, SelectionError, select_scenes
 
@@ -67,17 +69,25 @@ def read_manifest(root: Path) -> Manifest:
 
 
 class Project:
-    """The files of a project root, read once, with a cached text reader."""
+    """The project model, plus the text of each file selection reads (read once; a path that is not
+    an inventory file, or does not read, is empty text)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.files = ProjectFiles(root)
+        self.model = ProjectModel(root)
         self._texts: dict[str, str] = {}
+
+    @property
+    def files(self) -> list[str]:
+        return self.model.files.files
+
+    def exists(self, path: str) -> bool:
+        return self.model.files.exists(path)
 
     def read(self, path: str) -> str:
         text = self._texts.get(path)
         if text is None:
-            text = (read_text(self.root / path) or "") if path in self.files.set else ""
+            text = (read_text(self.root / path) or "") if self.exists(path) else ""
             self._texts[path] = text
         return text
 
@@ -95,7 +105,7 @@ def resolve_scene(argument: str, project: Project, cwd: Path) -> str | Failure:
         inside = None
     if inside is not None and str(inside) != ".":
         candidates.append(inside.as_posix())
-    winner = next((c for c in candidates if project.files.exists(c)), None)
+    winner = next((c for c in candidates if project.exists(c)), None)
     if winner is None:
         return Failure("E_SMOKE_NO_SCENE", f"{argument} is not a file in the project ({project.root}).")
     if not winner.endswith(".pix3scene"):
@@ -135,7 +145,7 @@ def plan_runs(
         return RunPlan([resolved], True, project=project), manifest
     changed = None if run_all else changed_files(root)
     selection = select_scenes(
-        project.files.files,
+        project.files,
         project.read,
         changed,
         changed_only=changed_only,

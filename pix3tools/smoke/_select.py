@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pix3tools._js import locale_key
-from pix3tools.scene import IGNORED_DIRS, project_path
+from pix3tools.core.walk import INVENTORY
+from pix3tools.project import project_path
 
 __all__ = [
     "MAIN_SCENE",
@@ -62,7 +63,8 @@ def is_code(path: str) -> bool:
 
 
 def has_ignored_segment(path: str) -> bool:
-    return any(segment in IGNORED_DIRS for segment in path.split("/"))
+    """Under a folder the inventory never enters (``node_modules``, a ``.yalc`` copy, …)."""
+    return INVENTORY.hides(path)
 
 
 def instance_targets(text: str) -> list[str]:
