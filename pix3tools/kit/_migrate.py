@@ -29,6 +29,7 @@ from pix3tools.kit._install import (
 from pix3tools.kit._source import Kit, sha256_hex
 from pix3tools.kit._writes import relative
 from pix3tools.kit._yamledit import ManifestError, remove_metadata_key
+from pix3tools.project import load_manifest
 
 STAGING = ".pix3/kit-migrate"
 
@@ -233,12 +234,8 @@ def _stage_if_still_1x(plan: MigratePlan, kit: Kit, outcome: Outcome) -> None:
 
 
 def _recorded_kit_version(root: Path) -> str | None:
-    from ruamel.yaml import YAML
-
-    try:
-        data = YAML(typ="safe", pure=True).load((root / PROJECT_FILE).read_text(encoding="utf-8"))
-    except Exception:
-        return None
+    manifest = load_manifest(root)
+    data = manifest.data if manifest is not None else None
     meta = data.get("metadata") if isinstance(data, dict) else None
     kit = meta.get("agentKit") if isinstance(meta, dict) else None
     version = kit.get("version") if isinstance(kit, dict) else None
