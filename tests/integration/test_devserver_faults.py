@@ -172,6 +172,32 @@ def test_vite_children_do_not_outlive_the_dev_server(tmp_path: Path, sig: int) -
         assert wait_gone(child), f"vite's child pid {child} survived {signal.Signals(sig).name} of the dev server"
 
 
+@pytest.mark.node
+def test_more_signals_while_stopping_still_remove_the_record(tmp_path: Path) -> None:
+    """A second SIGTERM (and a SIGINT) while the server stops: it still stops Vite, removes
+    `.pix3/dev.json` and exits 0, instead of dying by the signal's default action mid-shutdown."""
+    root = fake_vite_project(tmp_path / "game")
+    vite_js = root / "node_modules" / "vite" / "bin" / "vite.js"
+    # This Vite shrugs off SIGTERM: the dev server then waits its grace before SIGKILL, a window
+    # that opens at a moment the test can see (the marker file).
+    vite_js.write_text(FAKE_VITE + 'process.on("SIGTERM", () => fs.writeFileSync("vite-got-term", "1"));\n')
+    with dev_server(root, wait_vite=True) as server:
+        vite = hello(server)["vite"]["pid"]
+        server.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while not (root / "vite-got-term").exists():
+            assert time.monotonic() < deadline, f"the dev server never asked Vite to stop:\n{server.log()}"
+            time.sleep(0.01)
+        assert server.proc.poll() is None, "the dev server finished before the window the test needs"
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGTERM):
+            server.proc.send_signal(sig)
+        assert server.proc.wait(timeout=20) == 0, server.log()
+        assert not (root / ".pix3" / "dev.json").exists()
+        assert wait_gone(vite), f"vite pid {vite} survived"
+        assert "SIGTERM while stopping: already stopping" in server.log()
+        assert "SIGINT while stopping: already stopping" in server.log()
+
+
 # -- the disk ----------------------------------------------------------------------------------------
 
 
