@@ -343,12 +343,16 @@ def _copy_chunked(upstream: _Reader, send: Callable[[bytes], None]) -> None:
 
 
 def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes) -> socket.socket:
-    """Both directions until either side closes (returned); pending bytes are delivered first.
-    poll(2) rather than epoll: no descriptor of its own (the listener counts three per connection)."""
-    if a_pending:
-        b.sendall(a_pending)
-    if b_pending:
-        a.sendall(b_pending)
+    """Both directions until either side ends (returned): it closed, reset, or refused what we
+    sent it. Pending bytes are delivered first. What a side that refused had already sent is
+    still relayed to the other (Hypercorn's 413 before the body was read). poll(2) rather than
+    epoll: no descriptor of its own (the listener counts three per connection)."""
+    if a_pending and not _send(b, a_pending):
+        _relay_rest(b, a)
+        return b
+    if b_pending and not _send(a, b_pending):
+        _relay_rest(a, b)
+        return a
     other = {a.fileno(): (a, b), b.fileno(): (b, a)}
     poller = select.poll()
     for fd in other:
@@ -356,10 +360,32 @@ def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes
     while True:
         for fd, _events in poller.poll():
             src, dst = other[fd]
-            data = src.recv(READ)
+            try:
+                data = src.recv(READ)
+            except ConnectionResetError:
+                return src
             if not data:
                 return src
-            dst.sendall(data)
+            if not _send(dst, data):
+                _relay_rest(dst, src)
+                return dst
+
+
+def _send(sock: socket.socket, data: bytes) -> bool:
+    """False when the peer is gone (it closed or reset): the caller stops sending there."""
+    try:
+        sock.sendall(data)
+    except (BrokenPipeError, ConnectionResetError):
+        return False
+    return True
+
+
+def _relay_rest(ended: socket.socket, to: socket.socket) -> None:
+    """``ended`` refused our bytes: what it sent before that is still in our buffer; pass it on."""
+    with contextlib.suppress(OSError):
+        set_timeouts(ended, LINGER_S)
+        while data := ended.recv(READ):
+            to.sendall(data)
 
 
 def _linger(client: socket.socket) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -231,3 +232,31 @@ def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
     client.sendall(b"GET /src/m.js HTTP/1.1\r\n\r\n")
     assert read_answer(client).startswith(b"HTTP/1.1 204")
     assert vite.requests == [] and len(hypercorn.requests) == 2
+
+
+def test_hypercorn_answering_before_the_body_is_all_sent(splice: Callable[..., socket.socket]) -> None:
+    """Hypercorn answers 413 after a part of the body and closes with the rest unread (its kernel
+    resets the connection): the client still gets the whole answer, then the end of the stream."""
+    answer = b'HTTP/1.1 413 \r\ncontent-type: application/json\r\ncontent-length: 19\r\n\r\n{"error":"too_big"}'
+
+    def refuse(conn: socket.socket, request: bytes) -> bool:
+        got = 0
+        while got < 256 * 1024:
+            got += len(conn.recv(65536))
+        conn.sendall(answer)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close = reset
+        return False
+
+    for _ in range(20):
+        client = splice(Upstream(module), Upstream(refuse))
+        size = 16 * 1024 * 1024
+        client.sendall(f"POST /__pix3/api/flush HTTP/1.1\r\nHost: x\r\nContent-Length: {size}\r\n\r\n".encode())
+
+        def send_body(client: socket.socket = client) -> None:
+            with contextlib.suppress(OSError):
+                for _ in range(size // 65536):
+                    client.sendall(b" " * 65536)
+
+        threading.Thread(target=send_body, daemon=True).start()
+        assert read_answer(client) == answer
+        client.close()
