@@ -247,9 +247,9 @@ def test_hypercorn_answering_before_the_body_is_all_sent(splice: Callable[..., s
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close = reset
         return False
 
+    size = 16 * 1024 * 1024
     for _ in range(20):
         client = splice(Upstream(module), Upstream(refuse))
-        size = 16 * 1024 * 1024
         client.sendall(f"POST /__pix3/api/flush HTTP/1.1\r\nHost: x\r\nContent-Length: {size}\r\n\r\n".encode())
 
         def send_body(client: socket.socket = client) -> None:
