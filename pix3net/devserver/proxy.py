@@ -1,6 +1,6 @@
 """Reverse proxy to the Vite child: HTTP over a small keep-alive h11 pool, WebSockets bridged.
 
-Everything outside `/__pix3/` goes here when Vite runs (docs/devserver.md).
+Everything outside `/__pix3/` goes here when Vite runs (docs/devserver.md, "Shape").
 h11 directly rather than httpx: a module fetch is a few hundred microseconds of Vite's time, so
 the proxy's own cost per request is what the bench measures (≤ 1.3× Vite alone).
 """
@@ -67,13 +67,11 @@ class ViteProxy:
         self._pool: list[tuple[int, _Upstream]] = []
 
     async def _connect(self, port: int) -> _Upstream:
-        """A pooled connection to ``port``, else a new one. Connections to an older port (Vite
-        restarted) are dropped on the way, without a checkpoint: other requests use the pool too."""
-        while self._pool:
-            pooled_port, upstream = self._pool.pop()
+        for i in range(len(self._pool) - 1, -1, -1):
+            pooled_port, upstream = self._pool.pop(i)
             if pooled_port == port:
                 return upstream
-            upstream.stream.socket.close()
+            await upstream.stream.aclose()
         return _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
 
     def _release(self, port: int, upstream: _Upstream) -> None:
