@@ -18,7 +18,7 @@ TS_REFUSED = (
     "Failed to load module script: Expected a JavaScript-or-Wasm module script but the server responded with a MIME"
     ' type of "text/plain". Strict MIME type checking is enforced for module scripts per HTML spec.'
 )
-LOADED = ("Page.loadEventFired", {})
+LOADED: tuple[str, dict[str, Any]] = ("Page.loadEventFired", {})
 
 
 def request(url: str, ident: str, kind: str = "Script") -> tuple[str, dict[str, Any]]:
