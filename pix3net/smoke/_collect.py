@@ -1,4 +1,4 @@
-"""What a run collects from the game page's CDP events (docs/smoke.md, "What a run reports").
+"""What a run collects from the game page's CDP events (docs/smoke.md, "What is collected").
 
 Sans-IO: :meth:`Collector.feed` takes one event (method, params) of the page's session, in
 Chrome's order, and keeps errors, warnings and logs stamped with the frame the page was in. The

@@ -1,4 +1,4 @@
-// pix3 smoke's page script (docs/smoke.md, "Inside the page"). Evaluated in the game page before
+// pix3 smoke's page script (docs/smoke.md, "A run (one scene)"). Evaluated in the game page before
 // any of the page's own scripts, with __PIX3_SMOKE_FRAMES__ replaced by the --frames count.
 //
 // Frame 0 is the page loading and starting; frame N is the N-th animation frame after `load`.
