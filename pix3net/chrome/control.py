@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import time
@@ -22,12 +23,15 @@ from pix3net.cdp.token import ensure_token
 from pix3net.chrome.owner import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
-# §0 timeouts: the owner's own 20 s readiness plus 2 s, polled every 150 ms.
+# §0 timeouts: the owner's own 20 s readiness plus 2 s. The reference polls every 150 ms; a
+# refused connect costs microseconds, and the proxy is usually up 150–300 ms after the spawn.
 START_WAIT_SECONDS = 22.0
-START_POLL_SECONDS = 0.15
+START_POLL_SECONDS = 0.02
 STOP_WAIT_SECONDS = 6.0
 STOP_POLL_SECONDS = 0.1
 LOG_TAIL_LINES = 12
+# An entry of the owner's log: `<ISO time>Z [owner <pid>] <text>` (owner.make_log).
+_OWNER_LINE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z \[owner \d+\] ")
 
 # `ours` → True: the port answers with the proof of our token. Injected so tests and the
 # editor can pass the real `pix3net.cdp.port` check (or a fake).
@@ -51,6 +55,23 @@ def _log_tail(path: Path) -> str:
     except OSError:
         return ""
     return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def exit_message(code: int, log: Path) -> str:
+    """Why the owner exited, for `pix3 editor: `: its last log entry (the cause, with what to do)
+    first, then the end of its log; the reference's ``the Chrome owner exited (code <n>) — …``
+    when the log has no entry of the owner's."""
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        lines = []
+    last = next((i for i in range(len(lines) - 1, -1, -1) if _OWNER_LINE.match(lines[i])), None)
+    if last is None:
+        return f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}"
+    match = _OWNER_LINE.match(lines[last])
+    reason = lines[last][match.end() :] if match is not None else lines[last]
+    before = "\n".join(lines[max(0, last - LOG_TAIL_LINES) : last])
+    return f"{reason}\nThe Chrome owner exited (code {code}); the end of {log}:\n{before}".rstrip("\n")
 
 
 def _owner_env(env: Mapping[str, str], home: Path) -> dict[str, str]:
@@ -119,24 +140,36 @@ async def start_owner(
 ) -> StartedOwner:
     """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token.
 
-    Raises :class:`OwnerStartError` (``the Chrome owner exited (code <n>) — <log>:\n<tail>`` or
-    ``the CDP proxy did not come up — <log>:\n<tail>``); a stuck owner is sent SIGTERM first.
+    Raises :class:`OwnerStartError`: the owner's last log entry (the cause) and the end of its
+    log (:func:`exit_message`), or ``the CDP proxy did not come up — <log>:\n<tail>`` after a
+    SIGTERM to a stuck owner. Cancelled while waiting (the caller gave up): the owner is sent
+    SIGTERM too, so no Chrome is left behind that nobody asked for.
     """
     is_ours = is_ours or _default_is_ours
     options = OwnerOptions(chrome=chrome, port=port, profile=profile, url=url, headless=headless)
     pid, token, log = spawn_owner(home, options, os.environ if env is None else env)
     deadline = trio.current_time() + START_WAIT_SECONDS
-    code = _exit_code(pid)
-    while code is None and trio.current_time() < deadline:
-        if await is_ours(port, token):
-            return StartedOwner(pid=pid, port=port, log=log)
-        await trio.sleep(START_POLL_SECONDS)
+    try:
         code = _exit_code(pid)
+        while code is None and trio.current_time() < deadline:
+            if await is_ours(port, token):
+                return StartedOwner(pid=pid, port=port, log=log)
+            await trio.sleep(START_POLL_SECONDS)
+            code = _exit_code(pid)
+    except BaseException:
+        terminate_owner(pid)
+        raise
     if code is None:
+        terminate_owner(pid)
+        raise OwnerStartError(f"the CDP proxy did not come up — {log}:\n{_log_tail(log)}")
+    raise OwnerStartError(exit_message(code, log))
+
+
+def terminate_owner(pid: int) -> None:
+    """SIGTERM an owner this process started (it closes Chrome); never waits."""
+    if pid > 0 and _exit_code(pid) is None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-        raise OwnerStartError(f"the CDP proxy did not come up — {log}:\n{_log_tail(log)}")
-    raise OwnerStartError(f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}")
 
 
 def _alive(pid: int) -> bool:

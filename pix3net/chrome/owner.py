@@ -14,7 +14,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -23,7 +23,15 @@ import trio
 
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.discover import chrome_problem
+from pix3net.chrome.launch import (
+    ChromeProcess,
+    chrome_args,
+    launch_failure,
+    needs_no_sandbox,
+    profile_holder,
+    spawn_chrome,
+)
 from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
 from pix3net.home import pix3_home
 
@@ -102,14 +110,23 @@ def make_log(out: TextIO, pid: int) -> Log:
     return log
 
 
-def not_ready_text(why: str, profile: str, stderr_tail: list[str]) -> str:
-    text = (
-        f"{why}. A Chrome that already runs the profile {profile} (an editor window of an earlier "
-        "pix3 editor?) takes a new launch over: close it and run pix3 editor again."
+def not_ready_lines(why: str, options: OwnerOptions, chrome: ChromeProcess, env: Mapping[str, str]) -> list[str]:
+    """The log entries of a launch that did not answer: what Chrome said, then the cause, last
+    (`pix3 editor` leads its error with the owner's last entry)."""
+    tail = list(chrome.stderr_tail)
+    holder = profile_holder(options.profile)
+    if holder == chrome.pid:
+        holder = None  # our own Chrome, not reaped yet
+    cause = launch_failure(
+        why,
+        profile=options.profile,
+        headless=options.headless,
+        exit_code=chrome.exit_code,
+        stderr_tail=tail,
+        env=env,
+        holder=holder,
     )
-    if stderr_tail:
-        text += "\nChrome said:\n" + "\n".join(stderr_tail)
-    return text
+    return (["Chrome said:\n" + "\n".join(tail)] if tail else []) + [cause]
 
 
 async def _call(channel: ChromeChannel, method: str) -> dict[str, Any] | None:
@@ -181,7 +198,8 @@ async def run_owner(options: OwnerOptions, *, home: Path, log: Log, serve: Serve
     try:
         chrome = spawn_chrome(options.chrome, args)
     except OSError as exc:
-        log(not_ready_text(f"Chrome exited before it answered ({exc})", options.profile, []))
+        problem = chrome_problem(options.chrome, os.environ)
+        log(problem or f"Chrome could not be started: {options.chrome}: {exc.strerror or exc}.")
         return EXIT_NOT_READY
     try:
         async with trio.open_nursery() as nursery:
@@ -215,7 +233,8 @@ async def _own(
         chrome.kill()
         with trio.move_on_after(EXIT_REASON_SECONDS):  # its last words
             await chrome.stderr_closed.wait()
-        log(not_ready_text(why, options.profile, list(chrome.stderr_tail)))
+        for entry in not_ready_lines(why, options, chrome, os.environ):
+            log(entry)
         return EXIT_NOT_READY
 
     proxy_done = trio.Event()
