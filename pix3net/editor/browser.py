@@ -1,8 +1,10 @@
 """The Chrome step of `pix3 editor`: choose the port, reuse our proxy or start the owner, and make
-sure the editor tab is really there (spec/cdp.md §4, §1.5, §1.6; seed README "pix3 editor" 2–4).
+sure the editor tab is really there (docs/editor.md, the flow, step 9).
 
-A missing tab is always opened through the proxy (``Target.createTarget``): the profile is never
-launched a second time, so no Chrome runs that its owner does not know (seed README).
+A missing tab is always opened through the proxy: the profile is never launched a second time,
+so no Chrome runs that its owner does not know. When the dev server is still starting, Chrome is
+launched on ``about:blank`` at the same time and the blank page is sent to the editor once the
+server's record names it — the two starts overlap instead of adding up.
 """
 
 from __future__ import annotations
@@ -10,19 +12,22 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.control import OwnerStartError, start_owner
-from pix3net.chrome.discover import find_chrome, no_chrome_message
+from pix3net.chrome.control import OwnerStartError, start_owner, terminate_owner
+from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
+from pix3net.chrome.launch import launch_failure, profile_holder
 from pix3net.chrome.state import profile_dir, read_record
 from pix3net.editor import _cdp
+from pix3net.editor.forwards import drop_gone
+from pix3net.editor.reuse import display_home_path
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
-TAB_POLL_S = 0.1
+TAB_POLL_S = 0.02
 
 
 class ChromeStepError(RuntimeError):
@@ -35,11 +40,25 @@ class ChromeResult:
     token: str
 
 
-def display_home_path(home: Path, name: str) -> str:
-    """``~/.pix3/<name>`` for the default home (the reference's wording), the real path otherwise."""
-    if home == Path.home() / ".pix3":
-        return f"~/.pix3/{name}"
-    return str(home / name)
+@dataclass
+class EditorUrl:
+    """The editor URL: known now (a live dev server) or once the starting one answers."""
+
+    url: str | None = None
+    known: trio.Event = field(default_factory=trio.Event)
+
+    def __post_init__(self) -> None:
+        if self.url is not None:
+            self.known.set()
+
+    def set(self, url: str) -> None:
+        self.url = url
+        self.known.set()
+
+    async def wait(self) -> str:
+        await self.known.wait()
+        assert self.url is not None
+        return self.url
 
 
 def legacy_message(port: int, browser: str | None, profile: str) -> str:
@@ -59,29 +78,50 @@ async def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
     return False
 
 
-async def _open_and_check(port: int, token: str, url: str, headless: bool) -> None:
+async def _open_and_check(port: int, token: str, url: str, *, new_window: bool, blank: bool = False) -> None:
+    how = "Page.navigate" if blank else "Target.createTarget"
     try:
-        await _cdp.open_tab(port, token, url, new_window=not headless)
+        if not (blank and await _cdp.open_in_blank(port, token, url)):
+            how = "Target.createTarget"
+            await _cdp.open_tab(port, token, url, new_window=new_window)
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
     if not await _wait_for_tab(port, token, url, TAB_WAIT_S):
         raise ChromeStepError(
             f"could not open the editor in the running Chrome: no tab at {url} in the proxy's /json/list"
-            f" on port {port} after Target.createTarget"
+            f" on port {port} after {how}"
         )
+
+
+async def _reuse(port: int, token: str, editor: EditorUrl, browser: str | None, pages: list[str]) -> str:
+    """Our proxy runs: the tab is there, or opened (a tab in a headless Chrome, else a window)."""
+    url = await editor.wait()
+    if any(page.startswith(url) for page in pages):
+        how = "the editor tab is open there"
+    else:
+        seen = await _cdp.ours(port, token)
+        headless = seen is not None and seen.headless
+        await _open_and_check(port, token, url, new_window=not headless)
+        how = f"opened the editor in a new {'tab' if headless else 'window'}"
+    return f"Chrome:     {browser or 'unknown browser'} already behind ws://127.0.0.1:{port}/pix3; {how}."
 
 
 async def chrome_step(
     home: Path,
-    editor_url: str,
+    editor: EditorUrl,
     *,
     preferred: int,
     headless: bool,
     env: Mapping[str, str] | None = None,
     platform: str = sys.platform,
     emit: Callable[[str], None] = print,
+    started: list[int] | None = None,
 ) -> ChromeResult:
-    """Launch or reuse Chrome behind the proxy with the editor tab open; lines go to ``emit``."""
+    """Launch or reuse Chrome behind the proxy with the editor tab open; lines go to ``emit``.
+
+    The pid of an owner started here is appended to ``started`` as soon as it answers, so a caller
+    whose other half failed (the dev server) can stop it.
+    """
     env = os.environ if env is None else env
     binary = find_chrome(env, platform)
     if binary is None:
@@ -97,27 +137,52 @@ async def chrome_step(
     if choice.kind == "legacy":
         profile = record.profile if record is not None else str(profile_dir(home, env))
         raise ChromeStepError(legacy_message(choice.port, choice.browser, profile))
-    endpoint = f"ws://127.0.0.1:{choice.port}/pix3"
     if choice.kind == "ours":
-        if any(page.startswith(editor_url) for page in choice.pages):
-            how = "the editor tab is open there"
-        else:
-            await _open_and_check(choice.port, token, editor_url, headless)
-            how = "opened the editor in a new window"
-        emit(f"Chrome:     {choice.browser or 'unknown browser'} already behind {endpoint}; {how}.")
+        emit(await _reuse(choice.port, token, editor, choice.browser, choice.pages))
         return ChromeResult(choice.port, token)
+    problem = chrome_problem(binary, env)
+    if problem is not None:
+        raise ChromeStepError(problem)
     profile = str(profile_dir(home, env))
+    holder = profile_holder(profile)
+    if holder is not None:
+        raise ChromeStepError(
+            launch_failure(
+                "Chrome was not launched", profile=profile, headless=headless, exit_code=None,
+                stderr_tail=(), env=env, holder=holder,
+            )
+        )  # fmt: skip
+    drop_gone(home)  # no forward of an owner that is gone may prove through the new one
+    launch_url = editor.url or _cdp.BLANK
     try:
-        await start_owner(
-            home, chrome=binary, port=choice.port, profile=profile, url=editor_url, headless=headless, env=env
+        owner = await start_owner(
+            home,
+            chrome=binary,
+            port=choice.port,
+            profile=profile,
+            url=launch_url,
+            headless=headless,
+            env=env,
+            is_ours=_cdp.is_ours,
         )
     except OwnerStartError as exc:
         raise ChromeStepError(str(exc)) from exc
+    if started is not None:
+        started.append(owner.pid)
+    url = await editor.wait()
+    if launch_url != url:
+        await _open_and_check(choice.port, token, url, new_window=not headless, blank=True)
     # A binary that ignores --app (a headless shell) still gets its tab: check, open if missing.
-    if not await _wait_for_tab(choice.port, token, editor_url, TAB_WAIT_S / 2):
-        await _open_and_check(choice.port, token, editor_url, headless)
+    elif not await _wait_for_tab(choice.port, token, url, TAB_WAIT_S / 2):
+        await _open_and_check(choice.port, token, url, new_window=not headless)
     emit(
-        f"Chrome:     launched behind the CDP proxy {endpoint}"
+        f"Chrome:     launched behind the CDP proxy ws://127.0.0.1:{choice.port}/pix3"
         f" (token in {display_home_path(home, 'cdp-token')}; profile {profile})"
     )
     return ChromeResult(choice.port, token)
+
+
+def stop_started(started: list[int]) -> None:
+    """Stop the owners a failed `pix3 editor` started (its dev server never came up)."""
+    for pid in started:
+        terminate_owner(pid)

@@ -189,6 +189,11 @@ class FakeChrome:
             return {
                 "result": {"type": "object", "value": {"expression": params.get("expression"), "session": caller.id}}
             }
+        if method == "Page.navigate":
+            if caller is None or caller.kind != "page":
+                raise CdpError(-32601, "'Page.navigate' wasn't found")
+            self.targets[caller.target].url = str(params.get("url", ""))
+            return {"frameId": caller.target, "loaderId": f"L{caller.target}"}
         if method == "Fake.ping":
             out.append(self._event("Fake.pinged", {"by": here}, here))
             return {"pong": True}
