@@ -17,10 +17,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import trio
-
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.owner import OwnerOptions
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
 # §0 timeouts: the owner's own 20 s readiness plus 2 s. The reference polls every 150 ms; a
@@ -127,6 +125,39 @@ def _exit_code(pid: int) -> int | None:
     return os.waitstatus_to_exitcode(status) if done else None
 
 
+class StartingOwner:
+    """An owner spawned detached whose proxy has not proven itself yet: :meth:`check` until it has.
+
+    The caller asks the port (with whatever client it has) and hands the answer in, so the same
+    rules serve the async :func:`start_owner` and `pix3 editor`'s plain loop.
+    """
+
+    def __init__(self, home: Path, options: OwnerOptions, env: Mapping[str, str]) -> None:
+        self.port = options.port
+        self.pid, self.token, self.log = spawn_owner(home, options, env)
+        self.deadline = time.monotonic() + START_WAIT_SECONDS
+
+    def check(self, proved: bool) -> StartedOwner | None:
+        """``proved``: the port just answered with the proof of our token. None: keep waiting.
+
+        Raises :class:`OwnerStartError`: the owner's last log entry (the cause) and the end of its
+        log (:func:`exit_message`), or ``the CDP proxy did not come up — <log>:\n<tail>`` after a
+        SIGTERM to a stuck owner.
+        """
+        if proved:
+            return StartedOwner(pid=self.pid, port=self.port, log=self.log)
+        code = _exit_code(self.pid)
+        if code is not None:
+            raise OwnerStartError(exit_message(code, self.log))
+        if time.monotonic() >= self.deadline:
+            self.stop()
+            raise OwnerStartError(f"the CDP proxy did not come up — {self.log}:\n{_log_tail(self.log)}")
+        return None
+
+    def stop(self) -> None:
+        terminate_owner(self.pid)
+
+
 async def start_owner(
     home: Path,
     *,
@@ -138,31 +169,24 @@ async def start_owner(
     env: Mapping[str, str] | None = None,
     is_ours: PortIsOurs | None = None,
 ) -> StartedOwner:
-    """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token.
-
-    Raises :class:`OwnerStartError`: the owner's last log entry (the cause) and the end of its
-    log (:func:`exit_message`), or ``the CDP proxy did not come up — <log>:\n<tail>`` after a
-    SIGTERM to a stuck owner. Cancelled while waiting (the caller gave up): the owner is sent
-    SIGTERM too, so no Chrome is left behind that nobody asked for.
+    """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token
+    (:class:`StartingOwner` says how it fails). Cancelled while waiting (the caller gave up): the
+    owner is sent SIGTERM too, so no Chrome is left behind that nobody asked for.
     """
+    import trio
+
     is_ours = is_ours or _default_is_ours
     options = OwnerOptions(chrome=chrome, port=port, profile=profile, url=url, headless=headless)
-    pid, token, log = spawn_owner(home, options, os.environ if env is None else env)
-    deadline = trio.current_time() + START_WAIT_SECONDS
+    starting = StartingOwner(home, options, os.environ if env is None else env)
     try:
-        code = _exit_code(pid)
-        while code is None and trio.current_time() < deadline:
-            if await is_ours(port, token):
-                return StartedOwner(pid=pid, port=port, log=log)
+        while True:  # a poll: the proxy's first answer is the only event there is
+            started = starting.check(await is_ours(port, starting.token))
+            if started is not None:
+                return started
             await trio.sleep(START_POLL_SECONDS)
-            code = _exit_code(pid)
     except BaseException:
-        terminate_owner(pid)
+        starting.stop()
         raise
-    if code is None:
-        terminate_owner(pid)
-        raise OwnerStartError(f"the CDP proxy did not come up — {log}:\n{_log_tail(log)}")
-    raise OwnerStartError(exit_message(code, log))
 
 
 def terminate_owner(pid: int) -> None:

@@ -15,7 +15,6 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -23,15 +22,10 @@ import trio
 
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.token import ensure_token
+from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem
-from pix3net.chrome.launch import (
-    ChromeProcess,
-    chrome_args,
-    launch_failure,
-    needs_no_sandbox,
-    profile_holder,
-    spawn_chrome,
-)
+from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
 from pix3net.home import pix3_home
 
@@ -60,22 +54,6 @@ class ServeProxy(Protocol):
         log: Log,
         task_status: trio.TaskStatus[int] = ...,
     ) -> Awaitable[None]: ...
-
-
-@dataclass(frozen=True)
-class OwnerOptions:
-    chrome: str
-    port: int
-    profile: str
-    url: str
-    headless: bool = False
-
-    def to_argv(self) -> str:
-        """The options JSON, keys in the reference's order (``headless`` only when set)."""
-        data: dict[str, Any] = {"chrome": self.chrome, "port": self.port, "profile": self.profile, "url": self.url}
-        if self.headless:
-            data["headless"] = True
-        return json.dumps(data)
 
 
 def parse_options(argv: list[str]) -> OwnerOptions | None:

@@ -2,25 +2,28 @@
 sure the editor tab is really there (docs/editor.md, the flow, step 9).
 
 A missing tab is always opened through the proxy: the profile is never launched a second time,
-so no Chrome runs that its owner does not know. When the dev server is still starting, Chrome is
-launched on ``about:blank`` at the same time and the blank page is sent to the editor once the
-server's record names it — the two starts overlap instead of adding up.
+so no Chrome runs that its owner does not know. The step comes in three parts so the cold start
+can overlap them with the dev server's (together.py): :func:`prepare` (port, checks, the owner
+spawned — on ``about:blank`` when the editor's address is not known yet), waiting for the owner's
+proof (:meth:`Prepared.check`), and :func:`finish` (the tab, once the address is known).
+Plain sockets throughout (`_cdp`): no trio on the way of a normal start.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import trio
-
+from pix3net import probe
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.control import OwnerStartError, start_owner, terminate_owner
+from pix3net.chrome.control import START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
+from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
-from pix3net.chrome.launch import launch_failure, profile_holder
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import profile_dir, read_record
 from pix3net.editor import _cdp
 from pix3net.editor.forwards import drop_gone
@@ -28,6 +31,8 @@ from pix3net.editor.reuse import display_home_path
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
 TAB_POLL_S = 0.02
+CHROME_ERROR = "chrome-error:"  # the scheme of the page Chrome shows when a navigation failed
+RELOAD_AFTER_S = 1.0
 
 
 class ChromeStepError(RuntimeError):
@@ -41,24 +46,36 @@ class ChromeResult:
 
 
 @dataclass
-class EditorUrl:
-    """The editor URL: known now (a live dev server) or once the starting one answers."""
+class Prepared:
+    """The Chrome step up to the launch: the port chosen, our proxy found or an owner starting."""
 
-    url: str | None = None
-    known: trio.Event = field(default_factory=trio.Event)
+    home: Path
+    token: str
+    choice: _cdp.Choice
+    headless: bool
+    profile: str = ""
+    launch_url: str = ""
+    starting: StartingOwner | None = None
+    started: StartedOwner | None = None
 
-    def __post_init__(self) -> None:
-        if self.url is not None:
-            self.known.set()
+    def check(self) -> bool:
+        """True once there is nothing to wait for (our proxy, or the owner's proof arrived)."""
+        if self.starting is None or self.started is not None:
+            return True
+        try:
+            self.started = self.starting.check(probe.proves(self.choice.port, self.token))
+        except OwnerStartError as exc:
+            raise ChromeStepError(str(exc)) from exc
+        return self.started is not None
 
-    def set(self, url: str) -> None:
-        self.url = url
-        self.known.set()
+    def wait(self) -> None:
+        while not self.check():
+            time.sleep(START_POLL_SECONDS)
 
-    async def wait(self) -> str:
-        await self.known.wait()
-        assert self.url is not None
-        return self.url
+    def stop(self) -> None:
+        """The other half of the start failed: the owner started here goes (it closes Chrome)."""
+        if self.starting is not None:
+            self.starting.stop()
 
 
 def legacy_message(port: int, browser: str | None, profile: str) -> str:
@@ -69,59 +86,68 @@ def legacy_message(port: int, browser: str | None, profile: str) -> str:
     )
 
 
-async def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
-    with trio.move_on_after(wait_s):
-        while True:
-            if any(page.startswith(url) for page in await _cdp.page_urls(port, token)):
-                return True
-            await trio.sleep(TAB_POLL_S)
-    return False
+def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
+    deadline = time.monotonic() + wait_s
+    while True:
+        if any(page.startswith(url) for page in _cdp.page_urls(port, token)):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(TAB_POLL_S)
 
 
-async def _open_and_check(port: int, token: str, url: str, *, new_window: bool, blank: bool = False) -> None:
-    how = "Page.navigate" if blank else "Target.createTarget"
+def _open_and_check(port: int, token: str, url: str, *, new_window: bool, launched_on: str | None = None) -> None:
+    how = "Page.navigate"
     try:
-        if not (blank and await _cdp.open_in_blank(port, token, url)):
+        if not (launched_on and _cdp.open_in_first(port, token, launched_on, url)):
             how = "Target.createTarget"
-            await _cdp.open_tab(port, token, url, new_window=new_window)
+            _cdp.open_tab(port, token, url, new_window=new_window)
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
-    if not await _wait_for_tab(port, token, url, TAB_WAIT_S):
+    if not _wait_for_tab(port, token, url, TAB_WAIT_S):
         raise ChromeStepError(
             f"could not open the editor in the running Chrome: no tab at {url} in the proxy's /json/list"
             f" on port {port} after {how}"
         )
 
 
-async def _reuse(port: int, token: str, editor: EditorUrl, browser: str | None, pages: list[str]) -> str:
-    """Our proxy runs: the tab is there, or opened (a tab in a headless Chrome, else a window)."""
-    url = await editor.wait()
-    if any(page.startswith(url) for page in pages):
-        how = "the editor tab is open there"
-    else:
-        seen = await _cdp.ours(port, token)
-        headless = seen is not None and seen.headless
-        await _open_and_check(port, token, url, new_window=not headless)
-        how = f"opened the editor in a new {'tab' if headless else 'window'}"
-    return f"Chrome:     {browser or 'unknown browser'} already behind ws://127.0.0.1:{port}/pix3; {how}."
+def _loaded(port: int, token: str, url: str) -> None:
+    """Chrome was launched on ``url`` before the dev server was surely listening: the tab may show
+    Chrome's error page (listed under the URL it failed to load) — then it is loaded again (again
+    each second while it still shows the error: a load of ours can lose to Chrome's own retry)."""
+    deadline = time.monotonic() + TAB_WAIT_S
+    loaded_at: float | None = None
+    try:
+        while True:
+            target = _cdp.page_id(port, token, url)  # None for a moment while a load replaces the page
+            where = _cdp.location(port, token, target) if target is not None else ""
+            if where.startswith(url):
+                return
+            now = time.monotonic()
+            again = loaded_at is None or now - loaded_at >= RELOAD_AFTER_S
+            if target is not None and where.startswith(CHROME_ERROR) and again:
+                _cdp.navigate(port, token, target, url)
+                loaded_at = now
+            if now >= deadline:
+                break
+            time.sleep(TAB_POLL_S)  # the first, empty document, or a load on its way
+    except Exception as exc:
+        raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
+    raise ChromeStepError(f"the editor tab at {url} did not load on port {port} (a Chrome error page, or nothing)")
 
 
-async def chrome_step(
+def prepare(
     home: Path,
-    editor: EditorUrl,
+    url: str | None,
     *,
     preferred: int,
     headless: bool,
     env: Mapping[str, str] | None = None,
     platform: str = sys.platform,
     emit: Callable[[str], None] = print,
-    started: list[int] | None = None,
-) -> ChromeResult:
-    """Launch or reuse Chrome behind the proxy with the editor tab open; lines go to ``emit``.
-
-    The pid of an owner started here is appended to ``started`` as soon as it answers, so a caller
-    whose other half failed (the dev server) can stop it.
-    """
+) -> Prepared:
+    """Find Chrome, choose the port, and spawn the owner when the port is free (on ``url``, or on
+    ``about:blank`` while the editor's address is not known). Lines go to ``emit``."""
     env = os.environ if env is None else env
     binary = find_chrome(env, platform)
     if binary is None:
@@ -129,7 +155,7 @@ async def chrome_step(
     token = ensure_token(home)
     record = read_record(home)
     try:
-        choice = await _cdp.choose(preferred, token, record.port if record is not None else None)
+        choice = _cdp.choose(preferred, token, record.port if record is not None else None)
     except _cdp.NoPort as exc:
         raise ChromeStepError(str(exc)) from exc
     for port, detail in choice.skipped:
@@ -137,52 +163,65 @@ async def chrome_step(
     if choice.kind == "legacy":
         profile = record.profile if record is not None else str(profile_dir(home, env))
         raise ChromeStepError(legacy_message(choice.port, choice.browser, profile))
+    prepared = Prepared(home, token, choice, headless)
     if choice.kind == "ours":
-        emit(await _reuse(choice.port, token, editor, choice.browser, choice.pages))
-        return ChromeResult(choice.port, token)
+        return prepared
     problem = chrome_problem(binary, env)
     if problem is not None:
         raise ChromeStepError(problem)
-    profile = str(profile_dir(home, env))
-    holder = profile_holder(profile)
+    prepared.profile = str(profile_dir(home, env))
+    holder = profile_holder(prepared.profile)
     if holder is not None:
         raise ChromeStepError(
             launch_failure(
-                "Chrome was not launched", profile=profile, headless=headless, exit_code=None,
+                "Chrome was not launched", profile=prepared.profile, headless=headless, exit_code=None,
                 stderr_tail=(), env=env, holder=holder,
             )
         )  # fmt: skip
     drop_gone(home)  # no forward of an owner that is gone may prove through the new one
-    launch_url = editor.url or _cdp.BLANK
-    try:
-        owner = await start_owner(
-            home,
-            chrome=binary,
-            port=choice.port,
-            profile=profile,
-            url=launch_url,
-            headless=headless,
-            env=env,
-            is_ours=_cdp.is_ours,
-        )
-    except OwnerStartError as exc:
-        raise ChromeStepError(str(exc)) from exc
-    if started is not None:
-        started.append(owner.pid)
-    url = await editor.wait()
-    if launch_url != url:
-        await _open_and_check(choice.port, token, url, new_window=not headless, blank=True)
+    prepared.launch_url = url or _cdp.BLANK
+    options = OwnerOptions(binary, choice.port, prepared.profile, prepared.launch_url, headless)
+    prepared.starting = StartingOwner(home, options, env)
+    return prepared
+
+
+def finish(prepared: Prepared, url: str, emit: Callable[[str], None] = print) -> ChromeResult:
+    """The editor tab, once the owner answers and ``url`` is known; the ``Chrome:`` line."""
+    choice, token = prepared.choice, prepared.token
+    endpoint = f"ws://127.0.0.1:{choice.port}/pix3"
+    if prepared.starting is None:  # our proxy already ran
+        if any(page.startswith(url) for page in choice.pages):
+            how = "the editor tab is open there"
+        else:
+            _open_and_check(choice.port, token, url, new_window=not choice.headless)
+            how = f"opened the editor in a new {'tab' if choice.headless else 'window'}"
+        emit(f"Chrome:     {choice.browser or 'unknown browser'} already behind {endpoint}; {how}.")
+        return ChromeResult(choice.port, token)
+    if prepared.launch_url != url:
+        _open_and_check(choice.port, token, url, new_window=not prepared.headless, launched_on=prepared.launch_url)
     # A binary that ignores --app (a headless shell) still gets its tab: check, open if missing.
-    elif not await _wait_for_tab(choice.port, token, url, TAB_WAIT_S / 2):
-        await _open_and_check(choice.port, token, url, new_window=not headless)
+    elif not _wait_for_tab(choice.port, token, url, TAB_WAIT_S / 2):
+        _open_and_check(choice.port, token, url, new_window=not prepared.headless)
+    else:
+        _loaded(choice.port, token, url)
     emit(
-        f"Chrome:     launched behind the CDP proxy ws://127.0.0.1:{choice.port}/pix3"
-        f" (token in {display_home_path(home, 'cdp-token')}; profile {profile})"
+        f"Chrome:     launched behind the CDP proxy {endpoint}"
+        f" (token in {display_home_path(prepared.home, 'cdp-token')}; profile {prepared.profile})"
     )
     return ChromeResult(choice.port, token)
 
 
-def stop_started(started: list[int]) -> None:
-    """Stop the owners a failed `pix3 editor` started (its dev server never came up)."""
-    for pid in started:
-        terminate_owner(pid)
+def chrome_step(
+    home: Path,
+    url: str,
+    *,
+    preferred: int,
+    headless: bool,
+    env: Mapping[str, str] | None = None,
+    platform: str = sys.platform,
+    emit: Callable[[str], None] = print,
+) -> ChromeResult:
+    """Launch or reuse Chrome behind the proxy with the editor tab at ``url`` open."""
+    prepared = prepare(home, url, preferred=preferred, headless=headless, env=env, platform=platform, emit=emit)
+    prepared.wait()
+    return finish(prepared, url, emit)

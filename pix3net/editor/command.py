@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -20,7 +19,6 @@ from pix3net.home import PROJECT_FILE, pix3_home, resolve_project
 
 if TYPE_CHECKING:
     from pix3net.devserver.devinfo import DevInfo
-    from pix3net.editor.browser import ChromeResult
     from pix3net.editor.devserver import Starting
 
 NAME = "editor"
@@ -139,18 +137,15 @@ def _editor_lines(info: DevInfo, io: _Out) -> None:
 
 def _cold(args: EditorArgs, root: Path, home: Path, starting: Starting, preferred: int, io: _Out) -> int:
     """Nothing answers yet: the dev server and Chrome start together; lines in the usual order."""
-    import trio
-
     from pix3net.editor.browser import ChromeStepError
-    from pix3net.editor.devserver import DevServerError
+    from pix3net.editor.devserver import DevServerError, predict_editor_url
     from pix3net.editor.together import start_together
 
     chrome_lines: list[str] = []
     try:
-        info, outcome = trio.run(
-            partial(
-                start_together, starting, home, preferred=preferred, headless=args.headless, emit=chrome_lines.append
-            )
+        predicted = predict_editor_url(root, args.port)
+        info, outcome = start_together(
+            starting, home, preferred=preferred, headless=args.headless, emit=chrome_lines.append, predicted=predicted
         )
     except DevServerError as exc:
         return io.fail(str(exc))
@@ -166,22 +161,20 @@ def _cold(args: EditorArgs, root: Path, home: Path, starting: Starting, preferre
 
 
 def _remote_host(args: EditorArgs, home: Path, info: DevInfo, io: _Out) -> int:
-    import trio
-
     from pix3net.agents.forward import forward_port, store_forward_port
     from pix3net.editor.remote import remote_host_block
 
     port = forward_port(home, args.cdp_port)
     if args.cdp_port is not None:
         store_forward_port(home, port)
-    for line in trio.run(remote_host_block, home, info, port):
+    for line in remote_host_block(home, info, port):
         io.line(line)
     return 0
 
 
 def _chrome_step(home: Path, url: str, preferred: int, headless: bool, io: _Out) -> tuple[int, str] | int:
     """(port, token) with the editor tab open, or the exit code after the error. The reuse path
-    (our proxy on the preferred port has the tab) needs no trio: reuse.py."""
+    (our proxy on the preferred port has the tab) is reuse.py: one probe, nothing more."""
     from pix3net.editor.reuse import reused_chrome
 
     fast = reused_chrome(home, url, preferred, os.environ)
@@ -189,21 +182,13 @@ def _chrome_step(home: Path, url: str, preferred: int, headless: bool, io: _Out)
         port, token, line = fast
         io.line(line)
         return port, token
-    import trio
-
-    from pix3net.editor.browser import ChromeStepError
+    from pix3net.editor.browser import ChromeStepError, chrome_step
 
     try:
-        result = trio.run(_chrome, home, url, preferred, headless, io)
+        result = chrome_step(home, url, preferred=preferred, headless=headless, emit=io.line)
     except ChromeStepError as exc:
         return io.fail(str(exc))
     return result.port, result.token
-
-
-async def _chrome(home: Path, url: str, preferred: int, headless: bool, io: _Out) -> ChromeResult:
-    from pix3net.editor.browser import EditorUrl, chrome_step
-
-    return await chrome_step(home, EditorUrl(url), preferred=preferred, headless=headless, emit=io.line)
 
 
 def _agent_lines(root: Path, home: Path, preferred: int, port: int, token: str) -> list[str]:

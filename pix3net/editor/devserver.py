@@ -8,9 +8,11 @@ detached and waits up to 15 s for a new record that answers. The server is ours
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,14 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pix3net import probe
 from pix3net.devserver.devinfo import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
-from pix3net.editor import probe
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
 START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS
 # The reference polls every 200 ms; a stat of dev.json is cheap, and every poll saved is time
 # `pix3 editor` waits for nothing.
 POLL_S = 0.02
+DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
+PREDICT_SPAN = 100  # ports tried when guessing the next free one
 LOG_TAIL_LINES = 15
 STOP_WAIT_S = 5.0
 JS_PLUGIN = "@pix3/vite-plugin"
@@ -85,6 +89,31 @@ def server_argv(root: Path, port: int | None) -> tuple[list[str], str]:
         return [node, str(vite), *extra], "vite"
     extra = ["--port", str(port)] if port is not None else []
     return [sys.executable, "-m", "pix3net", "__dev-server", "--project", str(root), *extra], "the dev server"
+
+
+def predict_editor_url(root: Path, port: int | None) -> str | None:
+    """Where a dev server about to start will serve the editor, so Chrome can start on it at once:
+    ``--port``, else the first port from 5173 free on the loopback (the server's own rule, which
+    it applies a moment later). None when plain Vite serves the project (its config decides).
+    A wrong guess costs one navigation (browser.finish checks what the tab shows)."""
+    if uses_js_plugin(root):
+        return None
+    if port is None:
+        port = next((p for p in range(DEFAULT_DEV_PORT, DEFAULT_DEV_PORT + PREDICT_SPAN) if _loopback_free(p)), None)
+    return f"http://localhost:{port}/__pix3/" if port is not None else None
+
+
+def _loopback_free(port: int) -> bool:
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+                sock.bind((host, port))
+        except OSError as exc:
+            if family == socket.AF_INET6 and exc.errno != errno.EADDRINUSE:
+                continue  # no IPv6 here: the server binds 127.0.0.1 only
+            return False
+    return True
 
 
 def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:

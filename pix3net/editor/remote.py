@@ -55,9 +55,9 @@ def human_side_block(token_path: str, ssh_host: str | None, remote_port: int, lo
     ]
 
 
-async def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> list[str]:
+def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> list[str]:
     """The instructions printed on the remote host, ending with the state of the forward."""
-    from pix3net.editor import _cdp
+    from pix3net import probe
 
     token = read_remote_token(home)
     url = info.public_editor_url or info.editor_url
@@ -80,7 +80,7 @@ async def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> lis
         "  Here, once: pix3 agent-setup --remote, then start a new agent thread.",
         "",
     ]
-    kind, detail = await _cdp.prove(forward_port, token or new_token(), forward=True)
+    kind, detail = probe.prove(forward_port, token or new_token(), forward=True)
     if kind == "foreign":
         lines.append(f"  Port {forward_port}: {detail}")
     if token is None:

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from pix3net import probe
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.discover import find_chrome
-from pix3net.editor import probe
 
 
 def reused_chrome(

@@ -1,65 +1,65 @@
-"""A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, Performance).
+"""A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start").
 
 Both take about as long as Python plus their own start; one after the other they add up. Chrome
 is launched (or our running one found) while the dev server starts, on ``about:blank`` when its
 address is not known yet, and the blank page is sent to the editor once the server's record
-names it. Lines print in the usual order afterwards. A dev server that fails stops the Chrome
-started for it: nothing is left running that the user did not get.
+answers. One plain loop polls both (a file and two loopback probes every 20 ms). Lines print in
+the usual order afterwards. A dev server that fails stops the Chrome started for it: nothing is
+left running that the user did not get.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-import trio
-
 from pix3net.devserver.devinfo import DevInfo
-from pix3net.editor.browser import ChromeResult, ChromeStepError, EditorUrl, chrome_step, stop_started
-from pix3net.editor.devserver import POLL_S, DevServerError, Starting
+from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
+from pix3net.editor.devserver import POLL_S, Starting
 
 
-async def wait_dev_server(starting: Starting) -> DevInfo:
-    """Poll the record and its hello (a file and a loopback probe: nothing to wait on instead)."""
-    while True:
-        info = await trio.to_thread.run_sync(starting.poll)
-        if info is not None:
-            return info
-        await trio.sleep(POLL_S)
-
-
-async def start_together(
-    starting: Starting, home: Path, *, preferred: int, headless: bool, emit: Callable[[str], None]
+def start_together(
+    starting: Starting,
+    home: Path,
+    *,
+    preferred: int,
+    headless: bool,
+    emit: Callable[[str], None],
+    predicted: str | None = None,
 ) -> tuple[DevInfo, ChromeResult | ChromeStepError]:
     """The dev server's record, and Chrome's result or the reason it failed (lines to ``emit``).
 
-    Raises :class:`DevServerError` when the server does not come up (the Chrome step is cancelled
-    and an owner it started is stopped).
+    Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
+    (an owner started meanwhile is stopped).
     """
-    editor = EditorUrl()
-    started: list[int] = []
-    chrome: list[ChromeResult | ChromeStepError] = []
-    failed: list[DevServerError] = []
+    prepared: Prepared | None = None
+    failed: ChromeStepError | None = None
+    try:
+        prepared = prepare(home, predicted, preferred=preferred, headless=headless, emit=emit)
+    except ChromeStepError as exc:
+        failed = exc
     info: DevInfo | None = None
-
-    async def chrome_half() -> None:
-        try:
-            chrome.append(
-                await chrome_step(home, editor, preferred=preferred, headless=headless, emit=emit, started=started)
-            )
-        except ChromeStepError as exc:
-            chrome.append(exc)
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(chrome_half)
-        try:
-            info = await wait_dev_server(starting)
-        except DevServerError as exc:
-            failed.append(exc)
-            nursery.cancel_scope.cancel()
-        else:
-            editor.set(info.editor_url)
-    if failed or info is None:
-        stop_started(started)
-        raise failed[0] if failed else DevServerError("the dev server start was cancelled")
-    return info, chrome[0]
+    try:
+        while True:
+            if info is None:
+                info = starting.poll()
+            owner_done = True
+            if prepared is not None and failed is None:
+                try:
+                    owner_done = prepared.check()
+                except ChromeStepError as exc:
+                    failed = exc
+            if info is not None and owner_done:
+                break
+            time.sleep(POLL_S)
+    except BaseException:
+        if prepared is not None:
+            prepared.stop()
+        raise
+    if failed is not None or prepared is None:
+        return info, failed or ChromeStepError("Chrome was not prepared")
+    try:
+        return info, finish(prepared, info.editor_url, emit)
+    except ChromeStepError as exc:
+        return info, exc

@@ -52,14 +52,9 @@ def test_editor_headless_to_agent(
     assert "--remote-debugging-pipe" in argv
     assert not any(a.startswith("--remote-debugging-port") for a in argv)
     assert f"--user-data-dir={pix3_home / 'chrome'}" in argv
-    # Chrome started while the dev server did, before its address was known: on a blank page,
-    # which then went to the editor (one tab, no second window).
-    assert argv[-1] == "about:blank"
-    assert {k: record[k] for k in ("port", "editorUrl", "proxy")} == {
-        "port": cdp,
-        "editorUrl": "about:blank",
-        "proxy": 1,
-    }
+    # Chrome started while the dev server did, on the address the server was told (--port).
+    assert argv[-1] == editor_url
+    assert {k: record[k] for k in ("port", "editorUrl", "proxy")} == {"port": cdp, "editorUrl": editor_url, "proxy": 1}
     assert record["ownerPid"] > 0
     assert get(f"http://127.0.0.1:{cdp}/json/version")[0] == 401
     assert [url for url in pages_of(cdp, token) if url.startswith(editor_url)] == pages_of(cdp, token)

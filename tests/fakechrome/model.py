@@ -186,6 +186,8 @@ class FakeChrome:
         if method == "Runtime.evaluate":
             if caller is None or caller.kind != "page":
                 raise CdpError(-32601, "'Runtime.evaluate' wasn't found")
+            if params.get("expression") == "location.href":  # the document's own address
+                return {"result": {"type": "string", "value": self.targets[caller.target].url}}
             return {
                 "result": {"type": "object", "value": {"expression": params.get("expression"), "session": caller.id}}
             }

@@ -8,13 +8,14 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 
-from pix3net.editor import probe
-from pix3net.editor.probe import Connection, ProbeError
+from pix3net import probe
+from pix3net.probe import Connection, ProbeError
 from tests.integration.cdp_support import EDITOR_URL, TOKEN, running_proxy
 
 
@@ -158,3 +159,31 @@ async def test_our_proxy_proves_and_lists_its_tabs(tmp_path: Path) -> None:
         assert await trio.to_thread.run_sync(probe.proves, proxy.port, TOKEN)
         assert await trio.to_thread.run_sync(probe.ours, proxy.port, "b" * 43) is None
         assert not await trio.to_thread.run_sync(probe.proves, proxy.port, "b" * 43)
+
+
+async def test_the_forward_scope_proves_only_a_listed_port(tmp_path: Path) -> None:
+    import json
+
+    from pix3net.cdp.proof import FORWARD_PORTS_FILE
+
+    async with running_proxy(tmp_path) as proxy:
+        prove = partial(probe.prove, proxy.port, TOKEN, forward=True)
+        expected = f"port {proxy.port} is a Pix3 CDP proxy that does not know this token"
+        assert await trio.to_thread.run_sync(prove) == ("foreign", expected)
+        (tmp_path / FORWARD_PORTS_FILE).write_text(json.dumps({"ports": [proxy.port]}))
+        assert await trio.to_thread.run_sync(prove) == ("ours", "")
+        assert await trio.to_thread.run_sync(partial(probe.prove, proxy.port, "b" * 43, forward=True)) == (
+            "foreign",
+            expected,
+        )
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    assert probe.prove(dead, TOKEN, forward=True) == ("closed", "")
+    assert probe.refused(dead)
+    with canned([b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"]) as (port, _):
+        assert probe.prove(port, TOKEN) == (
+            "foreign",
+            f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP 404)",
+        )
+        assert not probe.refused(port)

@@ -1,23 +1,32 @@
-"""Loopback HTTP probes of the two daemons, on a plain socket: no trio, no httpx, no http.client.
+"""Loopback HTTP probes of pix3's two daemons, on a plain socket: no trio, no httpx, no http.client.
 
 `pix3 editor` with everything running is one ``hello`` to the dev server and one proof of the
 proxy (a challenge without the token), then — only once the proof holds — its version and tabs
 with the token, on the same connection. Importing an HTTP stack for that costs more than the
-whole exchange (trio + httpx ≈ 6× Python's own start; docs/editor.md, Performance), so the few
-requests are written and read here. Only plain ``http://`` to a daemon of ours; an ``https``
-dev server is asked through ``http.client``.
+whole exchange (trio + httpx ≈ 6× Python's own start; docs/editor.md, "Cold start and reuse"),
+so the few requests are written and read here; the Remote SSH checks (the forward-scope proof)
+use the same. Only plain ``http://`` to a daemon of ours; an ``https`` dev server is asked
+through ``http.client``. The token is sent only to a port that proved it knows it.
 
 Hostile answers are bounded: a head over 64 KiB or a body over 16 MiB ends the probe.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
+from pix3net.cdp.proof import (
+    CHALLENGE_HEADER,
+    FORWARD_SCOPE,
+    PROOF_HEADER,
+    SCOPE_HEADER,
+    new_challenge,
+    verify_proof,
+)
 
 MAX_HEAD = 64 * 1024  # a daemon's answer head is a few hundred bytes
 MAX_BODY = 16 * 1024 * 1024  # /json/list of a Chrome with hundreds of tabs stays far below
@@ -64,6 +73,14 @@ class Connection:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+    def detach(self) -> tuple[socket.socket, bytes]:
+        """The socket and the bytes read past the last answer (after a 101: the first frames)."""
+        if self._sock is None:
+            raise ProbeError("no connection to detach")
+        sock, data = self._sock, self._buffer
+        self._sock, self._buffer = None, b""
+        return sock, data
 
     def close(self) -> None:
         if self._sock is not None:
@@ -238,12 +255,46 @@ def ours(port: int, token: str, timeout: float = PROBE_SECONDS) -> Ours | None:
     return Ours(browser, str(version.get("User-Agent") or ""), page_urls(listed))
 
 
-def proves(port: int, token: str, timeout: float = PROBE_SECONDS) -> bool:
-    """One challenge, no token: does the proxy on ``port`` answer with the proof of ``token``?"""
+def prove(port: int, token: str, *, forward: bool = False, timeout: float = PROBE_SECONDS) -> tuple[str, str]:
+    """``(kind, detail)``: ``ours`` (the proof of ``token`` holds — for the port dialled, in the
+    forward scope), ``closed`` (nothing answers HTTP) or ``foreign`` with what answered. One
+    challenge, never the token (docs/cdp-proxy.md, Proof)."""
     challenge = new_challenge()
+    headers = {CHALLENGE_HEADER: challenge}
+    if forward:
+        headers[SCOPE_HEADER] = FORWARD_SCOPE
     try:
         with Connection("127.0.0.1", port, timeout) as conn:
-            answer = conn.get("/json/version", {CHALLENGE_HEADER: challenge})
+            answer = conn.get("/json/version", headers)
     except (OSError, ProbeError):
-        return False
-    return verify_proof(token, challenge, answer.headers.get(PROOF_HEADER.lower()))
+        return "closed", ""
+    if verify_proof(token, challenge, answer.headers.get(PROOF_HEADER.lower()), forward_port=port if forward else None):
+        return "ours", ""
+    if answer.headers.get("x-pix3-cdp-proxy") == "1":
+        return "foreign", f"port {port} is a Pix3 CDP proxy that does not know this token"
+    return "foreign", f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP {answer.status})"
+
+
+def proves(port: int, token: str, timeout: float = PROBE_SECONDS) -> bool:
+    """Does the proxy on ``port`` answer with the (local-scope) proof of ``token``?"""
+    return prove(port, token, timeout=timeout)[0] == "ours"
+
+
+def refused(port: int) -> bool:
+    """Nothing listens on ``127.0.0.1:port`` (the connection is refused at once)."""
+    with socket.socket() as sock:
+        sock.settimeout(PROBE_SECONDS)
+        try:
+            return sock.connect_ex(("127.0.0.1", port)) == errno.ECONNREFUSED
+        except OSError:
+            return False
+
+
+def targets(port: int, token: str, timeout: float = PROBE_SECONDS) -> list[dict[str, Any]]:
+    """The proxy's ``/json/list`` with the token — only for a port that proved it is ours."""
+    try:
+        with Connection("127.0.0.1", port, timeout) as conn:
+            listed = conn.get("/json/list", {"Authorization": f"Bearer {token}"}).json()
+    except (OSError, ProbeError):
+        return []
+    return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []
