@@ -13,19 +13,19 @@ setup:
     # The Remote SSH tests run a real sshd on a loopback port of their own; RUNLEVEL=1 keeps the
     # package from starting the system's sshd on port 22.
     [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || (apt-get update -q && RUNLEVEL=1 apt-get install -y -q openssh-server openssh-client)
-    # `npm install` against the lock file rather than `npm ci`: vite lists a Windows-only optional package the
-    # registry here does not serve, which npm ci refuses to skip; the lock file is left unchanged either way.
-    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then (cd tests/node && npm install --no-audit --no-fund --loglevel=error); fi
+    # `npm ci`: exactly the lock file, which it never rewrites (an `npm install` would, whenever this npm resolves
+    # the tree differently from the one that wrote the lock). Rerun when the lock is newer than the install.
+    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then (cd tests/node && npm ci --no-audit --no-fund --loglevel=error); fi
 
 # The whole suite: unit, integration (fake Chrome, real hypercorn) and e2e (real Chromium, real clients).
 test *ARGS: setup
     {{python}} -m pytest {{ARGS}}
 
-# ruff and mypy --strict.
-lint:
-    ruff check .
-    ruff format --check .
-    mypy
+# ruff and mypy --strict (setup installs both; run through the interpreter, so no PATH shim is needed).
+lint: setup
+    {{python}} -m ruff check .
+    {{python}} -m ruff format --check .
+    {{python}} -m mypy
 
 # Ratios against the physical limits, side by side in one run (tests/bench/).
 bench *ARGS: setup

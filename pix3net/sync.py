@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pix3tools.core.devrecord import read_url
+
 EDITOR_FLUSH_TIMEOUT_MS = 15_000
 PROBE_TIMEOUT_S = 2.0
 FETCH_SLACK_S = 2.0  # the HTTP call is aborted 2 s after the editor's own deadline
@@ -43,6 +45,29 @@ class SyncOutcome:
         return f"editor at {self.url} flushed its unsaved scenes" if self.status == "flushed" else None
 
 
+def _truthy(value: object) -> bool:
+    """JavaScript's truthiness, which the reference's reading of the reply uses (an empty list or
+    object is true there)."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value == value and value != 0  # NaN and 0 are false
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def read_flush_answer(body: object, status: int, url: str) -> SyncOutcome:
+    """What a flush reply means (docs/devserver.md "The flush client"): ``ok`` exactly false →
+    ``unsynced`` with ``reason`` (or `HTTP <status>` when it has none); else ``flushed`` when
+    ``editor`` is true, ``no-editor`` otherwise. The HTTP status is not otherwise read."""
+    reply = body if isinstance(body, dict) else {}
+    if reply.get("ok") is False:
+        reason = reply.get("reason")
+        return SyncOutcome("unsynced", url, str(reason) if _truthy(reason) else f"HTTP {status}")
+    return SyncOutcome("flushed" if _truthy(reply.get("editor")) else "no-editor", url)
+
+
 def _api(url: str, route: str) -> str:
     return url + ("" if url.endswith("/") else "/") + "__pix3/api/" + route
 
@@ -51,8 +76,6 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
     """Ask the dev server named by ``<root>/.pix3/dev.json`` to flush the editor."""
     if no_sync:
         return SyncOutcome("skipped")
-    from pix3net.devserver.devinfo import read_url
-
     url = read_url(root)
     if url is None:
         return SyncOutcome("no-server")
@@ -75,12 +98,6 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
             body = reply.json()
         except httpx.TimeoutException:
             return SyncOutcome("unsynced", url, "The operation was aborted due to timeout")
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx.HTTPError, ValueError, RecursionError) as exc:
             return SyncOutcome("unsynced", url, str(exc) or type(exc).__name__)
-    if isinstance(body, dict) and body.get("ok") is False:
-        reason = body.get("reason")
-        return SyncOutcome(
-            "unsynced", url, reason if isinstance(reason, str) and reason else f"HTTP {reply.status_code}"
-        )
-    editor = body.get("editor") if isinstance(body, dict) else None
-    return SyncOutcome("flushed" if editor else "no-editor", url)
+    return read_flush_answer(body, reply.status_code, url)

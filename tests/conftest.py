@@ -6,6 +6,7 @@ skipping: CI installs every part (.ci/run), and a skip would hide a broken featu
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -60,6 +61,32 @@ def pix3_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     home.mkdir(mode=0o700)
     monkeypatch.setenv("PIX3_HOME", str(home))
     yield home
+
+
+def seed_three_types(home: Path) -> Path:
+    """Put the test clients' pinned ``@types/three`` (and WebXR's) into ``home``'s cache, where
+    ``pix3 kit`` / ``pix3 check`` would have installed them with npm: no download in the tests."""
+    from pix3tools.scripttypes import THREE_TYPES_VERSION, cache_prefix
+
+    source = NODE_DIR / "node_modules" / "@types"
+    try:
+        version = json.loads((source / "three" / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        pytest.fail(f"@types/three is missing in {source}: run `just setup` (npm ci in tests/node)")
+    if version != THREE_TYPES_VERSION:
+        pytest.fail(f"tests/node has @types/three {version}, pix3net pins {THREE_TYPES_VERSION}: run `just setup`")
+    target = cache_prefix(home) / "node_modules" / "@types"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("three", "webxr"):
+        if not (target / name).exists():
+            (target / name).symlink_to(source / name, target_is_directory=True)
+    return home
+
+
+@pytest.fixture
+def three_types_home(pix3_home: Path) -> Path:
+    """A private PIX3_HOME whose cache already holds three's types (see ``seed_three_types``)."""
+    return seed_three_types(pix3_home)
 
 
 def _chromium() -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -19,57 +17,25 @@ from pix3net.agents.launch import (
     write_config,
     ws_endpoint,
 )
-from pix3net.cli._port import parse_port
-from pix3net.cli.usage import command_usage, usage_error
-from pix3net.home import PROJECT_FILE, pix3_home, resolve_project
+from pix3tools.core import pix3_home
+from pix3tools.core.argv import Option, Project, Syntax, tcp_port
+from pix3tools.core.cli import Call, run
 
-NAME = "agent-setup"
+__all__ = ["SYNTAX", "main"]
 
-
-@dataclass
-class SetupArgs:
-    targets: list[str] = field(default_factory=list)
-    repair: bool = False
-    remote: bool = False
-    cdp_port: int | None = None
-    project: str | None = None
-    help: bool = False
-
-
-class ArgError(ValueError):
-    pass
-
-
-def parse_args(argv: list[str]) -> SetupArgs:
-    args = SetupArgs()
-    if "--help" in argv or "-h" in argv:
-        args.help = True
-        return args
-    i = 0
-    while i < len(argv):
-        token = argv[i]
-        if token in AGENTS:
-            args.targets.append(token)
-        elif token == "--repair":
-            args.repair = True
-        elif token == "--remote":
-            args.remote = True
-        elif token in ("--project", "--cdp-port"):
-            value = argv[i + 1] if i + 1 < len(argv) else None
-            if token == "--project":
-                if value is None or value.startswith("-"):
-                    raise ArgError("--project needs a directory")
-                args.project = value
-            else:
-                port = None if value is None else parse_port(value)
-                if port is None:
-                    raise ArgError("--cdp-port needs a port")
-                args.cdp_port = port
-            i += 1
-        else:
-            raise ArgError(f'agent-setup takes claude, codex or pi, not "{token}"')
-        i += 1
-    return args
+SYNTAX = Syntax(
+    "agent-setup",
+    flags=("--repair", "--remote"),
+    options=(
+        Option("--project", missing="--project needs a directory", stop="-", equals=False),
+        # The port takes the next token whatever it is: `--cdp-port --repair` is a bad port.
+        Option("--cdp-port", missing="--cdp-port needs a port", stop=None, equals=False, convert=tcp_port),
+    ),
+    words=None,
+    choices=tuple(AGENTS),
+    unknown='agent-setup takes claude, codex or pi, not "{arg}"',
+    project=Project(),
+)
 
 
 def _display(path: Path, home: Path) -> str:
@@ -128,31 +94,18 @@ def _notes(targets: list[Agent], launch_line: str) -> list[str]:
     return lines
 
 
-def run(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        args = parse_args(argv)
-    except ArgError as exc:
-        err.write(usage_error(NAME, str(exc)))
-        return 2
-    if args.help:
-        out.write(command_usage(NAME))
-        return 0
-    cwd = Path.cwd()
-    root = resolve_project(cwd, args.project)
-    if root is None:
-        start = (cwd / args.project).resolve() if args.project is not None else cwd
-        where = f"{start}" if args.project is not None else f"{start} or any parent folder"
-        err.write(
-            f"pix3 agent-setup: no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.\n"
-        )
-        return 2
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _setup, cwd=cwd, out=out, err=err)
+
+
+def _setup(call: Call) -> int:
+    root, out, err = call.project, call.out, call.err
+    remote, repair, cdp_port = call.args.flag("--remote"), call.args.flag("--repair"), call.args.get("--cdp-port", int)
     home = pix3_home(os.environ)
-    if args.remote:
+    if remote:
         from pix3net.agents.remote import remote_endpoint
 
-        found = remote_endpoint(home, args.cdp_port, out=out, err=err)
+        found = remote_endpoint(home, cdp_port, out=out, err=err)
         if found is None:
             return 1
         port, token = found
@@ -162,14 +115,14 @@ def run(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None
         from pix3net.cdp.token import ensure_token
 
         token = ensure_token(home)
-        port = _local_port(home, args.cdp_port)
+        port = _local_port(home, cdp_port)
         config_path = home / LOCAL_CONFIG
         where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != DEFAULT_CDP_PORT else "")
     action = write_config(config_path, port, token)  # before the project files, also when they drift
     launch = mcp_launch(config_path)
-    targets = [AGENTS[t] for t in args.targets] if args.targets else default_targets(root)
-    outcomes = [install(root, agent, launch, repair=args.repair) for agent in targets]
-    repair_cmd = "pix3 agent-setup --remote --repair" if args.remote else "pix3 agent-setup --repair"
+    targets = [AGENTS[t] for t in call.args.words] if call.args.words else default_targets(root)
+    outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+    repair_cmd = "pix3 agent-setup --remote --repair" if remote else "pix3 agent-setup --repair"
     lines = [
         f"pix3-browser: {launch.line()}",
         f"  (chrome-devtools-mcp {CHROME_DEVTOOLS_MCP_VERSION}; {_display(config_path, home)} (0600, {action})"

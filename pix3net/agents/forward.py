@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pix3net.agents.launch import DEFAULT_CDP_PORT
 from pix3net.cdp.token import REMOTE_TOKEN_FILE, ensure_token, read_token
-from pix3net.home import atomic_write, ensure_home
+from pix3tools.core import atomic_write, ensure_home
 
 REMOTE_FORWARD_FILE = "remote-forward.json"
 

@@ -139,13 +139,20 @@ def switching_protocols(accept: str) -> bytes:
     ).encode("ascii")
 
 
+def frame_header(length: int, *, opcode: int = 0x1, fin: bool = True) -> bytes:
+    """Header of one unmasked server frame of ``length`` payload bytes (RFC 6455 §5.2); text,
+    final by default (a fragment: ``fin=False``, continuations ``opcode=0``)."""
+    first = (0x80 if fin else 0) | opcode
+    if length < 126:
+        return struct.pack("!BB", first, length)
+    if length < 65536:
+        return struct.pack("!BBH", first, 126, length)
+    return struct.pack("!BBQ", first, 127, length)
+
+
 def text_frame_header(length: int) -> bytes:
     """Header of one unmasked, final text frame of ``length`` payload bytes (RFC 6455 §5.2)."""
-    if length < 126:
-        return struct.pack("!BB", 0x81, length)
-    if length < 65536:
-        return struct.pack("!BBH", 0x81, 126, length)
-    return struct.pack("!BBQ", 0x81, 127, length)
+    return frame_header(length)
 
 
 class FrameGauge:

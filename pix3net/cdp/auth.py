@@ -39,8 +39,10 @@ REASONS = {
     401: "Unauthorized",
     403: "Forbidden",
     404: "Not Found",
+    408: "Request Timeout",
     431: "Request Header Fields Too Large",
     502: "Bad Gateway",
+    503: "Service Unavailable",
 }
 
 

@@ -13,5 +13,9 @@ class ChromeChannel(Protocol):
     async def send(self, message: bytes) -> None:
         """Send one message to Chrome. After Chrome is gone, sends are silently dropped."""
 
+    def send_nowait(self, message: bytes) -> bool:
+        """Send one message at once without waiting, if the channel can; False (nothing sent)
+        when it would have to wait or hold the message. True after Chrome is gone (dropped)."""
+
     async def receive(self) -> bytes:
         """The next message from Chrome; raises ``trio.EndOfChannel`` once Chrome is gone."""

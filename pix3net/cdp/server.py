@@ -2,12 +2,18 @@
 
 Thin by design (DESIGN decision 1): bytes in, :mod:`pix3net.cdp.router` decides, bytes out.
 - One task reads Chrome and never blocks on a client: every client has its own byte-bounded
-  outbound queue and writer task; a client whose queue passes the bound is closed 1008
+  outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its bound, or the
+  one with the most queued when all clients together pass the owner's bound, is closed 1008
   (DESIGN decision 3).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
   client cannot grow it without bound.
+- The hot path is one wake-up per direction: a client's message is routed and written to the
+  pipe by the task that read it, Chrome's answer is routed and written to the client's socket by
+  the task that read it, each with one non-blocking system call when nothing is queued ahead
+  (measured: every task switch and trio socket wrapper on this path costs more than the routing).
 - Auth (Origin → Host → Bearer) runs before any upgrade or attach; refused upgrades are plain
-  HTTP answers (spec/cdp.md §2.2–§2.3).
+  HTTP answers (docs/cdp-proxy.md). Connections are capped and must send their head in time
+  (:mod:`pix3net.cdp._listener`).
 - A send is never cancelled in the middle of a frame unless the connection is being torn down.
 """
 
@@ -23,10 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from wsproto import ConnectionType
-from wsproto.connection import Connection, ConnectionState
+from wsproto.connection import ConnectionState
 from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
-from wsproto.utilities import LocalProtocolError
 
 from pix3net.cdp import auth
 from pix3net.cdp._http import (
@@ -39,9 +43,10 @@ from pix3net.cdp._http import (
     http_route_path,
     parse_head,
     switching_protocols,
-    text_frame_header,
     ws_route,
 )
+from pix3net.cdp._listener import Gate, Limits, accept_forever, busy_answer
+from pix3net.cdp._outbound import HANG_UP_SECONDS, Budget, Client
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
 from pix3net.cdp.router import (
@@ -54,18 +59,24 @@ from pix3net.cdp.router import (
     ToClient,
 )
 
-# The reference's `maxPayload` (spec/cdp.md §0): larger client messages close the socket 1009.
+# The reference's `maxPayload` (256 MiB): larger client messages close the socket 1009.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 # Per-client outbound bound: at least one maximum message (DESIGN decision 3).
 DEFAULT_QUEUE_BYTES = MAX_MESSAGE_BYTES
+# All clients together: two maximum messages, so one client can always hold a full one while
+# another drains one. Per-client bounds alone let every stalled client add 256 MiB (three took
+# the owner to ~600 MiB); past this the client with the most queued is cut first.
+OWNER_QUEUE_BYTES = 2 * MAX_MESSAGE_BYTES
 # Client readers wait while this much is queued for Chrome (backpressure, not a limit).
 CHROME_QUEUE_BYTES = 64 * 1024 * 1024
-# A hung-up peer gets this long to answer the close frame (spec/cdp.md §2.8, "hang up").
-HANG_UP_SECONDS = 1.0
 # The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
 INTERNAL_CALL_SECONDS = 10.0
 _RECEIVE_BYTES = 256 * 1024
-_JOIN_BELOW = 64 * 1024  # small frames go out in one write
+_FIRST_RECEIVE_BYTES = 16 * 1024
+# Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
+# Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
+# should see pages and workers, not Chrome's windows.
+UNLISTED_TARGET_TYPES = frozenset({"browser", "tab", "browser_ui"})
 
 CLOSE_GOING_AWAY = 1001
 CLOSE_TOO_SLOW = 1008
@@ -88,6 +99,7 @@ class _ChromeQueue:
         self.items: deque[bytes] = deque()
         self.size = 0
         self.changed = trio.Event()
+        self.busy = False  # the writer holds a message it has not finished sending
 
     def put(self, data: bytes) -> None:
         self.items.append(data)
@@ -111,113 +123,6 @@ class _ChromeQueue:
             await self.changed.wait()
 
 
-_END = object()
-
-
-class _Client:
-    """One WebSocket client's outbound side: a byte-bounded queue drained by one writer."""
-
-    def __init__(self, number: int, stream: trio.SocketStream, trailing: bytes, bound: int) -> None:
-        self.number = number
-        self.stream = stream
-        self.trailing = trailing
-        self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
-        self.bound = bound
-        self.queue: deque[Any] = deque()
-        self.queued = 0  # bytes waiting in ``queue``
-        self.in_flight = 0  # bytes of the message the writer is sending now
-        self.wake = trio.Event()
-        self.closing = False
-        self.upgraded = False  # the 101 went out
-        self.mid_frame = False  # the writer is inside a frame
-        self.reader_done = trio.Event()
-        self.scope = trio.CancelScope()
-
-    def _push(self, item: Any, size: int) -> None:
-        self.queue.append((item, size))
-        self.queued += size
-        self.wake.set()
-
-    def enqueue(self, parts: tuple[bytes | memoryview, ...]) -> bool:
-        """Queue one text message; False when it would pass the bound (the client is too slow)."""
-        if self.closing:
-            return True
-        size = sum(len(p) for p in parts)
-        pending = self.queued + self.in_flight
-        # One message of any size is taken when nothing is pending (Chrome→client has no limit).
-        if pending and pending + size > self.bound:
-            return False
-        self._push(parts, size)
-        return True
-
-    def control(self, data: bytes) -> None:
-        self._push(data, 0)
-
-    def finish(self) -> None:
-        """The peer closed: flush what is queued (our close answer last), then the socket."""
-        if not self.closing:
-            self.closing = True
-            self._push(_END, 0)
-
-    def hang_up(self, code: int, reason: str, *, drop_queued: bool = False) -> None:
-        """Close frame with code and reason, then the socket after the peer answers (≤ 1 s)."""
-        if self.closing:
-            return
-        self.closing = True
-        if drop_queued:
-            self.queue.clear()
-            self.queued = 0
-        if self.ws.state is ConnectionState.OPEN:
-            with contextlib.suppress(LocalProtocolError):
-                self.control(self.ws.send(CloseConnection(code=code, reason=reason)))
-        self._push(_END, 0)
-        self.scope.deadline = min(self.scope.deadline, trio.current_time() + HANG_UP_SECONDS)
-
-    async def write(self) -> None:
-        try:
-            await self._write()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.scope.cancel()  # the peer is gone; the reader ends with it
-
-    async def _write(self) -> None:
-        while True:
-            while not self.queue:
-                self.wake = trio.Event()
-                await self.wake.wait()
-            item, size = self.queue.popleft()
-            if item is _END:
-                with trio.move_on_after(HANG_UP_SECONDS):
-                    await self.reader_done.wait()
-                self.scope.cancel()
-                return
-            self.mid_frame = True
-            if isinstance(item, bytes):
-                await self.stream.send_all(item)
-                self.mid_frame = False
-                continue
-            self.queued -= size
-            self.in_flight = size
-            header = text_frame_header(size)
-            if size < _JOIN_BELOW:
-                await self.stream.send_all(header + b"".join(item))
-            else:
-                await self.stream.send_all(header)
-                for index in range(len(item)):  # no loop variable left holding a slice of the message
-                    await self.stream.send_all(item[index])
-            del item  # the sent message is not kept alive while the next one is awaited
-            self.in_flight = 0
-            self.mid_frame = False
-
-    def close_now(self, code: int, reason: str) -> None:
-        """Best effort, without waiting: a close frame if the socket is between frames (the
-        proxy is being cancelled; the socket is closed right after)."""
-        if self.closing or self.mid_frame or not self.upgraded or self.ws.state is not ConnectionState.OPEN:
-            return
-        self.closing = True
-        with contextlib.suppress(OSError, LocalProtocolError):
-            os.write(self.stream.socket.fileno(), self.ws.send(CloseConnection(code=code, reason=reason)))
-
-
 class _Proxy:
     def __init__(
         self,
@@ -227,6 +132,8 @@ class _Proxy:
         log: Callable[[str], None],
         queue_bytes: int,
         max_message_bytes: int,
+        owner_queue_bytes: int,
+        limits: Limits,
     ) -> None:
         self.channel = channel
         self.token = token
@@ -236,9 +143,12 @@ class _Proxy:
         self._log = log
         self.queue_bytes = queue_bytes
         self.max_message_bytes = max_message_bytes
+        self.owner_queue_bytes = owner_queue_bytes
+        self.budget = Budget()
+        self.gate = Gate(limits)
         self.router = Router()
         self.to_chrome = _ChromeQueue()
-        self.clients: dict[int, _Client] = {}
+        self.clients: dict[int, Client] = {}
         self.calls: dict[int, _Waiter] = {}
         self.attaching: dict[int, _Waiter] = {}
         self.numbers = itertools.count(1)
@@ -254,13 +164,18 @@ class _Proxy:
     def execute(self, actions: list[Action]) -> None:
         for action in actions:
             if isinstance(action, ToChrome):
-                self.to_chrome.put(action.data)
+                self.send_chrome(action.data)
             elif isinstance(action, ToClient):
                 client = self.clients.get(action.client)
-                if client is not None and not client.enqueue(action.parts):
-                    self.log(f"client too slow: more than {client.bound} bytes queued; closing it (1008)")
-                    client.hang_up(CLOSE_TOO_SLOW, "client too slow", drop_queued=True)
-                    self.execute(self.router.client_gone(action.client))
+                if client is None:
+                    continue
+                size = sum(len(p) for p in action.parts)
+                if client.try_write(action.parts, size):
+                    continue
+                if not client.enqueue(action.parts, size):
+                    self.cut(client, f"more than {client.bound} bytes queued for it")
+                elif self.budget.used > self.owner_queue_bytes:
+                    self.cut_largest()
             elif isinstance(action, Close):
                 client = self.clients.get(action.client)
                 if client is not None:
@@ -273,6 +188,30 @@ class _Proxy:
                 call = self.calls.pop(action.call, None)
                 if call is not None:
                     call.done(action.result, action.error)
+
+    def send_chrome(self, data: bytes) -> None:
+        """To Chrome in order: at once when nothing is ahead and it fits one pipe write, else queued."""
+        queue = self.to_chrome
+        if not queue.items and not queue.busy and self.channel.send_nowait(data):
+            return
+        queue.put(data)
+
+    def cut(self, client: Client, why: str) -> None:
+        """A client too slow to read: close frame 1008 ahead of what was queued, root detached."""
+        self.log(f"client too slow: {why}; closing it (1008)")
+        client.hang_up(CLOSE_TOO_SLOW, "client too slow", drop_queued=True)
+        self.execute(self.router.client_gone(client.number))
+
+    def cut_largest(self) -> None:
+        """All clients together hold more than the owner's bound: cut the largest queues first
+        (a client whose only message is the one being delivered is never cut for it)."""
+        while self.budget.used > self.owner_queue_bytes:
+            candidates = [c for c in self.clients.values() if not c.closing and c.messages > 1]
+            if not candidates:
+                return
+            largest = max(candidates, key=lambda c: c.pending)
+            total = self.budget.used
+            self.cut(largest, f"{total} bytes queued for all clients, over the owner's {self.owner_queue_bytes}")
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         """The proxy's own CDP call on the pipe root; raises RuntimeError with the 502 text."""
@@ -309,42 +248,62 @@ class _Proxy:
     async def write_chrome(self) -> None:
         while True:
             data = await self.to_chrome.get()
+            self.to_chrome.busy = True
             # The channel drops sends once Chrome is gone; a channel that raises instead is
             # treated the same (the reader will see the end).
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 await self.channel.send(data)
+            self.to_chrome.busy = False
+            del data
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
+        refusal = self.gate.refusal()
+        if refusal is not None:
+            # Answered without reading or waiting: the place is what this connection lacks.
+            with contextlib.suppress(OSError):
+                os.write(stream.socket.fileno(), busy_answer(refusal))
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        slot = _Slot(self.gate)
         try:
-            await self._connection(stream)
+            await self._connection(stream, slot)
         except Exception as error:  # one bad connection must never take the owner down
             self.log(f"connection failed: {type(error).__name__}: {error}")
+        finally:
+            slot.close()
 
-    async def _connection(self, stream: trio.SocketStream) -> None:
+    async def _connection(self, stream: trio.SocketStream, slot: _Slot) -> None:
+        limits = self.gate.limits
         try:
             buffer = bytearray()
             while True:
-                head_bytes = await _read_head(stream, buffer)
+                first = slot.waiting
+                head: RequestHead | None = None
+                length: int | None = 0
+                with trio.move_on_after(limits.head_seconds if first else limits.keep_alive_seconds) as waited:
+                    head_bytes = await _read_head(stream, buffer)
+                    head = _parse(head_bytes) if head_bytes is not None else None
+                    if head is not None:
+                        length = body_length(head)
+                        if length and not await _skip_body(stream, buffer, length):
+                            return
+                if waited.cancelled_caught:  # idle, or a head sent too slowly (slowloris)
+                    if first or buffer:
+                        message = f"no complete request head within {limits.head_seconds:g} s"
+                        await stream.send_all(auth.http_answer(408, {"error": message}, None, close=True))
+                    return
                 if head_bytes is None:
                     return
-                try:
-                    head = parse_head(head_bytes)
-                except BadRequest:
+                slot.heard()
+                if head is None:
                     await stream.send_all(auth.http_answer(400, {"error": "bad request"}, None, close=True))
                     return
                 if head.get("upgrade") is not None:
                     await self.upgrade(stream, head, bytes(buffer))
                     return
-                length = body_length(head)
                 keep = head.keep_alive and length is not None
-                if length:
-                    while len(buffer) < length:
-                        data = await stream.receive_some(_RECEIVE_BYTES)
-                        if not data:
-                            return
-                        buffer += data
-                    del buffer[:length]
                 await stream.send_all(await self.http(head, close=not keep))
                 if not keep:
                     return
@@ -416,7 +375,7 @@ class _Proxy:
                 "webSocketDebuggerUrl": f"ws://{host}/pix3/page/{info.get('targetId')}",
             }
             for info in infos
-            if isinstance(info, dict) and info.get("type") not in ("browser", "tab")
+            if isinstance(info, dict) and info.get("type") not in UNLISTED_TARGET_TYPES
         ]
 
     async def refuse_upgrade(self, stream: trio.SocketStream, head: RequestHead, status: int, message: str) -> None:
@@ -442,7 +401,7 @@ class _Proxy:
         waiter = _Waiter()
         self.attaching[number] = waiter
         # Registered before the attach: events on the new root queue up until the writer runs.
-        client = _Client(number, stream, trailing, self.queue_bytes)
+        client = Client(number, stream, trailing, self.queue_bytes, self.budget)
         self.clients[number] = client
         self.all_gone = trio.Event()
         try:
@@ -451,6 +410,7 @@ class _Proxy:
             # Every orderly end has already set ``closing``; what is left is the proxy itself
             # being cancelled (owner shutdown) or a broken socket (where this write fails quietly).
             client.close_now(CLOSE_GOING_AWAY, "proxy closing")
+            client.release()
             del self.clients[number]
             if not self.clients:
                 self.all_gone.set()
@@ -459,7 +419,7 @@ class _Proxy:
                 self.log(f"client gone ({self.router.client_count} left)")
 
     async def serve_client(
-        self, client: _Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str
+        self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str
     ) -> None:
         number = client.number
         self.execute(self.router.open_client(number, page))
@@ -485,7 +445,7 @@ class _Proxy:
                 if not client.closing:
                     client.scope.cancel()
 
-    async def read_client(self, client: _Client) -> None:
+    async def read_client(self, client: Client) -> None:
         """Feed the client's bytes to wsproto; whole messages to the router. Returns at close."""
         ws = client.ws
         pieces: list[str | bytes] = []
@@ -493,11 +453,12 @@ class _Proxy:
         gauge = FrameGauge()
         gauge.feed(client.trailing)
         first = True  # the bytes that came with the upgrade are already in ``ws``
+        reader = _SocketReader(client.fd)
         while True:
             if not first:
                 try:
-                    data = await client.stream.receive_some(_RECEIVE_BYTES)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    data = await reader.read()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     return
                 ws.receive_data(data or None)
                 gauge.feed(data)
@@ -532,7 +493,7 @@ class _Proxy:
             if ws.state is ConnectionState.CLOSED:
                 return
 
-    def _too_big(self, client: _Client) -> None:
+    def _too_big(self, client: Client) -> None:
         client.hang_up(CLOSE_TOO_BIG, "message too big")
         self.execute(self.router.client_gone(client.number))
         self.log(
@@ -554,6 +515,74 @@ def _message_text(pieces: list[str | bytes]) -> str:
     # that are not UTF-8 then fail the JSON check (-32700).
     data = b"".join(p if isinstance(p, bytes) else p.encode() for p in pieces)
     return data.decode("utf-8", "replace")
+
+
+class _SocketReader:
+    """Non-blocking reads straight from the socket: wait only when nothing is there.
+
+    trio's ``receive_some`` yields to the scheduler after every read that succeeded; here a read
+    that follows a wake-up goes on at once, and only data read without waiting yields first (a
+    client that floods cannot starve the other tasks). Reads start small and grow while they
+    come back full: ``os.read`` allocates its whole size first.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.size = _FIRST_RECEIVE_BYTES
+        self.woken = True
+
+    async def read(self) -> bytes:
+        while True:
+            try:
+                data = os.read(self.fd, self.size)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self.fd)
+                self.woken = True
+                continue
+            if not self.woken:
+                await trio.lowlevel.checkpoint()
+            self.woken = False
+            full = len(data) == self.size
+            self.size = min(self.size * 4, _RECEIVE_BYTES) if full else _FIRST_RECEIVE_BYTES
+            return data
+
+
+class _Slot:
+    """One connection's place at the gate: open until closed, waiting until its first head."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.waiting = True
+        self.closed = False
+
+    def heard(self) -> None:
+        if self.waiting:
+            self.waiting = False
+            self.gate.waiting -= 1
+
+    def close(self) -> None:
+        self.heard()
+        if not self.closed:
+            self.closed = True
+            self.gate.open -= 1
+
+
+def _parse(head_bytes: bytes) -> RequestHead | None:
+    try:
+        return parse_head(head_bytes)
+    except BadRequest:
+        return None
+
+
+async def _skip_body(stream: trio.SocketStream, buffer: bytearray, length: int) -> bool:
+    """Read and drop a small body; False when the peer went first."""
+    while len(buffer) < length:
+        data = await stream.receive_some(_RECEIVE_BYTES)
+        if not data:
+            return False
+        buffer += data
+    del buffer[:length]
+    return True
 
 
 async def _read_head(stream: trio.SocketStream, buffer: bytearray) -> bytes | None:
@@ -583,6 +612,8 @@ async def serve_proxy(
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
     queue_bytes: int = DEFAULT_QUEUE_BYTES,
     max_message_bytes: int = MAX_MESSAGE_BYTES,
+    owner_queue_bytes: int = OWNER_QUEUE_BYTES,
+    limits: Limits | None = None,
 ) -> None:
     """Serve the CDP token proxy on 127.0.0.1:``port`` until Chrome is gone.
 
@@ -590,14 +621,15 @@ async def serve_proxy(
     gets the bound port (``port=0`` picks a free one). Returns after ``channel.receive()``
     raised ``trio.EndOfChannel`` and every client was closed 1001 ``Chrome closed``. Cancellation
     sends 1001 ``proxy closing`` to clients between frames and cuts every connection at once.
-    ``queue_bytes`` and ``max_message_bytes`` exist for tests.
+    ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits`` exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]
-    proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes)
+    proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits())
     async with trio.open_nursery() as nursery:
         nursery.start_soon(proxy.write_chrome)
-        nursery.start_soon(trio.serve_listeners, proxy.connection, listeners)
+        for listener in listeners:
+            nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
         task_status.started(bound)
         await proxy.read_chrome()
         with trio.move_on_after(HANG_UP_SECONDS + 0.5):

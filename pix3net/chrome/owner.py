@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -27,7 +26,6 @@ from pix3net.chrome.discover import chrome_problem
 from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
-from pix3net.home import pix3_home
 
 # §1.4 timeouts.
 READY_SECONDS = 20.0
@@ -268,12 +266,6 @@ async def _serve_proxy(
     await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
 
 
-def main(argv: list[str]) -> int:
-    """Entry of the hidden command ``pix3 __chrome-owner '<json>'``."""
-    log = make_log(sys.stdout, os.getpid())
-    options = parse_options(argv)
-    if options is None:
-        log(f"bad options: {argv[0] if argv else '(none)'}")
-        return EXIT_BAD_OPTIONS
-    home = pix3_home(os.environ)
+def own_chrome(options: OwnerOptions, home: Path, log: Log) -> int:
+    """Run the owner in this process until Chrome is gone (the body of ``pix3 __chrome-owner``)."""
     return trio.run(lambda: run_owner(options, home=home, log=log, serve=_serve_proxy))

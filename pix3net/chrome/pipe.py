@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 from collections import deque
 
 import trio
@@ -28,6 +29,11 @@ READ_CHUNK = 1024 * 1024
 FULL_CHECK_BYTES = 1024 * 1024
 # Below this a message and its NUL go in one write (one syscall); above, two writes (no copy).
 SMALL_MESSAGE_BYTES = 64 * 1024
+# A pipe write of at most this many bytes is atomic: all of it or, non-blocking, nothing (POSIX).
+PIPE_BUF = select.PIPE_BUF
+# A reader of the channel gets this many messages that were already buffered before it yields:
+# Chrome flooding events must not starve the other tasks, and a wake-up must not cost a yield.
+_YIELD_EVERY = 16
 _NUL = b"\0"
 
 
@@ -97,6 +103,8 @@ class PipeChannel:
         self._send_lock = trio.Lock()
         self._splitter = NulSplitter()
         self._closed = False
+        self._unyielded = 0
+        self._woken = False
 
     @property
     def closed(self) -> bool:
@@ -120,8 +128,20 @@ class PipeChannel:
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     await self._mark_closed()
 
+    def send_nowait(self, message: bytes) -> bool:
+        """Write ``message`` now if it fits one atomic pipe write and no send is in progress
+        (the proxy's hot path: no task switch, one system call); False when nothing was written."""
+        if self._closed:
+            return True
+        if len(message) >= PIPE_BUF or self._send_lock.locked():
+            return False
+        try:
+            os.write(self._out.fileno(), message + _NUL)
+        except OSError:  # full (try the queued way) or broken (the queued send marks it closed)
+            return False
+        return True
+
     async def receive(self) -> bytes:
-        await trio.lowlevel.checkpoint()
         messages = self._splitter.messages
         while not messages:
             chunk = await self._read_chunk()
@@ -129,6 +149,14 @@ class PipeChannel:
                 await self._mark_closed()
                 raise trio.EndOfChannel
             self._splitter.feed(chunk)
+        if self._woken:  # this call waited for Chrome: it has yielded already
+            self._woken = False
+            self._unyielded = 0
+        else:
+            self._unyielded += 1
+            if self._unyielded >= _YIELD_EVERY:
+                self._unyielded = 0
+                await trio.lowlevel.checkpoint()
         return messages.popleft()
 
     async def _read_chunk(self) -> bytes:
@@ -147,6 +175,7 @@ class PipeChannel:
                 self._read_scope = scope
                 try:
                     await trio.lowlevel.wait_readable(self._read_fd)
+                    self._woken = True
                 except trio.ClosedResourceError:
                     return b""
                 finally:

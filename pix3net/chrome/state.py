@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pix3net.home import atomic_write
+from pix3tools.core import atomic_write
 
 RECORD_FILE = "chrome.json"
 LOG_FILE = "chrome-owner.log"

@@ -1,4 +1,8 @@
-"""The `pix3` entry: global argv handling and dispatch (spec/cli.md §1).
+"""The `pix3` entry: the global rules (version, help, unknown commands) and dispatch (docs/cli.md).
+
+The entry's pre-parse is one more syntax of the one parser (``ENTRY``): options it does not know
+are taken anyway, so ``--help new`` names a topic and ``-v`` anywhere wins. A command then gets
+only the tokens after its own name.
 
 Nothing heavy is imported here: a command's module loads only when that command runs, so
 ``pix3 --version`` starts as fast as Python does.
@@ -10,42 +14,55 @@ import importlib
 import sys
 from collections.abc import Callable
 
-from pix3net import CLI_VERSION
-from pix3net.cli._argv import parse_entry
-from pix3net.cli._table import COMMANDS, HIDDEN
-from pix3net.cli.usage import overview
+from pix3tools.core.argv import Args, Syntax, parse
+from pix3tools.core.commands import COMMANDS, entry_module
+from pix3tools.core.usage import overview
+from pix3tools.core.version import CLI_VERSION
 
-__all__ = ["main"]
+__all__ = ["ENTRY", "main"]
+
+ENTRY = Syntax(
+    "pix3",
+    words=None,
+    dash_words=True,
+    help="none",
+    open=True,
+    aliases=(("-v", "--version"), ("-h", "--help")),
+)
 
 
-def _load(target: str) -> Callable[[list[str]], int]:
-    module_name, _, function = target.partition(":")
-    module = importlib.import_module(module_name)
-    run: Callable[[list[str]], int] = getattr(module, function)
-    return run
+def _given(entry: Args, name: str) -> bool:
+    return entry.flag(name) or name in entry.values
 
 
 def _dispatch(name: str, argv: list[str]) -> int:
-    target = COMMANDS.get(name) or HIDDEN[name]
-    return _load(target)(argv)
+    module_name = entry_module(name)
+    assert module_name is not None
+    main: Callable[..., int] = importlib.import_module(module_name).main
+    if name == "check":
+        # check flushes a running editor first: the flush client is the network side's, passed in here.
+        from pix3net.sync import sync_editor
+
+        return main(argv, sync=lambda root, no_sync: sync_editor(root, no_sync=no_sync))
+    return main(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    entry = parse_entry(args)
+    entry = parse(ENTRY, args)
+    command = entry.words[0] if entry.words else None
     out, err = sys.stdout, sys.stderr
-    if "version" in entry.flags:
+    if _given(entry, "--version"):
         out.write(f"{CLI_VERSION}\n")
         return 0
     topic: str | None = None
     wants_help = False
-    if entry.command == "help":
+    if command == "help":
         wants_help = True
-        topic = entry.positionals[1] if len(entry.positionals) > 1 else None
-    elif entry.command is None and "help" in entry.flags:
+        topic = entry.words[1] if len(entry.words) > 1 else None
+    elif command is None and _given(entry, "--help"):
         wants_help = True
-        value = entry.flags["help"]
-        topic = value if isinstance(value, str) else None
+        topic = entry.text("--help")
     if wants_help:
         if topic is None:
             out.write(overview())
@@ -54,14 +71,14 @@ def main(argv: list[str] | None = None) -> int:
             err.write(f'pix3: unknown command "{topic}".\n\n{overview()}')
             return 1
         return _dispatch(topic, ["--help"])
-    if entry.command is None:
+    if command is None:
         out.write(overview())
         return 1
-    if entry.command not in COMMANDS and entry.command not in HIDDEN:
-        err.write(f'pix3: unknown command "{entry.command}".\n\n{overview()}')
+    if entry_module(command) is None:
+        err.write(f'pix3: unknown command "{command}".\n\n{overview()}')
         return 1
     try:
-        code = _dispatch(entry.command, entry.command_argv)
+        code = _dispatch(command, args[args.index(command) + 1 :])
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the reference's contract: any uncaught error is one line, exit 1

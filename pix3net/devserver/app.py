@@ -1,31 +1,31 @@
 """The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync, check.
 
 spec/devserver.md §3–§6. The file API routes come from `pix3net.devserver.files`; everything
-outside `/__pix3` never reaches this app (see `asgi.py`).
+outside `/__pix3` never reaches this app (see `dispatch.py`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import quart
 import trio
 from quart import Response, request, websocket
 from quart_trio import QuartTrio
 
 from pix3net.devserver import guard
-from pix3net.devserver.barrier import BadInput, Barrier, parse_expect, parse_timeout
-from pix3net.devserver.guard import Refusal
+from pix3net.devserver.answers import error_response, json_response
+from pix3net.devserver.barrier import Barrier, parse_expect, parse_timeout
+from pix3net.devserver.bodies import drain, pace_bodies, read_json
+from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
+from pix3net.devserver.errors import ApiError, Refusal
 from pix3net.devserver.tabs import TAB_ID_RE, Frame, Hub
 
-MAX_JSON_BYTES = 1024 * 1024  # readJson's limit (§3.4)
 P = guard.PREFIX
-TOO_LARGE = Refusal(413, "too_large", "Request body too large.")
-BAD_JSON = Refusal(400, "bad_json", "Body must be a JSON object.")
 BAD_WRITER = Refusal(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
 INTERNAL = Refusal(500, "internal", "Internal error.")
 PAGE_HEADERS = {
@@ -53,22 +53,15 @@ class Context:
     barrier: Barrier
     claims: Claims
     hello_state: Callable[[], Frame]
+    welcome_state: Callable[[], Frame]
     page: Callable[[], tuple[int, bytes]]
     editor_css: Path | None
     log: logging.Logger
+    home: Path  # PIX3_HOME, for `POST /api/check` (TypeScript's cache lives there)
     allowed_hosts: bool | tuple[str, ...] = ()
-    register_files: Callable[[QuartTrio], None] = field(default=lambda app: None)
+    # Route sets mounted after ours, each `register(app)` (the file API; more `/__pix3/api/` routes)
+    routes: tuple[Callable[[QuartTrio], None], ...] = ()
     check_path: Callable[[str, str], object] = field(default=lambda path, name: None)
-    home: Path | None = None  # PIX3_HOME, for `POST /api/check` (TypeScript's cache lives there)
-
-
-def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
-    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    response = Response(data, status=status, content_type="application/json; charset=utf-8")
-    response.headers["Cache-Control"] = "no-store"
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
 
 
 def refuse(refusal: Refusal) -> Response:
@@ -80,36 +73,13 @@ def _peer(scope: dict[str, Any]) -> str | None:
     return str(client[0]) if client else None
 
 
-async def read_json(limit: int = MAX_JSON_BYTES) -> dict[str, Any]:
-    """The request's JSON object: empty → {}; over ``limit`` → 413; not an object → 400."""
-    declared = request.headers.get("Content-Length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BadInput(TOO_LARGE)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.body:
-        size += len(chunk)
-        if size > limit:
-            raise BadInput(TOO_LARGE)
-        chunks.append(chunk)
-    data = b"".join(chunks)
-    if not data.strip():
-        return {}
-    try:
-        value = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        raise BadInput(BAD_JSON) from None
-    if not isinstance(value, dict):
-        raise BadInput(BAD_JSON)
-    return value
-
-
 def create_app(ctx: Context) -> QuartTrio:
     app = QuartTrio(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = None
     app.config["BODY_TIMEOUT"] = 600
     app.config["RESPONSE_TIMEOUT"] = None
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    pace_bodies(app)
     hub, barrier = ctx.hub, ctx.barrier
 
     @app.before_request
@@ -117,7 +87,7 @@ def create_app(ctx: Context) -> QuartTrio:
         headers = guard.header_map(request.scope["headers"])
         refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.allowed_hosts)
         if refusal is not None:
-            await _drain()
+            await drain()
             return refuse(refusal)
         return None
 
@@ -127,7 +97,7 @@ def create_app(ctx: Context) -> QuartTrio:
         # keep-alive connection mid-cycle (the client's next request then hangs), and the
         # reference drains bodies before error replies anyway (§3.1). 413s close instead.
         if response.headers.get("Connection", "").lower() != "close":
-            await _drain()
+            await drain()
         return response
 
     @app.before_websocket
@@ -137,12 +107,9 @@ def create_app(ctx: Context) -> QuartTrio:
             return Response(b"", status=403, headers={"Connection": "close"})
         return None
 
-    @app.errorhandler(BadInput)
-    async def _bad_input(error: BadInput) -> Response:
-        response = refuse(error.refusal)
-        if error.refusal.status == 413:
-            response.headers["Connection"] = "close"
-        return response
+    @app.errorhandler(ApiError)
+    async def _refused(error: ApiError) -> Response:
+        return error_response(error)
 
     @app.errorhandler(404)
     @app.errorhandler(405)
@@ -151,7 +118,8 @@ def create_app(ctx: Context) -> QuartTrio:
 
     @app.errorhandler(Exception)
     async def _internal(error: Exception) -> Response:
-        ctx.log.exception("internal error on %s %s", request.method, request.path, exc_info=error)
+        where = f"{request.method} {request.path}" if quart.has_request_context() else "the editor socket"
+        ctx.log.error("internal error on %s", where, exc_info=error)
         return refuse(INTERNAL)
 
     methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
@@ -190,7 +158,7 @@ def create_app(ctx: Context) -> QuartTrio:
         body = await read_json()
         writer_id = body.get("writerId")
         if not isinstance(writer_id, str) or not TAB_ID_RE.match(writer_id):
-            raise BadInput(BAD_WRITER)
+            raise BAD_WRITER.error()
         snapshot = await ctx.claims.claim(writer_id)
         hub.set_writer(writer_id)
         ctx.log.info("writer is now %s", writer_id)
@@ -217,25 +185,23 @@ def create_app(ctx: Context) -> QuartTrio:
 
     @app.route(P + "/api/check", methods=["POST"])
     async def _check() -> Response:
-        from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
-        from pix3net.home import pix3_home
-
         body = await read_json()
         options = check_options(body)
         if options is None:
-            raise BadInput(BAD_CHECK)
+            raise BAD_CHECK.error()
         timeout_ms = parse_timeout(body)
         report = await run_checks(
-            ctx.root, ctx.home or pix3_home(), options, lambda: barrier.flush(timeout_ms), request.host_url, check_lock
+            ctx.root, ctx.home, options, lambda: barrier.flush(timeout_ms), request.host_url, check_lock
         )
         ctx.log.info("check: ok=%s errors=%s", report["ok"], report["errorCount"])
         return json_response(200, report)
 
     @app.websocket(P + "/ws")
     async def _socket() -> None:
-        await editor_socket(hub, websocket.headers.get("Origin"), websocket.receive, websocket.send)
+        await editor_socket(hub, websocket.headers.get("Origin"), ctx.welcome_state, websocket.receive, websocket.send)
 
-    ctx.register_files(app)
+    for register in ctx.routes:
+        register(app)
     return app
 
 
@@ -244,19 +210,15 @@ def _summary(result: Frame) -> str:
     return " ".join(f"{k}={result[k]}" for k in keys if k in result)
 
 
-async def _drain() -> None:
-    async for _ in request.body:
-        pass
-
-
 async def editor_socket(
     hub: Hub,
     origin: str | None,
+    welcome_state: Callable[[], Frame],
     receive: Callable[[], Awaitable[str | bytes]],
     send: Callable[[str], Awaitable[None]],
 ) -> None:
     """One tab: frames in go to the hub; the tab's outbox drains to the socket."""
-    tab = hub.connect(origin)
+    tab = hub.connect(origin, welcome_state)
     try:
         async with trio.open_nursery() as nursery:
 

@@ -7,15 +7,17 @@ queued behind a running sync.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 import trio
 
-from pix3net.devserver.guard import Refusal
+from pix3net.devserver.errors import ApiError, Refusal
 from pix3net.devserver.tabs import Frame, Hub
 
 DEFAULT_TIMEOUT_MS = 10_000  # DEFAULT_SYNC_TIMEOUT_MS
@@ -44,18 +46,12 @@ class Table(Protocol):
     def table_sha(self, wire: str) -> str | None: ...
 
 
-class BadInput(Exception):
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
-        self.refusal = refusal
-
-
 def parse_timeout(body: Mapping[str, Any]) -> int:
     if "timeoutMs" not in body:
         return DEFAULT_TIMEOUT_MS
     value = body["timeoutMs"]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise BadInput(BAD_TIMEOUT)
+        raise BAD_TIMEOUT.error()
     return int(min(value, MAX_TIMEOUT_MS))
 
 
@@ -65,13 +61,13 @@ def parse_expect(body: Mapping[str, Any], check_path: Callable[[str, str], objec
         return {}
     expect = body["expect"]
     if not isinstance(expect, dict):
-        raise BadInput(BAD_EXPECT)
+        raise BAD_EXPECT.error()
     result: dict[str, str] = {}
     for key, value in expect.items():
         check_path(key, "expect")
         sha = value.lower() if isinstance(value, str) else None
         if sha is None or not _SHA_RE.match(sha):
-            raise BadInput(Refusal(400, "bad_request", f'expect["{key}"] must be a hex sha256.'))
+            raise ApiError(400, "bad_request", f'expect["{key}"] must be a hex sha256.')
         result[key] = sha
     return result
 
@@ -83,13 +79,15 @@ class Barrier:
         table: Table,
         required_stamps: Callable[[dict[str, str | None]], list[str]] = lambda changed: [],
         clock: Callable[[], float] = time.monotonic,
+        quiet: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
     ) -> None:
+        """``quiet()`` is entered around the barrier's own rescan (its frames are part of the sync)."""
         self._hub = hub
         self._table = table
         self._required = required_stamps
         self._clock = clock
+        self._quiet = quiet
         self._lock = trio.Lock()
-        self.in_rescan = False  # frames emitted by the barrier's own rescan are part of the sync
 
     async def flush(self, timeout_ms: int) -> Frame:
         hub = self._hub
@@ -118,11 +116,8 @@ class Barrier:
             flushed = await self.flush(timeout_ms)
             if flushed["ok"] is not True:
                 return {**flushed, "ok": False, "step": "flush"}
-        self.in_rescan = True
-        try:
+        with self._quiet():
             changed = await table.rescan()
-        finally:
-            self.in_rescan = False
         seq = table.seq
         mismatch = [
             {"path": path, "expected": sha, "actual": actual}

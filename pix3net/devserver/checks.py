@@ -14,18 +14,11 @@ from typing import Any
 
 import trio
 
-from pix3net.devserver.guard import Refusal
-from pix3net.sync import SyncOutcome
+from pix3net.devserver.errors import Refusal
+from pix3net.sync import SyncOutcome, read_flush_answer
 
 BAD_CHECK = Refusal(400, "bad_check", "`hydrate`, `offline` and `noSync` must be booleans.")
 _FLAGS = ("hydrate", "offline", "noSync")
-
-
-def outcome_of_flush(result: Mapping[str, Any], url: str) -> SyncOutcome:
-    """The flush client's reading of a flush answer (spec/devserver.md §5.3 step 4)."""
-    if result.get("ok") is False:
-        return SyncOutcome("unsynced", url, str(result.get("reason") or "HTTP 200"))
-    return SyncOutcome("flushed" if result.get("editor") else "no-editor", url)
 
 
 def check_options(body: Mapping[str, Any]) -> dict[str, bool] | None:
@@ -48,11 +41,10 @@ async def run_checks(
     lock: trio.Lock,
 ) -> dict[str, Any]:
     """One check at a time (each type-check takes a core); the flush happens inside the turn."""
-    from pix3tools.check._run import CheckOptions, run_check
-    from pix3tools.check.cli import validate_project
+    from pix3tools.check import CheckOptions, run_check, validate_project
 
     async with lock:
-        outcome = SyncOutcome("skipped") if options["noSync"] else outcome_of_flush(await flush(), url)
+        outcome = SyncOutcome("skipped") if options["noSync"] else read_flush_answer(await flush(), 200, url)
         check_options_ = CheckOptions(hydrate=options["hydrate"], offline=options["offline"], no_sync=options["noSync"])
 
         def work() -> dict[str, Any]:

@@ -1,7 +1,6 @@
-"""`.pix3/dev.json`: the record a running dev server leaves for `pix3 editor`, `check` and agents.
-
-Pure parts (building, the public-URL rule, the readers' validity rule) plus small file helpers.
-Key order and format are the reference's (spec/devserver.md §1).
+"""`.pix3/dev.json`, the writer's side: building the record, the public-URL rule, writing it and
+removing it. Readers use ``pix3tools.core.devrecord``. Key order and format are the reference's
+(spec/devserver.md §1).
 """
 
 from __future__ import annotations
@@ -10,14 +9,13 @@ import contextlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-DEV_JSON = Path(".pix3") / "dev.json"
-DEV_LOG = Path(".pix3") / "dev.log"
+from pix3tools.core.devrecord import DEV_JSON
+
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 
 
@@ -108,66 +106,6 @@ def _origin_of(text: str) -> str | None:
         host = f"[{host}]"
     default = 443 if parts.scheme == "https" else 80
     return f"{parts.scheme}://{host}" + ("" if port is None or port == default else f":{port}")
-
-
-@dataclass(frozen=True)
-class DevInfo:
-    """A valid record as `pix3 editor` reads it (``readDevInfo``)."""
-
-    url: str
-    editor_url: str
-    pid: int
-    port: int | None
-    public_editor_url: str | None
-    raw: dict[str, Any]
-
-
-def parse_record(data: bytes) -> DevInfo | None:
-    """Valid iff ``url`` and ``editorUrl`` are strings and ``pid`` is a number (port not checked)."""
-    try:
-        raw = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(raw, dict):
-        return None
-    url, editor_url, pid = raw.get("url"), raw.get("editorUrl"), raw.get("pid")
-    if not isinstance(url, str) or not isinstance(editor_url, str):
-        return None
-    if isinstance(pid, bool) or not isinstance(pid, int | float):
-        return None
-    port = raw.get("port")
-    public = raw.get("publicEditorUrl")
-    return DevInfo(
-        url=url,
-        editor_url=editor_url,
-        pid=int(pid),
-        port=port if isinstance(port, int) and not isinstance(port, bool) else None,
-        public_editor_url=public if isinstance(public, str) else None,
-        raw=raw,
-    )
-
-
-def read_dev_info(root: Path) -> DevInfo | None:
-    """The project's record, or None when missing, unreadable or invalid."""
-    try:
-        data = (root / DEV_JSON).read_bytes()
-    except OSError:
-        return None
-    return parse_record(data)
-
-
-def read_url(root: Path) -> str | None:
-    """The looser rule of the flush clients: only ``url`` must be a string."""
-    try:
-        raw = json.loads((root / DEV_JSON).read_bytes())
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    url = raw.get("url") if isinstance(raw, dict) else None
-    return url if isinstance(url, str) else None
-
-
-def hello_url(url: str) -> str:
-    return url + ("" if url.endswith("/") else "/") + "__pix3/api/hello"
 
 
 def write_record(root: Path, record: Mapping[str, Any]) -> None:

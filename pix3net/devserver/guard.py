@@ -7,23 +7,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from urllib.parse import unquote
+from typing import Literal
+from urllib.parse import unquote_to_bytes
+
+from pix3net.devserver.errors import Refusal
 
 _HOST_RE = re.compile(r"^(\[[0-9a-f:.]*\]|[^\[\]:]+)(?::(\d{1,5}))?$")
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 BASE = "/"
 PREFIX = BASE + "__pix3"
+_PREFIX_BYTES = PREFIX.encode()
 
-
-@dataclass(frozen=True)
-class Refusal:
-    status: int
-    code: str
-    message: str
-
-    def body(self) -> dict[str, str]:
-        return {"error": self.code, "message": self.message}
+Route = Literal["private", "pix3", "other"]
 
 
 NOT_FOUND = Refusal(404, "not_found", "Not found.")
@@ -37,17 +32,23 @@ MISSING_X_PIX3 = Refusal(403, "missing_x_pix3", "Mutations need the header `X-Pi
 FORBIDDEN_ORIGIN = Refusal(403, "forbidden_origin", "Origin not allowed.")
 
 
-def has_pix3_segment(raw_path: str) -> bool:
-    """A ``.pix3`` segment (case-insensitive) after one percent-decoding: such URLs are 404 everywhere."""
-    try:
-        path = unquote(raw_path, errors="strict")
-    except UnicodeDecodeError:
-        return False
-    return any(segment.lower() == ".pix3" for segment in path.split("/"))
+def route_of(raw_path: bytes) -> Route:
+    """Where a request goes, from its raw path (no query), percent-decoded once.
 
-
-def is_pix3_route(path: str) -> bool:
-    return path == PREFIX or path.startswith(PREFIX + "/")
+    ``private``: a ``.pix3`` segment, case-insensitive (`/.pix3/…`, `/%2epix3/…`, `/@fs/…/.pix3/…`):
+    404 for every such URL, ours or Vite's. Stricter than the reference, which skips the check
+    when the decoded bytes are not UTF-8: a ``.pix3`` segment is one whatever the rest holds.
+    ``pix3``: `/__pix3` or below it (the Quart app). ``other``: Vite or the project folder.
+    """
+    path = unquote_to_bytes(raw_path) if b"%" in raw_path else raw_path
+    lowered = path.lower()
+    if b"pix3" not in lowered:
+        return "other"
+    if b".pix3" in lowered.split(b"/"):
+        return "private"
+    if path == _PREFIX_BYTES or path.startswith(_PREFIX_BYTES + b"/"):
+        return "pix3"
+    return "other"
 
 
 def parse_host(value: str | None) -> str | None:

@@ -8,13 +8,14 @@ the proxy's own cost per request is what the bench measures (≤ 1.3× Vite alon
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import h11
 import trio
 import trio_websocket
+
+from pix3net.devserver.answers import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_json, vite_unavailable
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -92,9 +93,7 @@ class ViteProxy:
                 break
         port = await self._port_of(WAIT_FOR_VITE_S)
         if port is None:
-            await _send_json(
-                send, 502, {"error": "vite_unavailable", "message": "Vite is not running; see .pix3/dev.log."}
-            )
+            await send_json(send, 502, vite_unavailable(VITE_NOT_RUNNING))
             return
         target = scope.get("raw_path") or scope["path"].encode()
         if scope.get("query_string"):
@@ -111,7 +110,7 @@ class ViteProxy:
                     else _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
                 )
             except OSError:
-                await _send_json(send, 502, {"error": "vite_unavailable", "message": "Vite does not answer."})
+                await send_json(send, 502, vite_unavailable(VITE_REFUSED))
                 return
             try:
                 await upstream.stream.send_all(upstream.h11.send(request) or b"")
@@ -126,7 +125,7 @@ class ViteProxy:
                     upstream.stream.socket.close()
                 if attempt == 0:
                     continue  # a pooled connection Vite had closed: once more on a fresh one
-                await _send_json(send, 502, {"error": "vite_unavailable", "message": "Vite closed the connection."})
+                await send_json(send, 502, vite_unavailable(VITE_CLOSED))
                 return
             break
         await self._relay(port, upstream, response, send)
@@ -191,19 +190,3 @@ class ViteProxy:
                             await upstream.send_message(payload)
         except (trio_websocket.HandshakeError, OSError):
             await send({"type": "websocket.close", "code": 1011})
-
-
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
-    data = json.dumps(body, separators=(",", ":")).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json; charset=utf-8"),
-                (b"cache-control", b"no-store"),
-                (b"content-length", str(len(data)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": data})

@@ -1,6 +1,6 @@
-"""`pix3 __dev-server [--project <dir>] [--port <n>]`: the dev server process.
+"""The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
-One nursery (DESIGN.md decision 8): Hypercorn serving the front door, Vite as a child when the
+One nursery (DESIGN.md decision 8): the public listener, Hypercorn behind it, Vite as a child when the
 project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
 stops Vite and removes `.pix3/dev.json` if the record is still ours.
 """
@@ -13,7 +13,6 @@ import logging
 import os
 import signal
 import socket
-import sys
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,59 +20,19 @@ from typing import IO
 
 import trio
 
-from pix3net import CLI_VERSION
 from pix3net.devserver import devinfo
-from pix3net.devserver.front import Front
+from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
+from pix3net.devserver.splice import KEEP_ALIVE_S
 from pix3net.devserver.vite import Vite, find_vite, package_version
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.devrecord import DEV_LOG
 
 DEFAULT_PORT = 5173  # Vite's default
 SHUTDOWN_GRACE_S = 2.0
-USAGE = """Usage: pix3 __dev-server [--project <dir>] [--port <n>]
-
-The project's dev server (normally started by `pix3 editor`): `/__pix3/*`, the editor socket,
-flush/sync, the file API, and Vite as a child when node_modules/vite is installed (else the
-project folder is served as is). Runs until SIGTERM or SIGINT. Writes .pix3/dev.json, logs to
-.pix3/dev.log.
-
-Options:
-  --project <dir>   the project folder (default: the nearest folder with pix3project.yaml)
-  --port <n>        listen on exactly this port (default: 5173, or the next free one)
-"""
 
 
-class UsageError(Exception):
-    pass
-
-
-@dataclass
-class Options:
-    project: str | None = None
-    port: int | None = None
-    help: bool = False
-
-
-def parse_args(argv: list[str]) -> Options:
-    options = Options()
-    args = list(argv)
-    while args:
-        arg = args.pop(0)
-        if arg in ("-h", "--help"):
-            options.help = True
-        elif arg in ("--project", "--port") or arg.startswith(("--project=", "--port=")):
-            name, eq, value = arg.partition("=")
-            if not eq:
-                if not args or args[0].startswith("-"):
-                    raise UsageError(f"{name} needs a {'port' if name == '--port' else 'value'}")
-                value = args.pop(0)
-            if name == "--project":
-                options.project = value
-            else:
-                if not value.isdigit() or not 1 <= int(value) <= 65535:
-                    raise UsageError("--port needs a port")
-                options.port = int(value)
-        else:
-            raise UsageError(f'unknown option "{arg}"')
-    return options
+class PortError(Exception):
+    """The port asked for is taken, or no port from 5173 up is free."""
 
 
 def _bind(host: str, family: int, port: int) -> socket.socket:
@@ -109,7 +68,7 @@ def choose_sockets(port: int | None) -> list[socket.socket]:
             return bind_loopback(port)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise UsageError(f"Port {port} is already in use") from None
+                raise PortError(f"Port {port} is already in use") from None
             raise
     for candidate in range(DEFAULT_PORT, 65536):
         try:
@@ -117,11 +76,11 @@ def choose_sockets(port: int | None) -> list[socket.socket]:
         except OSError as exc:
             if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
                 raise
-    raise UsageError("no free port from 5173 up")
+    raise PortError("no free port from 5173 up")
 
 
 def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
-    path = root / devinfo.DEV_LOG
+    path = root / DEV_LOG
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = open(path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process; Vite writes here too
     logger = logging.getLogger(f"pix3.devserver.{os.getpid()}")
@@ -172,27 +131,12 @@ class Record:
             self.log.info("removed .pix3/dev.json")
 
 
-def main(argv: list[str]) -> int:
+def run_server(root: Path, port: int | None, err: IO[str]) -> int:
+    """Bind, then serve ``root`` until SIGTERM/SIGINT; exit 1 when no socket can be had."""
     try:
-        options = parse_args(argv)
-    except UsageError as exc:
-        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
-        return 1
-    if options.help:
-        sys.stdout.write(USAGE)
-        return 0
-    from pix3net.home import no_project_message, resolve_project
-
-    cwd = Path.cwd()
-    root = resolve_project(cwd, options.project)
-    if root is None:
-        start = (cwd / options.project).resolve() if options.project else cwd
-        sys.stderr.write(f"pix3 __dev-server: {no_project_message(start, explicit=options.project is not None)}\n")
-        return 2
-    try:
-        sockets = choose_sockets(options.port)
-    except (UsageError, OSError) as exc:
-        sys.stderr.write(f"pix3 __dev-server: {exc}\n")
+        sockets = choose_sockets(port)
+    except (PortError, OSError) as exc:
+        err.write(f"pix3 __dev-server: {exc}\n")
         return 1
     log, log_file = open_log(root)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
@@ -237,7 +181,7 @@ async def serve(
     config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only
     config.errorlog.setLevel(logging.WARNING)
     config.graceful_timeout = SHUTDOWN_GRACE_S
-    config.keep_alive_timeout = 75
+    config.keep_alive_timeout = KEEP_ALIVE_S  # idle, or a head not complete yet: the splice's rule too
     config.websocket_max_message_size = 64 * 1024 * 1024
     config.h11_max_incomplete_size = 64 * 1024
 
@@ -252,10 +196,11 @@ async def serve(
             internal = _bind("127.0.0.1", socket.AF_INET, 0)
             internal_port = internal.getsockname()[1]
             await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
-            front = Front(
-                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log
+            cap = connection_cap(raise_fd_limit())
+            listener = PublicListener(
+                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
             )
-            await nursery.start(front.serve, sockets)
+            await nursery.start(listener.serve, sockets)
             record.write()
             record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)

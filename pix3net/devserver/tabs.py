@@ -31,6 +31,7 @@ class Tab:
 
     serial: int
     origin: str | None
+    welcome_state: Callable[[], Frame]  # the fields of this tab's welcome beyond type and tabId
     outbox: trio.MemorySendChannel[str]
     inbox: trio.MemoryReceiveChannel[str]
     tab_id: str | None = None
@@ -47,8 +48,8 @@ class _Pending:
 class Hub:
     """Every connected tab, the writer, and requests waiting for a reply."""
 
-    def __init__(self, welcome_state: Callable[[], Frame], on_tabs_changed: Callable[[], None] = lambda: None):
-        self._welcome_state = welcome_state
+    def __init__(self, on_tabs_changed: Callable[[str | None], None] = lambda newest_origin: None):
+        """``on_tabs_changed(newest_origin)`` runs when a hello is accepted or such a tab leaves."""
         self._on_tabs_changed = on_tabs_changed
         self._serials = itertools.count(1)
         self._tabs: list[Tab] = []
@@ -58,9 +59,9 @@ class Hub:
 
     # -- connections -------------------------------------------------------------------------
 
-    def connect(self, origin: str | None) -> Tab:
+    def connect(self, origin: str | None, welcome_state: Callable[[], Frame]) -> Tab:
         send, receive = trio.open_memory_channel[str](OUTBOX_FRAMES)
-        tab = Tab(serial=next(self._serials), origin=origin, outbox=send, inbox=receive)
+        tab = Tab(serial=next(self._serials), origin=origin, welcome_state=welcome_state, outbox=send, inbox=receive)
         self._tabs.append(tab)
         return tab
 
@@ -74,7 +75,7 @@ class Hub:
             if pending.tab is tab:
                 self._resolve(request_id, {"ok": False, "reason": "tab_closed", "tabId": tab.tab_id})
         if tab.tab_id is not None:
-            self._on_tabs_changed()
+            self._on_tabs_changed(self.newest_origin())
 
     def close_all(self) -> None:
         """Server closing: every pending request answers ``tab_closed``, every tab is dropped."""
@@ -83,10 +84,11 @@ class Hub:
             self.disconnect(tab)
 
     def receive(self, tab: Tab, text: str) -> None:
-        """One text frame from a tab; unparsable or non-object frames are ignored."""
+        """One text frame from a tab; unparsable or non-object frames are ignored (nesting too deep
+        for the parser included)."""
         try:
             frame = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(frame, dict):
             return
@@ -104,8 +106,8 @@ class Hub:
         if tab.tab_id is not None or not isinstance(tab_id, str) or not TAB_ID_RE.match(tab_id):
             return
         tab.tab_id = tab_id
-        self._send(tab, json.dumps({"type": "welcome", "tabId": tab_id, **self._welcome_state()}))
-        self._on_tabs_changed()
+        self._send(tab, json.dumps({"type": "welcome", "tabId": tab_id, **tab.welcome_state()}))
+        self._on_tabs_changed(self.newest_origin())
 
     # -- queries -----------------------------------------------------------------------------
 

@@ -1,9 +1,14 @@
 """Vite as a child of the dev server: found, started on a private loopback port, restarted.
 
-The child runs in its own process group (so its own children die with it) with
-PR_SET_PDEATHSIG = SIGKILL (so it dies even when this process is SIGKILLed). It is spawned from
-the main thread: the death signal fires when the *spawning thread* exits, and trio's own
-spawner uses a worker thread that ends on its own.
+However the dev server ends, Vite and everything Vite started end with it:
+
+- Vite gets a process group of its own; stopping it signals the whole group.
+- PR_SET_PDEATHSIG = SIGKILL kills Vite itself when this process dies, even by SIGKILL. Vite is
+  spawned from the main thread: the death signal fires when the *spawning thread* exits, and
+  trio's own spawner uses a worker thread that ends on its own.
+- The death signal reaches only the direct child, so a reaper joins Vite's group: a `sh` blocked
+  reading a pipe whose only writer is this process. When this process dies the kernel closes
+  the pipe, the read returns, and the reaper kills the group (Vite's children, and itself).
 """
 
 from __future__ import annotations
@@ -87,6 +92,12 @@ async def _wait_exit(proc: subprocess.Popen[bytes]) -> None:
 
 
 @dataclass
+class _Reaper:
+    proc: subprocess.Popen[bytes]
+    fd: int  # the pipe's only write end: closed, or this process gone, the reaper acts
+
+
+@dataclass
 class ViteStatus:
     """What `hello` reports about the child (ours, beyond the reference's keys)."""
 
@@ -119,6 +130,7 @@ class Vite:
     status: ViteStatus = field(default_factory=ViteStatus)
     _ready: trio.Event = field(default_factory=trio.Event)
     _proc: subprocess.Popen[bytes] | None = None
+    _reaper: _Reaper | None = None
 
     async def wait_ready(self, timeout_s: float) -> int | None:
         """The port of a running Vite, waiting up to ``timeout_s`` for one."""
@@ -156,13 +168,14 @@ class Vite:
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
-                start_new_session=True,
+                process_group=0,
                 preexec_fn=partial(_die_with_parent, parent) if sys.platform == "linux" else None,
             )
         except OSError as exc:
             self.status.last_error = f"could not start vite: {exc}"
             self.log.error("vite: %s", self.status.last_error)
             return
+        reaper = self._start_reaper(proc.pid)
         self._proc = proc
         self.status.starts += 1
         self.status.pid, self.status.port = proc.pid, port
@@ -174,6 +187,7 @@ class Vite:
         code = proc.wait()
         self._proc = None
         self._kill_group(proc.pid, signal.SIGKILL)
+        self._end_reaper(reaper)
         self.status.running = False
         self.status.last_exit = code
         self.status.last_error = f"vite exited with code {code}"
@@ -196,10 +210,41 @@ class Vite:
         self.log.error("vite: pid %d did not listen within %.0f s; killing it", proc.pid, START_TIMEOUT_S)
         self._kill_group(proc.pid, signal.SIGKILL)
 
+    def _start_reaper(self, group: int) -> _Reaper | None:
+        """A `sh` in Vite's process group that kills the group once this process is gone."""
+        read_end, write_end = os.pipe()
+        try:
+            proc = subprocess.Popen(
+                ["/bin/sh", "-c", "read _ignored; kill -KILL 0"],
+                stdin=read_end,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                process_group=group,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:  # Vite already gone, or no /bin/sh
+            os.close(write_end)
+            self.log.warning("vite: no reaper for group %d (%s); its children may outlive a crash", group, exc)
+            return None
+        finally:
+            os.close(read_end)
+        self._reaper = _Reaper(proc, write_end)
+        return self._reaper
+
+    def _end_reaper(self, reaper: _Reaper | None) -> None:
+        if reaper is None:
+            return
+        if self._reaper is reaper:
+            self._reaper = None
+        with contextlib.suppress(OSError):
+            os.close(reaper.fd)  # the reaper reads EOF and kills what is left of the group
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            reaper.proc.wait(timeout=STOP_GRACE_S)
+
     def _stop_now(self) -> None:
         """Every exit path: SIGTERM the group, wait a little, then SIGKILL what is left."""
         proc = self._proc
         if proc is None:
+            self._end_reaper(self._reaper)
             return
         self._proc = None
         self.status.running = False
@@ -209,6 +254,7 @@ class Vite:
         self._kill_group(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=STOP_GRACE_S)
+        self._end_reaper(self._reaper)
         self.log.info("vite: stopped pid %d", proc.pid)
 
     @staticmethod

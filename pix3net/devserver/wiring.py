@@ -1,25 +1,27 @@
-"""Builds one dev server: file store, tabs, barrier, the Quart app and the front door."""
+"""Builds one dev server: tabs, file store, barrier, the Quart app and the dispatcher in front of it."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import trio
-from quart import Response
-from quart_trio import QuartTrio
 
-from pix3net.devserver.app import Context, create_app, json_response
-from pix3net.devserver.asgi import FrontDoor
+from pix3net.devserver.app import Context, create_app
 from pix3net.devserver.barrier import Barrier
+from pix3net.devserver.dispatch import Dispatch
+from pix3net.devserver.files import FileStore, parse_wire_path, register_file_routes
 from pix3net.devserver.page import gate_page, host_page, version_gate
 from pix3net.devserver.proxy import ViteProxy
 from pix3net.devserver.tabs import Frame, Hub
 from pix3net.devserver.vite import Vite
-from pix3net.home import pix3_home
+from pix3net.devserver.workbench import register_workbench_routes
+from pix3tools.core import pix3_home
 
 RES_ROOT = "."
 BUILD = "html"
@@ -27,6 +29,12 @@ BUILD = "html"
 # reference plugin we have no import graph, so the globs alone).
 _EDITOR_SCRIPT = re.compile(r"^(?:scripts|src/scripts|design/tests/bots)/(?:[^/]+/)*[^/]+\.ts$")
 _NOT_SCRIPT = (".d.ts", ".spec.ts", ".test.ts")
+
+
+class PublicUrl(Protocol):
+    def learn(self, newest_origin: str | None) -> None:
+        """A tab said hello or left: rewrite dev.json when a new public URL shows (§1)."""
+        ...
 
 
 def editor_script(path: str) -> bool:
@@ -45,11 +53,36 @@ def script_frames(frame: Frame) -> list[Frame]:
     ]
 
 
+class Announcer:
+    """Where the file store's `pix3:fs` frames go: every tab, and when Vite runs the game's
+    scripts, one `pix3:scripts` per editor script an edit outside a sync touched (§6)."""
+
+    def __init__(self, hub: Hub, scripts: bool) -> None:
+        self._hub = hub
+        self._scripts = scripts
+        self._in_sync = False
+
+    def emit(self, frame: Frame) -> None:
+        self._hub.broadcast(frame)
+        if self._scripts and not self._in_sync:
+            for extra in script_frames(frame):
+                self._hub.broadcast(extra)
+
+    @contextlib.contextmanager
+    def sync_rescan(self) -> Iterator[None]:
+        """Frames of the barrier's own rescan are part of the sync: no script announcements."""
+        self._in_sync = True
+        try:
+            yield
+        finally:
+            self._in_sync = False
+
+
 @dataclass
 class Server:
-    asgi: FrontDoor
+    asgi: Dispatch
     hub: Hub
-    store: Any
+    store: FileStore
 
     async def close(self) -> None:
         """Finish accepted writes, then answer every pending request ``tab_closed``."""
@@ -70,55 +103,35 @@ async def build(
     log: logging.Logger,
     versions: dict[str, str | None],
     vite: Vite | None,
-    record: Any,
+    record: PublicUrl,
     nursery: trio.Nursery,
 ) -> Server:
-    from pix3net.devserver.files import FileApiError, FileStore, parse_wire_path, register_file_routes
+    """Each part built after the parts it needs: hub → announcer → store → barrier → app."""
+    hub = Hub(on_tabs_changed=record.learn)
+    announcer = Announcer(hub, scripts=vite is not None)
+    store = FileStore(root, emit=announcer.emit, log=log.info)
+    barrier = Barrier(hub, store, quiet=announcer.sync_rescan)
+    await store.start()
+    nursery.start_soon(store.watch)
 
-    hub_box: list[Hub] = []
-    barrier_box: list[Barrier] = []
-
-    def emit(frame: Frame) -> None:
-        hub = hub_box[0]
-        hub.broadcast(frame)
-        # Vite runs the game's scripts: an edit outside a sync tells the tabs (§6 `pix3:scripts`).
-        if vite is not None and not barrier_box[0].in_rescan:
-            for extra in script_frames(frame):
-                hub.broadcast(extra)
-
-    store = FileStore(root, emit=emit, log=log.info)
-
-    def shared_state() -> Frame:
+    def welcome_state() -> Frame:
         return {
             "seq": store.seq,
             "revision": store.revision,
             "writerId": store.writer_id,
-        }
-
-    def welcome_state() -> Frame:
-        return {
-            **shared_state(),
             "root": str(root),
             "projectName": root.name,
             "resRoot": RES_ROOT,
             "versions": versions,
         }
 
-    hub = Hub(welcome_state, on_tabs_changed=lambda: record.learn(hub.newest_origin()))
-    hub_box.append(hub)
-    barrier = Barrier(hub, store)
-    barrier_box.append(barrier)
-    await store.start()
-    nursery.start_soon(store.watch)
-
     def hello_state() -> Frame:
-        state = shared_state()
         body: Frame = {
             "root": str(root),
             "resRoot": RES_ROOT,
-            "seq": state["seq"],
-            "revision": state["revision"],
-            "writerId": state["writerId"],
+            "seq": store.seq,
+            "revision": store.revision,
+            "writerId": store.writer_id,
             "tabs": hub.tab_ids(),
             "versions": versions,
             "build": BUILD,
@@ -133,27 +146,23 @@ async def build(
         log.error("%s", gate)
     page_body = gate_page(gate) if gate else host_page(root.name, editor_css=editor_css is not None)
     page_status = 409 if gate else 200
-
-    def register_files(app: QuartTrio) -> None:
-        register_file_routes(app, store, base="/")
-
-        @app.errorhandler(FileApiError)
-        async def _file_error(error: FileApiError) -> Response:
-            return json_response(error.status, error.body())
-
     ctx = Context(
         root=root,
         hub=hub,
         barrier=barrier,
         claims=store,
         hello_state=hello_state,
+        welcome_state=welcome_state,
         page=lambda: (page_status, page_body),
         editor_css=editor_css,
         log=log,
-        register_files=register_files,
-        check_path=parse_wire_path,
         home=pix3_home(),
+        routes=(
+            lambda app: register_file_routes(app, store, base="/"),
+            lambda app: register_workbench_routes(app, root),
+        ),
+        check_path=parse_wire_path,
     )
     app = create_app(ctx)
     proxy = ViteProxy(vite.wait_ready) if vite is not None else None
-    return Server(asgi=FrontDoor(app, root, proxy), hub=hub, store=store)
+    return Server(asgi=Dispatch(app, root, proxy), hub=hub, store=store)

@@ -1,7 +1,6 @@
-"""`pix3 editor` arguments (spec/cdp.md §7, plus `--remote-port` of the seed README's Remote SSH).
-
-Every flag is its own token (no ``=`` forms). A value is missing when absent or starting with
-``-``. Pure: argv in, a parse or an error message out.
+"""`pix3 editor`'s arguments as the command reads them (spec/cdp.md §7, plus `--remote-port` of the
+seed README's Remote SSH): the ``--url`` rule and a typed view of the parse. The syntax itself is
+declared in ``pix3net.editor.command``.
 """
 
 from __future__ import annotations
@@ -10,14 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from pix3net.cli._port import parse_port
+from pix3tools.core.argv import Args, UsageError
 
 
-class EditorArgError(ValueError):
-    pass
-
-
-@dataclass
+@dataclass(frozen=True)
 class EditorArgs:
     project: str | None = None
     stop: bool = False
@@ -30,64 +25,37 @@ class EditorArgs:
     url: str | None = None
     ssh_host: str | None = None
     remote_port: int | None = None
-    help: bool = False
+
+    @classmethod
+    def of(cls, args: Args) -> EditorArgs:
+        url = args.text("--url")
+        return cls(
+            project=args.text("--project"),
+            stop=args.flag("--stop"),
+            stop_chrome=args.flag("--stop-chrome"),
+            chrome_only=args.flag("--chrome-only") or url is not None,  # --url implies --chrome-only
+            no_chrome=args.flag("--no-chrome"),
+            headless=args.flag("--headless"),
+            port=args.get("--port", int),
+            cdp_port=args.get("--cdp-port", int),
+            url=url,
+            ssh_host=args.text("--ssh"),
+            remote_port=args.get("--remote-port", int),
+        )
 
 
-_BOOLEANS = {
-    "--stop": "stop",
-    "--stop-chrome": "stop_chrome",
-    "--chrome-only": "chrome_only",
-    "--no-chrome": "no_chrome",
-    "--headless": "headless",
-}
-_PORTS = {"--port": "port", "--cdp-port": "cdp_port", "--remote-port": "remote_port"}
-
-
-def editor_url_of(text: str) -> str:
-    """``--url`` normalised to the editor URL: origin + path without trailing ``/`` and ``/__pix3``,
-    then ``/__pix3/`` (query and fragment dropped)."""
+def editor_url(name: str, text: str) -> str:
+    """The ``--url`` option: the editor URL (origin + path without trailing ``/`` and ``/__pix3``,
+    then ``/__pix3/``; query and fragment dropped), else a usage error."""
     try:
         parts = urlsplit(text)
         parts.port  # noqa: B018 — raises on a bad port
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise EditorArgError(f'--url needs an http(s) URL, not "{text}"')
+        raise UsageError(f'{name} needs an http(s) URL, not "{text}"')
     path = parts.path.rstrip("/").removesuffix("/__pix3").rstrip("/")
     return f"{parts.scheme}://{parts.netloc.lower()}{path}/__pix3/"
-
-
-def parse_editor_args(argv: list[str]) -> EditorArgs:
-    args = EditorArgs()
-    if "--help" in argv or "-h" in argv:
-        args.help = True
-        return args
-    i = 0
-    while i < len(argv):
-        token = argv[i]
-        if token in _BOOLEANS:
-            setattr(args, _BOOLEANS[token], True)
-            i += 1
-            continue
-        if token not in _PORTS and token not in ("--project", "--url", "--ssh"):
-            raise EditorArgError(f'unknown option "{token}"')
-        value = argv[i + 1] if i + 1 < len(argv) else None
-        if value is None or value.startswith("-"):
-            raise EditorArgError(f"{token} needs a value")
-        if token in _PORTS:
-            port = parse_port(value)
-            if port is None:
-                raise EditorArgError(f"{token} needs a port")
-            setattr(args, _PORTS[token], port)
-        elif token == "--project":
-            args.project = value
-        elif token == "--url":
-            args.url = editor_url_of(value)
-            args.chrome_only = True
-        else:
-            args.ssh_host = value
-        i += 2
-    return args
 
 
 def is_remote_host(env: Mapping[str, str], *, headless: bool) -> bool:

@@ -9,20 +9,38 @@ Human text on stdout, errors on stderr as ``pix3 editor: <message>``; the token 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pix3net.cli.usage import command_usage, usage_error
-from pix3net.editor.args import EditorArgError, EditorArgs, parse_editor_args
-from pix3net.home import PROJECT_FILE, pix3_home, resolve_project
+from pix3net.editor.args import EditorArgs, editor_url
+from pix3tools.core import pix3_home
+from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
+from pix3tools.core.cli import Call, run
 
 if TYPE_CHECKING:
-    from pix3net.devserver.devinfo import DevInfo
     from pix3net.editor.devserver import Starting
+    from pix3tools.core.devrecord import DevInfo
 
-NAME = "editor"
 DEFAULT_CDP_PORT = 9333
+
+
+def _valued(name: str, convert: Convert | None = None) -> Option:
+    """Every value its own token (no ``=`` form); a value starting with ``-`` is a missing one."""
+    return Option(name, stop="-", equals=False, convert=convert)
+
+
+SYNTAX = Syntax(
+    "editor",
+    flags=("--stop", "--stop-chrome", "--chrome-only", "--no-chrome", "--headless"),
+    options=(
+        _valued("--project"),
+        _valued("--port", tcp_port),
+        _valued("--cdp-port", tcp_port),
+        _valued("--remote-port", tcp_port),
+        _valued("--url", editor_url),
+        _valued("--ssh"),
+    ),
+)
 
 
 class _Out:
@@ -38,16 +56,13 @@ class _Out:
         return code
 
 
-def run(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    io = _Out(out or sys.stdout, err or sys.stderr)
-    try:
-        args = parse_editor_args(argv)
-    except EditorArgError as exc:
-        io.err.write(usage_error(NAME, str(exc)))
-        return 2
-    if args.help:
-        io.out.write(command_usage(NAME))
-        return 0
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _editor, cwd=cwd, out=out, err=err)
+
+
+def _editor(call: Call) -> int:
+    io = _Out(call.out, call.err)
+    args = EditorArgs.of(call.args)
     home = pix3_home(os.environ)
     if args.stop_chrome:  # not project-bound; wins over every other flag
         from pix3net.chrome.control import stop_owner
@@ -56,11 +71,9 @@ def run(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None
         return 0
     if args.url is not None:
         return _human_side(args, home, io)
-    cwd = Path.cwd()
-    root = resolve_project(cwd, args.project)
+    root = call.find_project()
     if root is None:
-        where = f"{(cwd / args.project).resolve()}" if args.project is not None else f"{cwd} or any parent folder"
-        return io.fail(f"no {PROJECT_FILE} in {where}. Run it inside a Pix3 project, or pass --project <dir>.", 2)
+        return 2
     if args.stop:
         return _stop(root, io)
     return _project(args, root, home, io)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from pix3net import probe
-from pix3net.devserver.devinfo import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
 START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pix3net.cdp.proof import FORWARD_PORTS_FILE
-from pix3net.home import atomic_write, ensure_home
+from pix3tools.core import atomic_write, ensure_home
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pix3net.agents.forward import read_remote_token
 from pix3net.cdp.token import new_token
-from pix3net.devserver.devinfo import DevInfo
+from pix3tools.core.devrecord import DevInfo
 
 DEFAULT_LOCAL_PROXY_PORT = 9333
 

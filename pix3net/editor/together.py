@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pix3net.devserver.devinfo import DevInfo
 from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
 from pix3net.editor.devserver import POLL_S, Starting
+from pix3tools.core.devrecord import DevInfo
 
 
 def start_together(

@@ -2,7 +2,7 @@
 
 Public surface: ``load_spec(path) -> Spec`` (raises ``CharacterError``), ``compile_spec(spec) ->
 Plan`` (the files to write, in order), ``scan_frames(paths)`` (numbered sequences), ``png_size``.
-The command itself is ``pix3tools.character.cli:main``.
+The command itself is ``pix3tools.character.command``.
 """
 
 from pix3tools.character._compile import Plan, PlannedFile, clip_file_prefix, compile_spec, slugify

@@ -7,7 +7,8 @@ CHECK_CODES: tuple[tuple[str, str, str], ...] = (
     ("E_DEPENDENCIES_MISSING", "error",
      "the project has its own tsconfig.json but no node_modules: run npm install (the type-check was skipped)"),
     ("E_TYPECHECK_UNAVAILABLE", "error",
-     "TypeScript could not be found or installed, so the scripts were not type-checked"),
+     "TypeScript (or, without a tsconfig.json of the project's own, three's types) could not be found or "
+     "installed, so the scripts were not type-checked"),
     ("E_EDITOR_UNSYNCED", "error",
      "a running Pix3 editor did not flush its unsaved scenes in time, so the disk may be older than what the "
      "designer sees (--no-sync reads it anyway)"),

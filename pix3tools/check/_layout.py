@@ -1,49 +1,21 @@
-"""Which tsconfig a check uses, and the shipped script types (spec/tools.md §1.4).
+"""Which tsconfig a check uses (spec/tools.md §1.4).
 
 A project with its own root ``tsconfig.json`` is checked with it, against its own
-``node_modules``. Otherwise ``.pix3/tsconfig.check.json`` points at the declarations pix3net
-ships, copied to ``.pix3/types/`` and rewritten when they come from another build.
+``node_modules``. Otherwise ``.pix3/tsconfig.check.json`` and ``.pix3/types/`` (the script types
+``pix3 kit`` writes too, ``pix3tools.scripttypes``) are made current first.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net import CLI_VERSION
-from pix3net.home import atomic_write
+from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, Installer, TypesUnavailable, has_own_tsconfig, prepare_types
 
-EXTENDS_LINE = '{ "extends": "./.pix3/tsconfig.check.json" }'
-SHIPPED_TYPES = Path(__file__).with_name("data") / "types"
-THREE_TYPES_VERSION = "0.0.0-pix3net"
-_BUILT_AT = "2026-11-30T00:00:00.000Z"  # when these declarations were written (they are static data)
-
-CHECK_TSCONFIG = """// Written by @pix3/cli (pix3 kit / pix3 check); replaced when the CLI version changes.
-// Type-checks the project's scripts against the @pix3/runtime declarations in ./types/.
-{
-  "compilerOptions": {
-    "target": "ES2022",
-    "module": "ESNext",
-    "moduleResolution": "bundler",
-    "lib": ["ES2022", "DOM", "DOM.Iterable"],
-    "strict": true,
-    "noEmit": true,
-    "skipLibCheck": true,
-    "isolatedModules": true,
-    "allowImportingTsExtensions": true,
-    "typeRoots": ["./types/@types"],
-    "paths": {
-      "@pix3/runtime": ["./types/@pix3/runtime/index.d.ts"],
-      "three": ["./types/@types/three/index.d.ts"],
-      "three/*": ["./types/@types/three/*"]
-    }
-  },
-  "include": ["../scripts/**/*.ts", "../src/scripts/**/*.ts"]
-}
-"""
+__all__ = ["Layout", "has_own_tsconfig", "installed_version", "prepare"]
 
 
 @dataclass(frozen=True)
@@ -54,34 +26,7 @@ class Layout:
     dependencies_missing: bool = False
     runtime_missing: bool = False
     note: str | None = None
-
-
-def source_stamp() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in SHIPPED_TYPES.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(SHIPPED_TYPES).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def manifest() -> dict[str, object]:
-    return {
-        "format": 1,
-        "cliVersion": CLI_VERSION,
-        "runtimeVersion": CLI_VERSION,
-        "threeTypesVersion": THREE_TYPES_VERSION,
-        "sourceStamp": source_stamp(),
-        "builtAt": _BUILT_AT,
-    }
-
-
-def has_own_tsconfig(root: Path) -> bool:
-    path = root / "tsconfig.json"
-    if not path.exists():
-        return False
-    try:
-        return path.read_text(encoding="utf-8").strip() != EXTENDS_LINE
-    except (OSError, UnicodeDecodeError):
-        return True
+    unavailable: TypesUnavailable | None = None  # three's types could not be had: no type-check
 
 
 def installed_version(root: Path, package: str) -> str | None:
@@ -98,35 +43,21 @@ def installed_version(root: Path, package: str) -> str | None:
     return None
 
 
-def _types_current(root: Path, wanted: dict[str, object]) -> bool:
-    try:
-        have = json.loads((root / ".pix3" / "types" / "version.json").read_text(encoding="utf-8"))
-        config = (root / ".pix3" / "tsconfig.check.json").read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        return False
-    return (
-        isinstance(have, dict)
-        and have.get("cliVersion") == wanted["cliVersion"]
-        and have.get("sourceStamp") == wanted["sourceStamp"]
-        and config == CHECK_TSCONFIG
-    )
-
-
-def prepare(root: Path) -> Layout:
+def prepare(
+    root: Path,
+    home: Path,
+    *,
+    offline: bool,
+    install: Installer | None = None,
+    log: Callable[[str], object] = sys.stderr.write,
+) -> Layout:
     if has_own_tsconfig(root):
         if not any((folder / "node_modules").is_dir() for folder in (root, *root.parents)):
             return Layout("project", "tsconfig.json", skipped="dependencies not installed (run npm install)",
                           dependencies_missing=True)  # fmt: skip
         return Layout("project", "tsconfig.json", runtime_missing=installed_version(root, "@pix3/runtime") is None)
-    wanted = manifest()
-    note = None
-    if not _types_current(root, wanted):
-        types = root / ".pix3" / "types"
-        shutil.rmtree(types, ignore_errors=True)
-        shutil.copytree(SHIPPED_TYPES, types)
-        atomic_write(types / "version.json", (json.dumps(wanted, indent=2) + "\n").encode())
-        atomic_write(root / ".pix3" / "tsconfig.check.json", CHECK_TSCONFIG.encode())
-        note = (
-            f"Wrote the @pix3/runtime {wanted['runtimeVersion']} types to .pix3/types/ (and .pix3/tsconfig.check.json)."
-        )
-    return Layout("pix3-types", ".pix3/tsconfig.check.json", note=note)
+    try:
+        note = prepare_types(root, home, offline=offline, install=install, log=log)
+    except TypesUnavailable as error:
+        return Layout("pix3-types", CHECK_TSCONFIG_PATH, unavailable=error)
+    return Layout("pix3-types", CHECK_TSCONFIG_PATH, note=note)

@@ -1,17 +1,23 @@
-"""The `pix3 check` pipeline, in the spec's order (spec/tools.md §1.2)."""
+"""The `pix3 check` pipeline (spec/tools.md §1.2).
+
+Run in the spec's order, with one exception for speed: tsc starts as soon as the tsconfig and
+TypeScript are known — before this module imports validate, the scene model or the chain scanner —
+and everything that does not need its answer (validate, the version gate, the kit, the editor
+chain, the hashes) runs while it works. The report is the same as in the spec's order: the
+diagnostics are sorted, and within one code they keep the spec's order.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pix3net import CLI_VERSION
-from pix3tools.check._chain import ChainIssue, scan_chain
 from pix3tools.check._layout import Layout, installed_version, prepare
 from pix3tools.check._typescript import (
     TsResult,
@@ -21,17 +27,24 @@ from pix3tools.check._typescript import (
     resolve_typescript,
     start_typecheck,
 )
-from pix3tools.validate import locale_key
+from pix3tools.core import CLI_VERSION
+
+if TYPE_CHECKING:
+    from pix3tools.check._chain import ChainIssue
 
 Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
 SyncFn = Callable[[Path, bool], Any]
+"""The flush client: ``(root, no_sync) -> outcome`` with ``status`` (``"flushed"``, ``"unsynced"``, …),
+``url`` and ``message``; None when there is nothing to ask."""
 
 _LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
-# In pix3-types mode our shipped declarations are a permissive subset: a name they do not list
-# is not the script's fault, so "no exported member" / missing `three/*` errors are not reported.
-_SHIPPED_GAPS = (2305, 2724, 2614, 2307)
-_SHIPPED_MODULES = ('"@pix3/runtime"', "'@pix3/runtime'", '"three"', "'three", '"three/')
+# In pix3-types mode the @pix3/runtime declarations are generated from the scene model, which does
+# not know every name the runtime exports: importing one of those is not the script's fault, so
+# "no exported member" / "cannot find module" errors naming that module are not reported (three's
+# declarations are the published ones: every error against them is).
+_GENERATED_GAPS = (2305, 2724, 2614, 2307)
+_GENERATED_MODULE = re.compile(r"""['"]@pix3/runtime(?:/[^'"]*)?['"]""")
 
 _CHAIN_WHAT = {
     "import-meta-hot": ("W_EDITOR_HMR_API", "`import.meta.hot`",
@@ -68,6 +81,15 @@ class Typecheck:
     root_files: list[str] = field(default_factory=list)
 
 
+def validate_project(root: Path, hydrate: bool) -> Mapping[str, Any]:
+    """validate's ``--json`` report of the whole project: the ``validate`` step of :func:`run_check`
+    (imported here, not at the top: it runs while tsc works, docs/check.md "Speed")."""
+    from pix3tools.validate import run_validate
+
+    report: Mapping[str, Any] = run_validate(root, None, hydrate=hydrate).to_json()
+    return report
+
+
 def _ms(seconds: float) -> int:
     return int(seconds * 1000 + 0.5)
 
@@ -93,6 +115,40 @@ def _kit_version(root: Path) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def _hash_into(files: dict[str, str], root: Path, paths: list[str]) -> None:
+    """SHA-256 of the raw bytes of each project path not hashed yet (absolute paths are not ours)."""
+    for rel in paths:
+        if rel in files or rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+            continue
+        try:
+            files[rel] = hashlib.sha256((root / rel).read_bytes()).hexdigest()
+        except OSError:
+            continue
+
+
+def _version_gate(root: Path) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    runtime = installed_version(root, "@pix3/runtime")
+    if runtime is not None and runtime != CLI_VERSION:
+        found.append({
+            "severity": "error", "code": "E_RUNTIME_VERSION", "file": "node_modules/@pix3/runtime/package.json",
+            "message": f"The project installs @pix3/runtime {runtime}, but this CLI validates and runs scenes with the "
+            f"@pix3/runtime {CLI_VERSION} bundled into it — its answers would be about an engine the game does not ship.",
+            "fix": f"run the project's own CLI (npx pix3 …, @pix3/cli {runtime}), or npm install "
+            f"@pix3/runtime@{CLI_VERSION} @pix3/cli@{CLI_VERSION}",
+        })  # fmt: skip
+    for name in _LOCKSTEP:
+        version = installed_version(root, name)
+        if version is not None and version != CLI_VERSION:
+            found.append({
+                "severity": "warning", "code": "W_PIX3_VERSION_MISMATCH", "file": f"node_modules/{name}/package.json",
+                "message": f"{name} {version} is installed; this CLI is {CLI_VERSION}. The @pix3/* packages are "
+                "released in lockstep, so the editor or the build may differ from what the kit and the CLI describe.",
+                "fix": f"npm install {name}@{CLI_VERSION}",
+            })  # fmt: skip
+    return found
+
+
 def _chain_diagnostic(issue: ChainIssue) -> Diagnostic:
     code, what, fix = _CHAIN_WHAT[issue.kind]
     via = f" (imported from {issue.via})" if issue.via != issue.file else ""
@@ -100,8 +156,8 @@ def _chain_diagnostic(issue: ChainIssue) -> Diagnostic:
     return {"severity": "warning", "code": code, "file": issue.file, "line": issue.line, "message": message, "fix": fix}
 
 
-def _shipped_gap(layout: Layout, code: int, message: str) -> bool:
-    return layout.mode == "pix3-types" and code in _SHIPPED_GAPS and any(m in message for m in _SHIPPED_MODULES)
+def _generated_gap(layout: Layout, code: int, message: str) -> bool:
+    return layout.mode == "pix3-types" and code in _GENERATED_GAPS and bool(_GENERATED_MODULE.search(message))
 
 
 def run_check(
@@ -113,6 +169,7 @@ def run_check(
     sync: SyncFn,
     env: Mapping[str, str] | None = None,
     install: Callable[[Path], str | None] | None = None,
+    install_types: Callable[[Path], str | None] | None = None,
 ) -> dict[str, Any]:
     """Run the whole pipeline and return the report (the ``--json`` shape, keys in order)."""
     started = time.perf_counter()
@@ -127,12 +184,16 @@ def run_check(
                     "message": flushed.message})  # fmt: skip
 
     # 4 (early). The tsconfig layout and TypeScript, so tsc runs while validate reads the scenes.
-    layout = prepare(root)
-    typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
     ts_started = time.perf_counter()
+    layout = prepare(root, home, offline=options.offline, install=install_types)
+    typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
     process = None
     typescript: TypeScript | None = None
-    unavailable: TypeScriptUnavailable | None = None
+    # What kept the type-check from running: three's types and TypeScript are each said, with the
+    # command that installs it, so one run names everything to install.
+    unavailable: list[TypeScriptUnavailable] = []
+    if layout.unavailable is not None:
+        unavailable.append(TypeScriptUnavailable(str(layout.unavailable), layout.unavailable.fix))
     if layout.dependencies_missing:
         exists = (root / "package.json").exists()
         own.append({
@@ -151,9 +212,10 @@ def run_check(
             })  # fmt: skip
         try:
             typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
-            process = start_typecheck(typescript, root / layout.tsconfig, root)
+            if not unavailable:
+                process = start_typecheck(typescript, root / layout.tsconfig, root)
         except TypeScriptUnavailable as error:
-            unavailable = error
+            unavailable.append(error)
     ts_elapsed = time.perf_counter() - ts_started
 
     # 2–3. Validate (its time includes the flush, as the reference reports it).
@@ -165,6 +227,21 @@ def run_check(
     if layout.note:
         notes.append(layout.note)
 
+    # 7–9 while tsc works: none needs its answer.
+    from pix3tools.check._chain import scan_chain
+
+    gate = _version_gate(root)
+    kit_version = _kit_version(root)
+    kit: list[Diagnostic] = []
+    if kit_version is not None and kit_version != CLI_VERSION:
+        kit.append({"severity": "warning", "code": "W_KIT_OUTDATED", "file": "pix3project.yaml",
+                    "path": "metadata.agentKit.version",
+                    "message": f"The agent kit here is {kit_version}; this CLI is {CLI_VERSION}.",
+                    "fix": "pix3 kit --update (it never overwrites kit files you edited)"})  # fmt: skip
+    chain = scan_chain(root)
+    files: dict[str, str] = {f["file"]: f["sha256"] for f in validated.get("files", [])}
+    _hash_into(files, root, chain.files)
+
     # 5–6. Collect the type-check.
     ts_wait = time.perf_counter()
     result: TsResult | None = None
@@ -172,13 +249,13 @@ def run_check(
         try:
             result = finish_typecheck(process)
         except TypeScriptUnavailable as error:
-            unavailable = error
+            unavailable.append(error)
     ts_elapsed += time.perf_counter() - ts_wait
-    if unavailable is not None:
+    for missing in unavailable:
         diagnostic: Diagnostic = {"severity": "error", "code": "E_TYPECHECK_UNAVAILABLE", "file": layout.tsconfig,
-                                  "message": str(unavailable)}  # fmt: skip
-        if unavailable.fix:
-            diagnostic["fix"] = unavailable.fix
+                                  "message": str(missing)}  # fmt: skip
+        if missing.fix:
+            diagnostic["fix"] = missing.fix
         own.append(diagnostic)
     if result is not None and typescript is not None:
         typecheck.ran = True
@@ -187,7 +264,7 @@ def run_check(
         typecheck.files = len(result.files)
         hidden = 0
         for d in result.diagnostics:
-            if _shipped_gap(layout, d.ts_code, d.message):
+            if _generated_gap(layout, d.ts_code, d.message):
                 hidden += 1
                 continue
             entry: Diagnostic = {"severity": "error", "code": "E_TYPE",
@@ -198,51 +275,17 @@ def run_check(
             own.append(entry)
         if hidden:
             notes.append(
-                f"{hidden} import(s) of names pix3net's shipped @pix3/runtime / three declarations do not list were not "
-                "type-checked (the declarations are a permissive subset)."
+                f"{hidden} import(s) from @pix3/runtime of names its generated declarations do not list were not "
+                "type-checked (they declare the scene model's node types and Script only)."
             )
-
-    # 7. Version gate.
-    runtime = installed_version(root, "@pix3/runtime")
-    if runtime is not None and runtime != CLI_VERSION:
-        own.append({
-            "severity": "error", "code": "E_RUNTIME_VERSION", "file": "node_modules/@pix3/runtime/package.json",
-            "message": f"The project installs @pix3/runtime {runtime}, but this CLI validates and runs scenes with the "
-            f"@pix3/runtime {CLI_VERSION} bundled into it — its answers would be about an engine the game does not ship.",
-            "fix": f"run the project's own CLI (npx pix3 …, @pix3/cli {runtime}), or npm install "
-            f"@pix3/runtime@{CLI_VERSION} @pix3/cli@{CLI_VERSION}",
-        })  # fmt: skip
-    for name in _LOCKSTEP:
-        version = installed_version(root, name)
-        if version is not None and version != CLI_VERSION:
-            own.append({
-                "severity": "warning", "code": "W_PIX3_VERSION_MISMATCH", "file": f"node_modules/{name}/package.json",
-                "message": f"{name} {version} is installed; this CLI is {CLI_VERSION}. The @pix3/* packages are "
-                "released in lockstep, so the editor or the build may differ from what the kit and the CLI describe.",
-                "fix": f"npm install {name}@{CLI_VERSION}",
-            })  # fmt: skip
-
-    # 8. Kit.
-    kit_version = _kit_version(root)
-    if kit_version is not None and kit_version != CLI_VERSION:
-        own.append({"severity": "warning", "code": "W_KIT_OUTDATED", "file": "pix3project.yaml",
-                    "path": "metadata.agentKit.version",
-                    "message": f"The agent kit here is {kit_version}; this CLI is {CLI_VERSION}.",
-                    "fix": "pix3 kit --update (it never overwrites kit files you edited)"})  # fmt: skip
-
-    # 9. Editor chain.
-    chain = scan_chain(root)
+    own.extend(gate)
+    own.extend(kit)
     own.extend(_chain_diagnostic(issue) for issue in chain.issues)
 
-    # 10. Files and hashes, report.
-    files: dict[str, str] = {f["file"]: f["sha256"] for f in validated.get("files", [])}
-    for rel in [*typecheck.root_files, *chain.files]:
-        if rel in files or rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
-            continue
-        try:
-            files[rel] = hashlib.sha256((root / rel).read_bytes()).hexdigest()
-        except OSError:
-            continue
+    # 10. Files and hashes (the scripts tsc read; the chain's are done), report.
+    from pix3tools.validate import locale_key
+
+    _hash_into(files, root, typecheck.root_files)
     diagnostics = sorted(
         [*validated.get("diagnostics", []), *own],
         key=lambda d: (locale_key(d["file"]), d.get("line") or 0, locale_key(d["code"])),

@@ -9,7 +9,6 @@ from ``--explainFiles``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -18,6 +17,9 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from pix3tools._npm import install_command as npm_install_command
+from pix3tools._npm import npm_install, package_version
 
 TYPESCRIPT_VERSION = "5.8.3"
 _NO_INPUTS = 18003  # "No inputs were found": a project without scripts is fine
@@ -54,36 +56,11 @@ class TsResult:
 
 
 def install_command(prefix: Path) -> str:
-    return (
-        f"npm install --prefix {json.dumps(str(prefix))} typescript@{TYPESCRIPT_VERSION} "
-        "--no-save --no-package-lock --no-audit --no-fund --loglevel=error"
-    )
-
-
-def _version_of(package_dir: Path) -> str | None:
-    try:
-        data = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    version = data.get("version") if isinstance(data, dict) else None
-    return version if isinstance(version, str) else None
+    return npm_install_command(prefix, f"typescript@{TYPESCRIPT_VERSION}")
 
 
 def _npm_install(prefix: Path) -> str | None:
-    """Run npm; None on success, else why it failed."""
-    prefix.mkdir(parents=True, exist_ok=True)
-    npm = shutil.which("npm")
-    if npm is None:
-        return "npm was not found on the PATH"
-    argv = [npm, "install", "--prefix", str(prefix), f"typescript@{TYPESCRIPT_VERSION}", "--no-save",
-            "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error"]  # fmt: skip
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    except OSError as error:
-        return str(error)
-    if done.returncode != 0:
-        return done.stderr.strip() or done.stdout.strip() or f"exit {done.returncode}"
-    return None
+    return npm_install(prefix, f"typescript@{TYPESCRIPT_VERSION}")
 
 
 Installer = Callable[[Path], "str | None"]
@@ -102,18 +79,18 @@ def resolve_typescript(
     override = env.get("PIX3_TYPESCRIPT", "")
     if override:
         package_dir = Path(override)
-        version = _version_of(package_dir)
+        version = package_version(package_dir)
         if version is None or not (package_dir / "lib" / "typescript.js").is_file():
             raise TypeScriptUnavailable(f"PIX3_TYPESCRIPT={override} is not a typescript package folder")
         return TypeScript(package_dir, version, "env")
     for folder in (root, *root.parents):
         package_dir = folder / "node_modules" / "typescript"
-        version = _version_of(package_dir)
+        version = package_version(package_dir)
         if version is not None:
             return TypeScript(package_dir, version, "project")
     prefix = home / "typescript" / TYPESCRIPT_VERSION
     cached = prefix / "node_modules" / "typescript"
-    version = _version_of(cached)
+    version = package_version(cached)
     if version is not None:
         return TypeScript(cached, version, "cache")
     command = install_command(prefix)
@@ -124,7 +101,7 @@ def resolve_typescript(
         )
     log(f"pix3 check: installing TypeScript {TYPESCRIPT_VERSION} once into {prefix}\n  $ {command}\n")
     why = (install or _npm_install)(prefix)
-    version = _version_of(cached)
+    version = package_version(cached)
     if why is None and version is None:
         why = "npm reported success but nothing was installed"
     if why is not None:

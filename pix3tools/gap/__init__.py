@@ -1,12 +1,11 @@
 """`pix3 gap`: record what an agent had to work around, in ``.pix3/gaps.jsonl`` (spec/cli.md §3).
 
-Public surface: :func:`main` (the command), :func:`run` (the same with the clock, environment and
-streams passed in), and the record helpers in ``_record``.
+Public surface: the record helpers (``_record``); the command is ``pix3tools.gap.command``
+(its ``main`` takes the clock, environment and streams for tests).
 """
 
 from __future__ import annotations
 
-from pix3tools.gap._command import main, run
 from pix3tools.gap._record import GAPS_FILE, KINDS, GapError, append_record, build_record, detect_agent, read_records
 
 __all__ = [
@@ -16,7 +15,5 @@ __all__ = [
     "append_record",
     "build_record",
     "detect_agent",
-    "main",
     "read_records",
-    "run",
 ]

@@ -8,22 +8,24 @@ diagnostic codes and node types once their packages are present (spec/cli.md §4
 from __future__ import annotations
 
 from pix3tools.kit._api import install, install_plan, migrate
-from pix3tools.kit._command import main, run
 from pix3tools.kit._install import KitError, KitPlan, plan_install
 from pix3tools.kit._migrate import is_retired_server, plan_migrate
 from pix3tools.kit._source import Kit, load_kit
+from pix3tools.kit._writes import WriteError, relative
+from pix3tools.kit._yamledit import yaml_scalar
 
 __all__ = [
     "Kit",
     "KitError",
     "KitPlan",
+    "WriteError",
     "install",
     "install_plan",
     "is_retired_server",
     "load_kit",
-    "main",
     "migrate",
     "plan_install",
     "plan_migrate",
-    "run",
+    "relative",
+    "yaml_scalar",
 ]

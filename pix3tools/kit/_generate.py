@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pix3tools.core.commands import ORDER
+from pix3tools.core.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
 from pix3tools.kit import _registries
 
 _FACTS: dict[str, Callable[[], object | None]] = {
@@ -20,16 +22,11 @@ def fact_available(name: str) -> bool:
 
 
 def _commands(commands: set[str]) -> list[str]:
-    from pix3net.cli._table import ORDER
-    from pix3net.cli.usage import OVERVIEW_BLOCKS
-
     blocks = [OVERVIEW_BLOCKS[name] for name in ORDER if name in commands]
     return ["```text", *"\n".join(blocks).split("\n"), "```"]
 
 
 def _usage(commands: set[str], name: str) -> list[str]:
-    from pix3net.cli.usage import COMMAND_USAGE
-
     if name not in commands:
         return []
     return ["```text", *COMMAND_USAGE[name].rstrip("\n").split("\n"), "```"]
@@ -81,11 +78,9 @@ def _components() -> list[str]:
     return rows
 
 
-def _bridge_tools(host_only: bool) -> list[str]:
+def _bridge_tools() -> list[str]:
     rows = ["| Tool | Params |", "| --- | --- |"]
     for name, params in _registries.BRIDGE_TOOLS.items():
-        if host_only and name not in _registries.HOST_TOOLS:
-            continue
         rows.append(f"| `{name}` | `{params}` |")
     return rows
 
@@ -106,7 +101,5 @@ def generate(name: str, args: list[str], *, commands: set[str]) -> list[str]:
     if name == "components":
         return _components()
     if name == "bridge-tools":
-        return _bridge_tools(host_only=False)
-    if name == "host-tools":
-        return _bridge_tools(host_only=True)
+        return _bridge_tools()
     raise ValueError(f"unknown generated block {name!r}")

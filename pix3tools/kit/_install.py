@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3net.home import PROJECT_FILE
+from pix3tools.core import PROJECT_FILE
 from pix3tools.kit._source import Kit, sha256_hex
 from pix3tools.kit._writes import Changes
 from pix3tools.kit._yamledit import ManifestError, set_agent_kit
+from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, EXTENDS_LINE, has_own_tsconfig
 
 MANIFEST = ".pix3/kit-manifest.json"
 ALT_AGENTS = "AGENTS.pix3.md"
@@ -24,7 +25,6 @@ PRECEDENCE = (
     "the Pix3 kit wins on Pix3 facts (YAML, runtime API, pix3 check)."
 )
 LINK_LINE = "See AGENTS.pix3.md for the Pix3 engine rules."
-CHECK_TSCONFIG = '{ "extends": "./.pix3/tsconfig.check.json" }'
 # Lines that already keep `.pix3/` out of git (spec/cli.md §4.4).
 _IGNORE_FORMS = (".pix3", ".pix3/", "/.pix3", "/.pix3/", ".pix3/*", "/.pix3/*")
 _WHOLE_DIR_FORMS = (".pix3", ".pix3/", "/.pix3", "/.pix3/")
@@ -57,6 +57,9 @@ class KitPlan:
     owned: dict[str, str] = field(default_factory=dict)
     previous_version: str | None = None
     previous_files: dict[str, str] = field(default_factory=dict)
+    # .pix3/types/: "own-tsconfig" (none needed), "wanted" (planned), then "written", "current" or
+    # "not-written" once applied (pix3tools.scripttypes; after the kit's own files).
+    script_types: str = "own-tsconfig"
 
 
 class KitError(ValueError):
@@ -141,15 +144,14 @@ def _gitignore(plan: KitPlan) -> None:
     plan.outcomes.append(Outcome(".gitignore", UPDATED))
 
 
-def _script_types(plan: KitPlan) -> None:
-    tsconfig = _read(plan.root / "tsconfig.json")
-    if tsconfig is not None and tsconfig.decode("utf-8", errors="replace").strip() != CHECK_TSCONFIG:
+def _script_types(plan: KitPlan, *, update: bool) -> None:
+    """Without a tsconfig.json of its own, the project gets the one-line tsconfig.json that extends
+    the check's (so an IDE sees the same types), and .pix3/types/ once the kit's files are written."""
+    if has_own_tsconfig(plan.root):
         plan.notes.append("the project has its own tsconfig.json: the scripts are type-checked with it, as is.")
         return
-    plan.notes.append(
-        "no tsconfig.json of the project's own: this build ships no bundled runtime types (.pix3/types), "
-        "so none were installed; add a tsconfig.json (a starter's works) to type-check the scripts."
-    )
+    _place(plan, "tsconfig.json", (EXTENDS_LINE + "\n").encode("utf-8"), update=update)
+    plan.script_types = "wanted"
 
 
 def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None = None) -> KitPlan:
@@ -200,7 +202,7 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
                 f"(Claude Code reads it through `@{ALT_AGENTS}` in CLAUDE.md). {PRECEDENCE}"
             )
     _gitignore(plan)
-    _script_types(plan)
+    _script_types(plan, update=update)
     outdated = [o for o in plan.outcomes if o.action == OUTDATED]
     if outdated:
         plan.notes.append(
@@ -265,7 +267,10 @@ _WHY = {
 
 
 def outcome_lines(plan: KitPlan) -> list[str]:
-    return [f"  {_LABELS[o.action]:<8} {o.path}{_WHY.get(o.action, '')}" for o in plan.outcomes]
+    lines = [f"  {_LABELS[o.action]:<8} {o.path}{_WHY.get(o.action, '')}" for o in plan.outcomes]
+    if plan.script_types == "written":
+        lines.append(f"  {'wrote':<8} .pix3/types/, {CHECK_TSCONFIG_PATH}")
+    return lines
 
 
 def report_json(plan: KitPlan) -> dict[str, Any]:
@@ -274,6 +279,7 @@ def report_json(plan: KitPlan) -> dict[str, Any]:
         "kitVersion": plan.kit_version,
         "projectRoot": str(plan.root),
         "files": [{"path": o.path, "action": o.action} for o in plan.outcomes],
+        "scriptTypes": plan.script_types,
         "notes": list(plan.notes),
         "todos": list(plan.todos),
     }

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3net.home import PROJECT_FILE
+from pix3tools.core import PROJECT_FILE
 from pix3tools.kit._install import (
     ALT_AGENTS,
     SKIPPED,
@@ -270,6 +270,7 @@ def migrate_report_json(plan: MigratePlan) -> dict[str, Any]:
         "projectRoot": kit["projectRoot"],
         "steps": [{"path": s.path, "action": s.action, "detail": s.detail} for s in plan.steps],
         "files": kit["files"],
+        "scriptTypes": kit["scriptTypes"],
         "notes": [*kit["notes"], *plan.notes],
         "todos": [*kit["todos"], *plan.todos],
     }

@@ -12,21 +12,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pix3tools.gap._record import KINDS
+from pix3tools.gap import KINDS
 
-# The editor's bridge tools (seed README, "The editor bridge"): name → parameters. The real editor
-# (@pix3/editor-core) registers all of them; our editor host page (the dev server's own page when
-# editor-core is not installed) answers the ones in HOST_TOOLS.
+# The editor's bridge tools (docs/bridge.md): name → parameters. Every editor page answers all of
+# them: the real editor (@pix3/editor-core) and the dev server's own page alike.
 BRIDGE_TOOLS: dict[str, str] = {
     "pix3_status": "{}",
     "pix3_sync": "{expect?, timeoutMs?}",
     "pix3_scene": "{path?, maxDepth?, nodeId?, find?}",
     "pix3_play": "{action: start|stop|restart|pause|status, scenePath?, force?}",
-    "pix3_game_run": "{…} (GameTestService.run)",
+    "pix3_game_run": "{until, fail?, maxFrames?, maxWallMs?, settleMs?, pauseOnOutcome?}",
     "pix3_screenshot": "{target: game|viewport}",
     "pix3_errors": "{since?, clear?}",
 }
-HOST_TOOLS: tuple[str, ...] = ("pix3_status", "pix3_sync")
 
 # Where each kind of fact may live once its package lands (module, attribute names tried in order).
 _NODE_TYPE_SOURCES = (("pix3tools.scene", ("NODE_TYPES", "KNOWN_NODE_TYPES", "KNOWN_SCENE_NODE_TYPES")),)

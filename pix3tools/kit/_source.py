@@ -3,7 +3,7 @@
 Template syntax, one directive per line (inline only ``{{version}}`` and ``{{gap-kinds}}``):
 
 - ``{{if commands: a b}}`` … ``{{end}}`` keeps the lines when every named command is dispatched
-  by this build (``pix3net.cli._table.COMMANDS``); ``{{if facts: codes node-types}}`` when those
+  by this build (``pix3tools.core.commands.COMMANDS``); ``{{if facts: codes node-types}}`` when those
   facts are available (see ``_registries``). Blocks nest.
 - ``{{generated: <name> [arg]}}`` is replaced by the lines :mod:`._generate` computes.
 
@@ -16,8 +16,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net import CLI_VERSION
-from pix3tools.gap._record import KINDS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.commands import COMMANDS
+from pix3tools.gap import KINDS
 from pix3tools.kit._generate import fact_available, generate
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -87,8 +88,6 @@ def expand(template: str, *, source: str, version: str, commands: set[str]) -> s
 def load_kit(*, version: str = CLI_VERSION, commands: set[str] | None = None, data: Path = DATA) -> Kit:
     """Expand every template under ``data`` into the kit's files (project path → bytes)."""
     if commands is None:
-        from pix3net.cli._table import COMMANDS
-
         commands = set(COMMANDS)
     if not data.is_dir():
         raise KitSourceError(f"{data} is missing: this pix3net package was installed without its kit.")

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pix3net.home import atomic_write
+from pix3tools.core import atomic_write
 
 
 class WriteError(OSError):

@@ -1,11 +1,11 @@
 """`pix3 new`: a project from a starter (base layer + the 2d or 3d template), then the kit.
 
-The starters are our own templates, package data under ``templates/`` (spec/cli.md §5).
+The starters are our own templates, package data under ``templates/`` (spec/cli.md §5). The
+command is ``pix3tools.new.command``.
 """
 
 from __future__ import annotations
 
-from pix3tools.new._command import main, run
 from pix3tools.new._create import Created, CreateError, create_project, package_name_of, project_yaml
 from pix3tools.new._templates import (
     PACKAGED_ROOT,
@@ -26,10 +26,8 @@ __all__ = [
     "create_project",
     "find_template",
     "list_templates",
-    "main",
     "one_line",
     "package_name_of",
     "project_yaml",
-    "run",
     "templates_root",
 ]

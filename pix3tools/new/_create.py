@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pix3net import CLI_VERSION
-from pix3net.home import PROJECT_FILE
+from pix3tools.core import CLI_VERSION, PROJECT_FILE
+from pix3tools.kit import yaml_scalar
 from pix3tools.new._templates import Template
 
 # Files whose text gets the {{…}} substitutions (by source extension; `gitignore` has none).
@@ -82,8 +82,6 @@ def template_files(template: Template, values: dict[str, str]) -> dict[str, byte
 
 
 def _yaml_scalar(value: str) -> str:
-    from pix3tools.kit._yamledit import yaml_scalar
-
     return yaml_scalar(value)
 
 

@@ -17,6 +17,8 @@ Public surface (what validate, tree, kit and character-compile import):
 - ``type_format(name) -> TypeFormat``: family, ``schema`` ({name: Prop(type, default, options,
   min, max)}), disk ``extras`` (DiskRule), ``relocated``, ``not_stored``, ``write_only``;
   ``classify_key(fmt, key)``. ``Prop.default is MISSING`` when the docs give no default.
+- ``VALUE_TYPES``: the value kinds a property may have (the runtime's PropertyType names, plus
+  ``texture`` and ``resource``).
 - ``COMPONENTS``: the built-in ``core:`` components and their (possibly partial) config schemas.
 """
 
@@ -42,7 +44,7 @@ from pix3tools.scene._project import (
     project_path,
     read_text,
 )
-from pix3tools.scene._schema import COMPONENTS, MISSING, NODE_SCHEMAS, ComponentSchema, Prop
+from pix3tools.scene._schema import COMPONENTS, MISSING, NODE_SCHEMAS, VALUE_TYPES, ComponentSchema, Prop
 from pix3tools.scene._yaml import Document, PathSeg, YamlError, parse_yaml
 
 CURRENT_SCENE_FORMAT_VERSION = "1.0.0"
@@ -56,6 +58,7 @@ __all__ = [
     "MISSING",
     "NODE_SCHEMAS",
     "NODE_TYPES",
+    "VALUE_TYPES",
     "ComponentSchema",
     "DiskRule",
     "Document",

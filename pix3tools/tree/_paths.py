@@ -8,7 +8,7 @@ from typing import Any
 
 from pix3tools.scene import IGNORED_DIRS, YamlError, parse_yaml, project_path
 
-__all__ = ["IGNORED_DIRS", "SceneError", "project_path", "read_scene", "scene_files"]
+__all__ = ["IGNORED_DIRS", "SceneError", "parse_scene", "project_path", "read_scene", "scene_files"]
 
 
 class SceneError(Exception):
@@ -21,8 +21,13 @@ def read_scene(path: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except OSError as exc:
         raise SceneError(f"cannot be read ({exc.strerror or exc})") from None
+    return parse_scene(raw)
+
+
+def parse_scene(raw: bytes | str) -> dict[str, Any]:
+    """A scene document from its bytes (or text); raises SceneError as ``read_scene`` does."""
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise SceneError("is not valid YAML: the file is not UTF-8 text") from None
     try:

@@ -58,12 +58,16 @@ class Page:
         self.ws = ws
         self._next = 0
         self._waiting: dict[int, trio.MemorySendChannel[dict[str, Any]]] = {}
+        self.events: list[dict[str, Any]] = []  # every event the page sent (only once a domain is enabled)
 
     async def reader(self) -> None:
         with contextlib.suppress(trio_websocket.ConnectionClosed):
             while True:
                 message = json.loads(await self.ws.get_message())
-                channel = self._waiting.pop(message.get("id", -1), None)
+                if "id" not in message:
+                    self.events.append(message)
+                    continue
+                channel = self._waiting.pop(message["id"], None)
                 if channel is not None:
                     channel.send_nowait(message)
 

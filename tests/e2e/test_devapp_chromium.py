@@ -1,12 +1,13 @@
 """End to end: the real dev server, the real Vite, the editor host page in a real Chromium.
 
-The page loads at /__pix3/, claims the writer, gets an unsaved document through its debug API,
+The page loads at /__pix3/, claims the writer, gets an unsaved document through its test hooks,
 and a flush (the `pix3 check` client, then a plain POST) makes it write the file; a second tab
 takes over writing; a module edit reaches an open game page through our port (HMR).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -33,7 +34,7 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
     root = make_project(tmp_path / "game", {"index.html": INDEX, "src/main.js": MAIN_JS, "scenes/a.pix3scene": "old\n"})
     (root / "node_modules").symlink_to(node_modules)
     with dev_server(root, wait_vite=True) as server, chromium_with_port(chromium, tmp_path / "profile") as devtools:
-        editor_url = server.record()["editorUrl"]
+        editor_url = server.record()["editorUrl"] + "?test"  # with the page's test hooks
         async with trio.open_nursery() as nursery:
             async with open_page(devtools, editor_url, nursery) as first:
                 first_id = await first.wait_for(
@@ -42,22 +43,22 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
                     " && document.getElementById('pix3-tab').textContent; })()"
                 )
                 status = await first.debug("pix3_status")
-                assert (status["connected"], status["writerId"], status["readOnly"]) == (True, first_id, False)
-                assert status["projectName"] == "game"
+                assert (status["connection"], status["writerId"], status["writer"]) == ("open", first_id, "self")
+                assert status["project"] == "game"
                 assert await first.evaluate("document.getElementById('pix3-project').textContent") == "game"
 
                 # the flush client of `pix3 check` makes the page write its unsaved document
-                await first.debug("pix3_add_unsaved", {"path": "scenes/a.pix3scene", "text": SCENE})
+                await first.evaluate(f"window.__PIX3_TEST__.addUnsaved('scenes/a.pix3scene', {json.dumps(SCENE)})")
                 outcome = await trio.to_thread.run_sync(sync_editor, root)
                 assert (outcome.status, outcome.note) == (
                     "flushed",
                     f"editor at http://localhost:{server.port}/ flushed its unsaved scenes",
                 )
                 assert (root / "scenes" / "a.pix3scene").read_bytes() == SCENE.encode()
-                assert (await first.debug("pix3_status"))["unsaved"] == []
+                assert (await first.debug("pix3_status"))["dirty"] == []
 
                 # a plain POST does the same
-                await first.debug("pix3_add_unsaved", {"path": "scenes/b.pix3scene", "text": "b: 1\n"})
+                await first.evaluate("window.__PIX3_TEST__.addUnsaved('scenes/b.pix3scene', 'b: 1\\n')")
                 async with httpx.AsyncClient(timeout=30) as client:
                     reply = await client.post(f"{server.url}/__pix3/api/flush", headers={"X-Pix3": "1"})
                 assert reply.json() == {"ok": True, "saved": ["scenes/b.pix3scene"], "editor": True, "flushed": True}
@@ -75,10 +76,11 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
                     )
                     assert second_id != first_id
                     await first.wait_for(
-                        f"window.__PIX3_DEBUG__.call('pix3_status').then(s => s.writerId === {second_id!r} && s.readOnly)"
+                        f"window.__PIX3_DEBUG__.call('pix3_status').then(s => s.writerId === {second_id!r}"
+                        " && s.writer === 'other')"
                     )
-                    await first.debug("pix3_add_unsaved", {"path": "scenes/a.pix3scene", "text": "stale\n"})
-                    refused = await first.debug("pix3_flush")
+                    await first.evaluate("window.__PIX3_TEST__.addUnsaved('scenes/a.pix3scene', 'stale\\n')")
+                    refused = await first.evaluate("window.__PIX3_TEST__.flush()")
                     assert refused == {
                         "ok": False,
                         "reason": "write_failed",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import trio
 
+from pix3net.chrome.pipe import PIPE_BUF
 from tests.fakechrome.model import FakeChrome
 
 
@@ -17,6 +18,9 @@ class FakeChannel:
         self.sent: list[bytes] = []
 
     async def send(self, message: bytes) -> None:
+        self._handle(message)
+
+    def _handle(self, message: bytes) -> None:
         if self.chrome.closed:
             return
         self.sent.append(message)
@@ -26,6 +30,13 @@ class FakeChannel:
             self._send.send_nowait(out)
         if self.chrome.closed:
             self.gone()
+
+    def send_nowait(self, message: bytes) -> bool:
+        """As the pipe: only what fits one atomic pipe write goes at once (both paths get used)."""
+        if len(message) >= PIPE_BUF:
+            return False
+        self._handle(message)
+        return True
 
     async def receive(self) -> bytes:
         try:

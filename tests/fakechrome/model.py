@@ -77,6 +77,10 @@ class FakeChrome:
         self.targets[target.id] = target
         return target
 
+    def add_target(self, kind: str, url: str) -> Target:
+        """A target Chrome has on its own (e.g. ``browser_ui``: the omnibox popup)."""
+        return self._new_target(kind, url)
+
     def pages(self) -> list[Target]:
         return [t for t in self.targets.values() if t.type == "page"]
 

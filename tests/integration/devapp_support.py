@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -91,9 +92,21 @@ def wait_for_record(root: Path, pid: int, proc: subprocess.Popen[bytes], timeout
 
 @contextlib.contextmanager
 def dev_server(
-    root: Path, *, port: int | None = None, env: Mapping[str, str] | None = None, wait_vite: bool = False
+    root: Path,
+    *,
+    port: int | None = None,
+    env: Mapping[str, str] | None = None,
+    wait_vite: bool = False,
+    nofile: int | None = None,
 ) -> Iterator[DevServer]:
+    """A real `pix3 __dev-server` on ``root``; ``nofile`` sets its file-descriptor limit (soft and
+    hard, as `ulimit -n` does)."""
     port = port or free_port()
+
+    def limit_fds() -> None:
+        if nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
     errors = open(root.parent / f"{root.name}-stderr.txt", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         pix3_argv("__dev-server", "--project", str(root), "--port", str(port)),
@@ -101,6 +114,7 @@ def dev_server(
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=errors,
+        preexec_fn=limit_fds if nofile is not None else None,
     )
     try:
         wait_for_record(root, proc.pid, proc)

@@ -24,7 +24,8 @@ from hypercorn.trio import serve
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.files import FileApiError, FileStore, register_file_routes
+from pix3net.devserver.bodies import pace_bodies
+from pix3net.devserver.files import ApiError, FileStore, register_file_routes
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Harness:
 def make_app(store: FileStore, frames: list[dict[str, Any]]) -> QuartTrio:
     app = QuartTrio(__name__)
     app.config["MAX_CONTENT_LENGTH"] = None
+    pace_bodies(app)  # as the dev server's app does
     register_file_routes(app, store)
 
     @app.get("/__test/frames")
@@ -49,7 +51,7 @@ def make_app(store: FileStore, frames: list[dict[str, Any]]) -> QuartTrio:
         body = await request.get_json(force=True, silent=True) or {}
         try:
             reply = await store.claim(body.get("writerId"))
-        except FileApiError as exc:
+        except ApiError as exc:
             return Response(json.dumps(exc.body()), status=exc.status, content_type="application/json")
         return Response(json.dumps(reply), content_type="application/json")
 

@@ -169,9 +169,10 @@ async def test_a_stalled_client_hurts_only_itself(tmp_path: Path) -> None:
             await wait_until(lambda: any("client too slow" in line for line in proxy.logs), 20)
             await wait_until(lambda: len(proxy.chrome.sessions) == 1, 20)
             assert (await rpc(fast, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
-            with trio.fail_after(20), pytest.raises(Closed):
+            with trio.fail_after(20), pytest.raises(Closed) as closed:
                 while True:
-                    await stalled.receive()  # what was sent before the cut, then the end
+                    await stalled.receive()  # what was sent before the cut, then the close frame
+            assert closed.value.code == 1008
 
 
 async def test_events_never_reach_other_clients(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.cli.usage import command_usage
+from pix3tools.core.usage import command_usage
 from tests.conftest import run_pix3
 from tests.unit.test_character_parts import png
 
@@ -200,11 +200,11 @@ def test_usage_and_project_errors(tmp_path: Path) -> None:
     outside = run_pix3("character-compile", str(spec), cwd=spec.parent)
     assert outside.returncode == 2
     assert outside.stderr == (
-        f"pix3 character-compile: no pix3project.yaml in {spec.parent} or above"
-        " — run inside a project or pass --project <dir>.\n"
+        f"pix3 character-compile: no pix3project.yaml in {spec.parent} or any parent folder."
+        " Run it inside a Pix3 project, or pass --project <dir>.\n"
     )
     explicit = run_pix3("character-compile", str(spec), "--project", str(spec.parent), cwd=root)
-    assert explicit.returncode == 2 and f"no pix3project.yaml in {spec.parent} — run" in explicit.stderr
+    assert explicit.returncode == 2 and f"no pix3project.yaml in {spec.parent}. Run" in explicit.stderr
     missing = run_pix3("character-compile", "art/nope.yaml", cwd=root)
     assert (missing.returncode, missing.stderr) == (2, "pix3 character-compile: art/nope.yaml does not exist.\n")
     by_project = run_pix3("character-compile", str(spec), f"--project={root}", "--dry-run", cwd=spec.parent)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import CLI_VERSION
-from tests.conftest import NODE_DIR, run_pix3
+from pix3tools.core import CLI_VERSION
+from pix3tools.scripttypes import THREE_TYPES_VERSION
+from tests.conftest import NODE_DIR, run_pix3, seed_three_types
 
 TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"
 
@@ -45,6 +46,13 @@ def project(tmp_path: Path) -> Path:
     (root / "scripts" / "GameRules.ts").write_text(GAME_RULES)
     (root / "scenes" / "main.pix3scene").write_text(SCENE)
     return root
+
+
+@pytest.fixture(autouse=True)
+def _three_types_cached(request: pytest.FixtureRequest) -> None:
+    """Tests with a private PIX3_HOME get three's types in its cache, as if installed before."""
+    if "pix3_home" in request.fixturenames:
+        seed_three_types(request.getfixturevalue("pix3_home"))
 
 
 def check(root: Path, *args: str, home: Path | None = None, **env: str) -> tuple[int, dict[str, object], str]:
@@ -173,10 +181,13 @@ def test_offline_without_typescript(project: Path, tmp_path: Path) -> None:
     done = run_pix3("check", "--json", "--no-hydrate", "--offline", cwd=project,
                     env={"PIX3_HOME": str(home), "PIX3_TYPESCRIPT": "", "PATH": "/usr/bin:/bin"})  # fmt: skip
     report = json.loads(done.stdout)
-    (unavailable,) = [d for d in report["diagnostics"] if d["code"] == "E_TYPECHECK_UNAVAILABLE"]
-    assert "npm install --prefix" in unavailable["fix"] and "typescript@5.8.3" in unavailable["fix"]
+    three, typescript = [d for d in report["diagnostics"] if d["code"] == "E_TYPECHECK_UNAVAILABLE"]
+    assert "npm install --prefix" in typescript["fix"] and "typescript@5.8.3" in typescript["fix"]
+    assert "npm install --prefix" in three["fix"] and f"@types/three@{THREE_TYPES_VERSION}" in three["fix"]
     assert report["ok"] is False and report["typecheck"]["typescript"] is None
+    assert report["typecheck"]["errors"] == 2
     assert done.returncode == 1
+    assert not home.exists()  # --offline installs nothing
 
 
 def test_outside_a_project(tmp_path: Path) -> None:

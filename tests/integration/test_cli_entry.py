@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from pix3net import CLI_VERSION
-from pix3net.cli._table import COMMANDS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.commands import COMMANDS
 from tests.conftest import pix3_env, run_pix3
 
 
@@ -39,7 +39,7 @@ def test_unknown_command_and_topic() -> None:
 
 
 def test_usage_lists_exactly_the_dispatched_commands() -> None:
-    from pix3net.cli._table import ORDER
+    from pix3tools.core.commands import ORDER
 
     text = run_pix3("help").stdout
     for name in ORDER:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 import trio
 
-from tests.conftest import NODE_DIR
+from tests.conftest import NODE_DIR, seed_three_types
 from tests.integration.devapp_support import DevServer, dev_server, fake_tab, make_project
 
 X = {"X-Pix3": "1"}
@@ -26,6 +26,7 @@ def server(tmp_path: Path) -> Iterator[DevServer]:
         },
     )
     env = {"PIX3_TYPESCRIPT": str(NODE_DIR / "node_modules" / "typescript"), "PIX3_HOME": str(tmp_path / "home")}
+    seed_three_types(tmp_path / "home")  # no tsconfig.json: checked against three's types, cached
     with dev_server(root, env=env) as running:
         yield running
 

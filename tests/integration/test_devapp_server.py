@@ -106,9 +106,11 @@ def test_default_port_is_5173_or_the_next_free_one(tmp_path: Path) -> None:
 
 
 def test_usage_errors_and_no_project(tmp_path: Path) -> None:
-    assert run_pix3("__dev-server", "--what").returncode == 1
+    # A usage error is exit 2 with the usage, as for every command (the seed README).
+    result = run_pix3("__dev-server", "--what")
+    assert result.returncode == 2 and result.stderr.startswith('pix3 __dev-server: unknown option "--what"\n\nUsage:')
     result = run_pix3("__dev-server", "--port", "x")
-    assert result.returncode == 1 and "--port needs a port" in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith("pix3 __dev-server: --port needs a port\n\nUsage:")
     result = run_pix3("__dev-server", "--project", str(tmp_path))
     assert result.returncode == 2 and "pix3project.yaml" in result.stderr
 

@@ -149,14 +149,35 @@ def test_vite_killed_is_restarted_and_reported(vite_server: DevServer) -> None:
     assert httpx.get(vite_server.url + "/src/main.js").status_code == 200
 
 
+# A Vite plugin that starts a process of its own, as plugins that run a type checker or a
+# watcher do: it must not outlive the dev server either.
+PLUGIN_WITH_A_CHILD = """
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+export default {
+  plugins: [{
+    name: "spawns-a-child",
+    configureServer() {
+      const child = spawn("sleep", ["300"], { stdio: "ignore" });
+      writeFileSync("plugin-child.pid", String(child.pid));
+    },
+  }],
+};
+"""
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["TERM", "INT", "KILL"])
 def test_no_vite_orphan_after_the_server_stops(tmp_path: Path, node_modules: Path, sig: int) -> None:
     root = vite_project(tmp_path / "game", node_modules)
+    (root / "vite.config.mjs").write_text(PLUGIN_WITH_A_CHILD)
     with dev_server(root, wait_vite=True) as server:
         vite_pid = hello(server)["vite"]["pid"]
+        child_pid = int((root / "plugin-child.pid").read_text())
+        assert pid_alive(child_pid)
         code = server.stop(sig)
         assert code == (-signal.SIGKILL if sig == signal.SIGKILL else 0)
         assert wait_gone(vite_pid), f"vite pid {vite_pid} survived {signal.Signals(sig).name}"
+        assert wait_gone(child_pid), f"the plugin's child {child_pid} survived {signal.Signals(sig).name}"
     if sig == signal.SIGKILL:
         assert (root / ".pix3" / "dev.json").exists()  # a stale record, as the reference leaves
     else:

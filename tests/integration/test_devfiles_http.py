@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -490,6 +491,41 @@ async def test_put_size_limits(
     assert (status, body["error"]) == (413, "too_large")
     assert not (project / "huge.bin").exists() and not (project / "streamed.bin").exists()
     assert os.listdir(project / ".pix3" / "tmp") == []
+
+
+async def test_a_put_is_read_no_faster_than_it_is_written(
+    server: Harness, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk slower than loopback (here 30 ms per MiB): the server reads the body at the disk's
+    pace, so what the client has sent but the disk has not got stays bounded by the socket
+    buffers, instead of the whole body piling up in memory."""
+    from pix3net.devserver.files import _store
+
+    written = 0
+    real_write = _store._write_all
+
+    def slow_write(fd: int, digest: Any, chunks: list[bytes]) -> None:
+        nonlocal written
+        time.sleep(0.03 * sum(map(len, chunks)) / (1 << 20))
+        real_write(fd, digest, chunks)
+        written += sum(map(len, chunks))
+
+    monkeypatch.setattr(_store, "_write_all", slow_write)
+    size, chunk = 64 << 20, b"x" * (1 << 20)
+    host, port = server.url.removeprefix("http://").split(":")
+    stream = await trio.open_tcp_stream(host, int(port))
+    head = f"PUT {API}/file?path=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pix3: 1\r\nContent-Length: {size}\r\n\r\n"
+    await stream.send_all(head.encode())
+    sent = ahead = 0
+    for _ in range(size // len(chunk)):
+        await stream.send_all(chunk)
+        sent += len(chunk)
+        ahead = max(ahead, sent - written)
+    answer = await stream.receive_some()
+    await stream.aclose()
+    assert answer.startswith(b"HTTP/1.1 200"), answer
+    assert (project / "big.bin").stat().st_size == size
+    assert ahead < 24 << 20, f"{ahead >> 20} MiB were read ahead of the disk"
 
 
 async def test_history_over_http(client: httpx.AsyncClient, project: Path) -> None:

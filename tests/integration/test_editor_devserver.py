@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from pix3net.devserver.devinfo import read_dev_info
 from pix3net.editor.devserver import find_dev_server, find_vite_bin, stop_dev_server
+from pix3tools.core.devrecord import read_dev_info
 from tests.conftest import run_pix3
 from tests.integration.editor_fakes import free_port, hello_server, make_project, write_dev_json
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net import CLI_VERSION
-from pix3tools.kit import Kit, install, load_kit, run
+from pix3tools.core import CLI_VERSION
+from pix3tools.kit import Kit, install, load_kit
+from pix3tools.kit.command import main as kit_main
+from pix3tools.scripttypes import three_install_command
 from tests.conftest import run_pix3
 
 RECIPE_YAML = """# a 1.x recipe: comments, quoting and order must survive
@@ -38,6 +40,12 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@pytest.fixture(autouse=True)
+def _home(three_types_home: Path) -> Path:
+    """A private PIX3_HOME (in this process and the children) with three's types in its cache."""
+    return three_types_home
+
+
 @pytest.fixture
 def recipe(tmp_path: Path) -> Path:
     root = tmp_path / "recipe"
@@ -48,7 +56,7 @@ def recipe(tmp_path: Path) -> Path:
 
 def kit_cli(argv: list[str], cwd: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run(argv, cwd=cwd, out=out, err=err)
+    code = kit_main(argv, cwd=cwd, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -63,14 +71,20 @@ def test_fresh_project_gets_the_kit(recipe: Path) -> None:
     lines = (recipe / ".gitignore").read_text().splitlines()
     assert ".pix3/*" in lines and "!.pix3/kit-manifest.json" in lines
     assert not (recipe / ".mcp.json").exists()
-    assert not (recipe / "tsconfig.json").exists()
-    assert "no tsconfig.json of the project's own" in out
+    # No tsconfig.json of its own: the kit writes the one-line one and the check's types (cli.md 28).
+    assert (recipe / "tsconfig.json").read_text() == '{ "extends": "./.pix3/tsconfig.check.json" }\n'
+    assert (recipe / ".pix3" / "types" / "@pix3" / "runtime" / "index.d.ts").is_file()
+    assert (recipe / ".pix3" / "types" / "@types" / "three" / "index.d.ts").is_file()
+    assert (recipe / ".pix3" / "tsconfig.check.json").is_file()
+    assert "  wrote    tsconfig.json\n" in out and "  wrote    .pix3/types/, .pix3/tsconfig.check.json\n" in out
     manifest = _yaml(recipe / "pix3project.yaml")
     meta = manifest["metadata"]
     assert isinstance(meta, dict)
     assert meta["templateId"] == "recipe-tapper-2d"
     assert meta["agentKit"]["version"] == CLI_VERSION
-    assert {"AGENTS.md", "CLAUDE.md"} <= set(meta["agentKit"]["files"])
+    assert {"AGENTS.md", "CLAUDE.md", "tsconfig.json", "design/tests/bots/pix3-test-bot.d.ts"} <= set(
+        meta["agentKit"]["files"]
+    )
     record = json.loads((recipe / ".pix3" / "kit-manifest.json").read_text())
     assert record["format"] == 1 and record["version"] == CLI_VERSION
     assert record["files"]["AGENTS.md"] == _sha((recipe / "AGENTS.md").read_bytes())
@@ -94,7 +108,8 @@ def test_second_run_is_all_current_and_rewrites_nothing(recipe: Path) -> None:
     project = (recipe / "pix3project.yaml").read_bytes()
     out = install(recipe)
     assert "wrote" not in out and "updated" not in out
-    assert out.count("  current  ") == len(load_kit().files)
+    assert out.count("  current  ") == len(load_kit().files) + 1  # the kit's files and tsconfig.json
+    assert ".pix3/types" not in out
     assert (recipe / "pix3project.yaml").read_bytes() == project
 
 
@@ -214,3 +229,16 @@ def test_a_broken_manifest_is_said_and_rewritten(recipe: Path) -> None:
     assert "note: .pix3/kit-manifest.json could not be read" in out
     assert "  current  AGENTS.md\n" in out
     assert json.loads((recipe / ".pix3/kit-manifest.json").read_text())["version"] == CLI_VERSION
+
+
+def test_three_types_that_cannot_be_installed_leave_the_kit_and_say_what_to_run(
+    recipe: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "empty-home"
+    monkeypatch.setenv("PATH", str(tmp_path / "no-npm-here"))
+    out = install(recipe, home=home)
+    assert "  wrote    AGENTS.md\n" in out and "  wrote    tsconfig.json\n" in out
+    assert ".pix3/types/, " not in out and not (recipe / ".pix3" / "types").exists()
+    assert "note: .pix3/types/ was not written: three's types (@types/three) — could not install them " in out
+    assert "(npm was not found on the PATH).\n" in out
+    assert f"TODO: Run `{three_install_command(home)}`, then pix3 kit again" in out

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net import CLI_VERSION
-from pix3net.cli.usage import OVERVIEW_BLOCKS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.usage import OVERVIEW_BLOCKS
 from pix3tools.kit import is_retired_server, load_kit, migrate
 from pix3tools.kit._migrate import markers_in
 from tests.conftest import run_pix3
@@ -39,7 +39,8 @@ RETIRED = {"command": "npx", "args": ["-y", "@pix3/cli@1.6.2", "mcp", "--workspa
 
 
 @pytest.fixture
-def old(tmp_path: Path) -> Path:
+def old(tmp_path: Path, three_types_home: Path) -> Path:
+    """A 1.x project (no tsconfig.json: the migrated kit writes the script types, from a private PIX3_HOME)."""
     root = tmp_path / "old"
     root.mkdir()
     (root / "pix3project.yaml").write_text(PROJECT)

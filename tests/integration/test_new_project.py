@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -12,12 +13,11 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net import CLI_VERSION
-from pix3net.cli._table import COMMANDS
-from pix3net.home import find_project_root
+from pix3tools.core import CLI_VERSION, find_project_root
+from pix3tools.core.commands import COMMANDS
 from pix3tools.kit import load_kit
 from pix3tools.new import PACKAGED_ROOT, create_project, find_template, list_templates, one_line, package_name_of
-from pix3tools.new import run as new_run
+from pix3tools.new.command import main as new_run
 from tests.conftest import run_pix3
 
 STARTER_FILES = {
@@ -226,12 +226,28 @@ def test_default_folder_and_speed(tmp_path: Path) -> None:
     assert find_project_root(tmp_path) is None
 
 
-@pytest.mark.skipif("validate" not in COMMANDS, reason="pix3 validate is not part of this build yet")
 def test_a_new_project_passes_validate(tmp_path: Path) -> None:
+    assert "validate" in COMMANDS  # a build without validate fails here, it does not skip
     for template_id in ("2d", "3d"):
         assert run_pix3("new", template_id, template_id, cwd=tmp_path).returncode == 0
         done = run_pix3("validate", cwd=tmp_path / template_id)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["2d", "--bogus"], 'unknown option "--bogus"'),
+        (["2d", "-x"], 'unknown option "-x"'),
+        (["--bogus", "2d", "game"], 'unknown option "--bogus"'),
+        (["2d", "game", "extra"], 'new takes a starter and a folder, not also "extra"'),
+    ],
+)
+def test_a_usage_error_creates_nothing(tmp_path: Path, argv: list[str], message: str) -> None:
+    done = run_pix3("new", *argv, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"pix3 new: {message}\n\nUsage: pix3 new")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_usage_errors_and_version(tmp_path: Path) -> None:
@@ -245,3 +261,19 @@ def test_usage_errors_and_version(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     done = run_pix3("new", "3d", "file", cwd=tmp_path)
     assert done.returncode == 1 and "is a file" in done.stderr
+
+
+def test_the_starter_keeps_every_agent_config_out_of_git(tmp_path: Path) -> None:
+    """agent-setup writes a file naming this machine's home for each agent: git must ignore all of them."""
+    from pix3net.agents.agents import AGENTS
+
+    assert new(["2d", "game"], tmp_path)[0] == 0
+    root = tmp_path / "game"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for agent in AGENTS.values():
+        agent.path(root).parent.mkdir(parents=True, exist_ok=True)
+        agent.path(root).write_text("{}")
+        done = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", agent.file], check=False)
+        assert done.returncode == 0, f"{agent.file} ({agent.label}) is not ignored by the starter's .gitignore"
+    kept = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", ".pix3/kit-manifest.json"], check=False)
+    assert kept.returncode == 1

@@ -51,7 +51,7 @@ def test_tree_refuses_a_project_folder_that_does_not_exist(project: Path) -> Non
     done = run_pix3("tree", "--project", "nope", cwd=project)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
-        f"pix3 tree: {project / 'nope'} is not a folder; pass --project an existing project folder.\n"
+        f"pix3 tree: no pix3project.yaml in {project / 'nope'}. Run it inside a Pix3 project, or pass --project <dir>.\n"
     )
 
 
@@ -59,7 +59,7 @@ def test_gap_without_a_project_says_what_to_do(tmp_path: Path) -> None:
     done = run_pix3("gap", "no tween node", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr == (
-        f"pix3 gap: no pix3project.yaml found in {tmp_path.resolve()} or any parent folder."
+        f"pix3 gap: no pix3project.yaml in {tmp_path.resolve()} or any parent folder."
         " Run it inside a Pix3 project, or pass --project <dir>.\n"
     )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.cli.usage import command_usage
+from pix3tools.core.usage import command_usage
 from tests.conftest import run_pix3
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tree"
@@ -247,6 +247,20 @@ def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
     code, lines, err = tree("scenes/a.pix3scene", cwd=root)
     assert (code, err) == (0, "")
     assert lines[1] == "?#a ↳ instance res://scenes/b.pix3scene (no overrides)"
+
+
+def test_outside_a_project_it_says_so_and_scans_nothing(tmp_path: Path) -> None:
+    # A folder with scenes but no pix3project.yaml here or above: the one "no project" message,
+    # not an overview of whatever lies below (the seed README: no project is a usage error, exit 2).
+    loose = tmp_path / "loose"
+    (loose / "scenes").mkdir(parents=True)
+    (loose / "scenes" / "a.pix3scene").write_text("version: 1.0.0\nroot: []\n")
+    message = f"pix3 tree: no pix3project.yaml in {loose} or any parent folder. Run it inside a Pix3 project, or pass --project <dir>.\n"
+    for argv in ([], ["scenes/a.pix3scene"], ["--json"]):
+        done = run_pix3("tree", *argv, cwd=loose)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", message), argv
+    done = run_pix3("tree", "--project", str(loose), cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith(f"pix3 tree: no pix3project.yaml in {loose}. Run")
 
 
 def test_scene_outside_the_project_by_absolute_path(tmp_path: Path) -> None:

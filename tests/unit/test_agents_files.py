@@ -11,7 +11,7 @@ from pix3net.agents.agents import CLAUDE, CODEX, PI
 from pix3net.agents.install import install
 from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION, config_text, mcp_launch, write_config
 from pix3net.agents.stale import stale_configs
-from pix3net.cli._port import parse_port
+from pix3tools.core.argv import js_port
 
 TOKEN = "t" * 43
 
@@ -199,8 +199,8 @@ def test_config_text_is_what_the_file_holds() -> None:
 
 
 def test_parse_port_reads_like_js_number() -> None:
-    assert [parse_port(v) for v in ("9333", " 9333 ", "0x10", "1e3", "9333.0")] == [9333, 9333, 16, 1000, 9333]
-    assert [parse_port(v) for v in ("x", "", "0", "65536", "1.5", "1_000", "inf", "-1")] == [None] * 8
+    assert [js_port(v) for v in ("9333", " 9333 ", "0x10", "1e3", "9333.0")] == [9333, 9333, 16, 1000, 9333]
+    assert [js_port(v) for v in ("x", "", "0", "65536", "1.5", "1_000", "inf", "-1")] == [None] * 8
 
 
 def test_staleness_line_names_files_and_the_config(tmp_path: Path) -> None:

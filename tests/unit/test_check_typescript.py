@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pix3tools.check._layout import CHECK_TSCONFIG, EXTENDS_LINE, has_own_tsconfig, installed_version, prepare
+from pix3tools.check._layout import has_own_tsconfig, installed_version, prepare
 from pix3tools.check._typescript import TypeScriptUnavailable, install_command, resolve_typescript
+from pix3tools.scripttypes import CHECK_TSCONFIG, EXTENDS_LINE, cache_prefix
+from tests.unit.test_scripttypes import fake_three
 
 
 def fake_typescript(folder: Path, version: str = "5.8.3") -> Path:
@@ -78,23 +80,33 @@ def test_own_tsconfig_rules(tmp_path: Path) -> None:
 
 
 def test_pix3_types_layout_written_once(tmp_path: Path) -> None:
-    first = prepare(tmp_path)
-    assert (first.mode, first.tsconfig) == ("pix3-types", ".pix3/tsconfig.check.json")
+    home, root = tmp_path / "home", tmp_path / "game"
+    root.mkdir()
+    fake_three(cache_prefix(home))
+    first = prepare(root, home, offline=True)
+    assert (first.mode, first.tsconfig, first.unavailable) == ("pix3-types", ".pix3/tsconfig.check.json", None)
     assert first.note and first.note.startswith("Wrote the @pix3/runtime ")
-    assert (tmp_path / ".pix3" / "tsconfig.check.json").read_text() == CHECK_TSCONFIG
-    assert (tmp_path / ".pix3" / "types" / "@pix3" / "runtime" / "index.d.ts").is_file()
-    assert json.loads((tmp_path / ".pix3" / "types" / "version.json").read_text())["format"] == 1
-    assert prepare(tmp_path).note is None  # current: nothing rewritten
-    (tmp_path / ".pix3" / "tsconfig.check.json").write_text("{}")
-    assert prepare(tmp_path).note is not None
+    assert (root / ".pix3" / "tsconfig.check.json").read_text() == CHECK_TSCONFIG
+    assert (root / ".pix3" / "types" / "@pix3" / "runtime" / "index.d.ts").is_file()
+    assert json.loads((root / ".pix3" / "types" / "version.json").read_text())["format"] == 1
+    assert prepare(root, home, offline=True).note is None  # current: nothing rewritten
+    (root / ".pix3" / "tsconfig.check.json").write_text("{}")
+    assert prepare(root, home, offline=True).note is not None
+
+
+def test_pix3_types_without_three_types_offline(tmp_path: Path) -> None:
+    layout = prepare(tmp_path, tmp_path / "home", offline=True)
+    assert layout.mode == "pix3-types" and layout.unavailable is not None
+    assert layout.unavailable.fix and "@types/three@" in layout.unavailable.fix
+    assert not (tmp_path / ".pix3").exists()
 
 
 def test_project_mode_dependencies(tmp_path: Path) -> None:
     (tmp_path / "tsconfig.json").write_text('{"include": ["src"]}')
-    layout = prepare(tmp_path)
+    layout = prepare(tmp_path, tmp_path / "home", offline=True)
     assert layout.dependencies_missing and layout.skipped == "dependencies not installed (run npm install)"
     (tmp_path / "node_modules").mkdir()
-    layout = prepare(tmp_path)
+    layout = prepare(tmp_path, tmp_path / "home", offline=True)
     assert not layout.dependencies_missing and layout.runtime_missing
     assert not (tmp_path / ".pix3" / "types").exists()
 

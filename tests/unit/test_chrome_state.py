@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from pix3net.chrome.state import ChromeRecord, profile_dir, read_record, record_path, remove_record, write_record
-from pix3net.home import pix3_home
+from pix3tools.core import pix3_home
 
 
 def test_paths() -> None:

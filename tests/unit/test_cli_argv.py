@@ -1,32 +1,29 @@
-"""The entry pre-parser (spec/cli.md §1.1), tested as pure data."""
+"""The entry's pre-parse, a syntax of the one parser (docs/cli.md, "Entry rules"), as data."""
 
 from __future__ import annotations
 
 import pytest
 
-from pix3net.cli._argv import parse_entry
+from pix3net.cli import ENTRY
+from pix3tools.core.argv import parse
 
 
 @pytest.mark.parametrize(
-    ("argv", "flags", "positionals", "command", "command_argv"),
+    ("argv", "flags", "values", "words"),
     [
-        ([], {}, [], None, []),
-        (["-v"], {"version": True}, [], None, []),
-        (["new", "2d", "-v"], {"version": True}, ["new", "2d"], "new", ["2d", "-v"]),
-        (["--help", "new"], {"help": "new"}, [], None, []),
-        (["-h", "kit"], {"help": True}, ["kit"], "kit", []),
-        (["--project=p", "kit"], {"project": "p"}, ["kit"], "kit", []),
-        (["--project", "p", "kit", "--update"], {"project": "p", "update": True}, ["kit"], "kit", ["--update"]),
-        (["kit", "--update", "foo"], {"update": "foo"}, ["kit"], "kit", ["--update", "foo"]),
-        (["gap", "--kind", "-x"], {"kind": True}, ["gap", "-x"], "gap", ["--kind", "-x"]),
-        (["--a=b=c"], {"a": "b=c"}, [], None, []),
+        ([], set(), {}, ()),
+        (["-v"], {"--version"}, {}, ()),
+        (["new", "2d", "-v"], {"--version"}, {}, ("new", "2d")),
+        (["--help", "new"], set(), {"--help": "new"}, ()),
+        (["-h", "kit"], {"--help"}, {}, ("kit",)),
+        (["--project=p", "kit"], set(), {"--project": "p"}, ("kit",)),
+        (["--project", "p", "kit", "--update"], {"--update"}, {"--project": "p"}, ("kit",)),
+        (["kit", "--update", "foo"], set(), {"--update": "foo"}, ("kit",)),
+        (["gap", "--kind", "-x"], {"--kind"}, {}, ("gap", "-x")),
+        (["--a=b=c"], set(), {"--a": "b=c"}, ()),
+        (["--", "x"], set(), {}, ("--", "x")),
     ],
 )
-def test_parse_entry(
-    argv: list[str], flags: dict[str, object], positionals: list[str], command: str | None, command_argv: list[str]
-) -> None:
-    parsed = parse_entry(argv)
-    assert parsed.flags == flags
-    assert parsed.positionals == positionals
-    assert parsed.command == command
-    assert parsed.command_argv == command_argv
+def test_entry_pre_parse(argv: list[str], flags: set[str], values: dict[str, str], words: tuple[str, ...]) -> None:
+    parsed = parse(ENTRY, argv)
+    assert (set(parsed.flags), dict(parsed.values), parsed.words, parsed.help) == (flags, values, words, False)

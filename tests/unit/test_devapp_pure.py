@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from pix3net.devserver import devinfo, guard
-from pix3net.devserver.barrier import BadInput, parse_expect, parse_timeout
+from pix3net.devserver.barrier import parse_expect, parse_timeout
+from pix3net.devserver.errors import ApiError
 from pix3net.devserver.page import gate_page, version_gate
+from pix3tools.core import devrecord
 
 
 @pytest.mark.parametrize(
@@ -75,14 +77,14 @@ def test_record_keys_order_format_and_time() -> None:
 
 
 def test_readers_validity(tmp_path: Path) -> None:
-    assert devinfo.read_dev_info(tmp_path) is None
+    assert devrecord.read_dev_info(tmp_path) is None
     path = tmp_path / ".pix3" / "dev.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"url": "x"}))
-    assert devinfo.read_dev_info(tmp_path) is None
-    assert devinfo.read_url(tmp_path) == "x"  # the flush clients only need `url`
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) == "x"  # the flush clients only need `url`
     path.write_text('{"url": "http://localhost:1/", "editorUrl": "http://localhost:1/__pix3/", "port": 1, "pid": 7}')
-    info = devinfo.read_dev_info(tmp_path)
+    info = devrecord.read_dev_info(tmp_path)
     assert info is not None and (info.url, info.editor_url, info.port, info.pid) == (
         "http://localhost:1/",
         "http://localhost:1/__pix3/",
@@ -90,8 +92,8 @@ def test_readers_validity(tmp_path: Path) -> None:
         7,
     )
     path.write_text('{"url": "http://localhost:1/", "edi')
-    assert devinfo.read_dev_info(tmp_path) is None
-    assert devinfo.read_url(tmp_path) is None
+    assert devrecord.read_dev_info(tmp_path) is None
+    assert devrecord.read_url(tmp_path) is None
 
 
 def test_record_removed_only_by_its_writer(tmp_path: Path) -> None:
@@ -154,20 +156,29 @@ def test_mutation_and_origin_rules() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "private"),
+    ("raw", "route"),
     [
-        ("/.pix3/local/keys.json", True),
-        ("/%2epix3/local/keys.json", True),
-        ("/.PIX3/local/keys.json", True),
-        ("/@fs/home/me/game/.pix3/local/keys.json", True),
-        ("/src/.pix3", True),
-        ("/src/a.pix3scene", False),
-        ("/x.pix3/a", False),
-        ("/%ff/.pix3", False),  # undecodable: the check is skipped (§3.1)
+        (b"/.pix3/local/keys.json", "private"),
+        (b"/%2epix3/local/keys.json", "private"),
+        (b"/.%70ix3/dev.json", "private"),
+        (b"/.PIX3/local/keys.json", "private"),
+        (b"/@fs/home/me/game/.pix3/local/keys.json", "private"),
+        (b"/src/.pix3", "private"),
+        (b"/%ff/.pix3", "private"),  # stricter than the reference: undecodable bytes elsewhere do not matter
+        (b"/__pix3/.pix3/x", "private"),
+        (b"/src/a.pix3scene", "other"),
+        (b"/x.pix3/a", "other"),
+        (b"/src/main.ts", "other"),
+        (b"/@vite/client", "other"),
+        (b"/__pix3", "pix3"),
+        (b"/__pix3/api/hello", "pix3"),
+        (b"/%5F_pix3/api/hello", "pix3"),
+        (b"/__pix3x", "other"),
+        (b"/__PIX3/api/hello", "other"),
     ],
 )
-def test_private_segment_filter(path: str, private: bool) -> None:
-    assert guard.has_pix3_segment(path) is private
+def test_one_rule_routes_every_request(raw: bytes, route: str) -> None:
+    assert guard.route_of(raw) == route
 
 
 def test_timeout_and_expect_parsing() -> None:
@@ -175,20 +186,20 @@ def test_timeout_and_expect_parsing() -> None:
     assert parse_timeout({"timeoutMs": 0}) == 0
     assert parse_timeout({"timeoutMs": 10**9}) == 120_000
     for bad in (-1, "5", True, float("inf"), None):
-        with pytest.raises(BadInput) as caught:
+        with pytest.raises(ApiError) as caught:
             parse_timeout({"timeoutMs": bad})
-        assert caught.value.refusal.body() == {
+        assert caught.value.body() == {
             "error": "bad_request",
             "message": "`timeoutMs` must be a non-negative number.",
         }
     sha = "A" * 64
     assert parse_expect({"expect": {"a.txt": sha}}, lambda p, f: None) == {"a.txt": "a" * 64}
-    with pytest.raises(BadInput) as caught:
+    with pytest.raises(ApiError) as caught:
         parse_expect({"expect": []}, lambda p, f: None)
-    assert caught.value.refusal.message == "`expect` must be an object {path: sha256}."
-    with pytest.raises(BadInput) as caught:
+    assert caught.value.message == "`expect` must be an object {path: sha256}."
+    with pytest.raises(ApiError) as caught:
         parse_expect({"expect": {"a.txt": "zz"}}, lambda p, f: None)
-    assert caught.value.refusal.message == 'expect["a.txt"] must be a hex sha256.'
+    assert caught.value.message == 'expect["a.txt"] must be a hex sha256.'
 
 
 def test_version_gate() -> None:
@@ -204,49 +215,6 @@ def test_version_gate() -> None:
     )
     page = gate_page("<b>")
     assert b"Pix3 \xe2\x80\x94 version mismatch" in page and b"&lt;b&gt;" in page
-
-
-@pytest.mark.parametrize(
-    ("target", "vite"),
-    [
-        (b"/src/main.ts", True),
-        (b"/@vite/client", True),
-        (b"/node_modules/.vite/deps/x.js?v=1", True),
-        (b"/src/a.pix3scene", True),
-        (b"/__pix3", False),
-        (b"/__pix3/api/hello", False),
-        (b"/__pix3x", True),
-        (b"/.pix3/dev.json", False),
-        (b"/.PIX3/dev.json", False),
-        (b"/%2epix3/dev.json", False),
-        (b"/.%70ix3/dev.json", False),
-        (b"/%5F_pix3/api/hello", False),
-        (b"/@fs/home/me/game/.pix3/local/keys.json?import", False),
-        (b"*", False),
-        (b"http://example.com/", False),
-    ],
-)
-def test_front_sends_only_plain_vite_requests_to_vite(target: bytes, vite: bool) -> None:
-    from pix3net.devserver.front import for_vite
-
-    assert for_vite(target) is vite
-
-
-def test_front_head_parsing() -> None:
-    from pix3net.devserver.front import _parse_head
-
-    head = _parse_head(b"GET /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n", request=True)
-    assert head is not None and (head.method, head.target, head.length, head.close) == (b"GET", b"/a", 3, False)
-    old = _parse_head(b"GET /a HTTP/1.0\r\nHost: x\r\n\r\n", request=True)
-    assert old is not None and old.close
-    chunked = _parse_head(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n", request=False)
-    assert chunked is not None and (chunked.target, chunked.chunked, chunked.close) == (b"200", True, True)
-    upgrade = _parse_head(b"GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", request=True)
-    assert upgrade is not None and upgrade.upgrade
-    assert _parse_head(b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", request=True) is None
-    assert _parse_head(b"GET / HTTP/1.1\r\nbroken\r\n\r\n", request=True) is None
-    expect = _parse_head(b"PUT / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", request=True)
-    assert expect is not None and expect.other_framing
 
 
 def test_editor_scripts_and_script_frames() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import trio
 import trio.testing
 
-from pix3net.devserver.tabs import Hub, Tab
+from pix3net.devserver.tabs import Frame, Hub, Tab
 
 
 def drain(tab: Tab) -> list[dict[str, Any]]:
@@ -20,14 +21,18 @@ def drain(tab: Tab) -> list[dict[str, Any]]:
             return frames
 
 
-def make_hub(changes: list[str]) -> Hub:
-    hub: Hub
+class RecordingHub(Hub):
+    """Every tab welcomed with ``{"seq": 0}``; each change of the tab list noted as the tab ids."""
 
-    def changed() -> None:
-        changes.append(",".join(hub.tab_ids()))
+    def __init__(self, changes: list[str]) -> None:
+        super().__init__(on_tabs_changed=lambda origin: changes.append(",".join(self.tab_ids())))
 
-    hub = Hub(lambda: {"seq": 0}, on_tabs_changed=changed)
-    return hub
+    def connect(self, origin: str | None, welcome_state: Callable[[], Frame] = lambda: {"seq": 0}) -> Tab:
+        return super().connect(origin, welcome_state)
+
+
+def make_hub(changes: list[str]) -> RecordingHub:
+    return RecordingHub(changes)
 
 
 async def test_hello_rules_and_broadcasts() -> None:

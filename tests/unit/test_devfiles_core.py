@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.devserver.files import FileApiError, FileCore, parse_changeset
+from pix3net.devserver.files import ApiError, FileCore, parse_changeset
 from pix3net.devserver.files._changeset import run_changeset
 from pix3net.devserver.files._table import Entry, diff
 
@@ -50,7 +50,7 @@ def make(root: Path, **kwargs: Any) -> tuple[FileCore, list[dict[str, Any]], lis
 
 
 def code(call: Any) -> tuple[int, str, dict[str, Any]]:
-    with pytest.raises(FileApiError) as caught:
+    with pytest.raises(ApiError) as caught:
         call()
     return caught.value.status, caught.value.code, caught.value.body()
 
@@ -353,13 +353,13 @@ def test_changeset_refusals_write_nothing(project: Path) -> None:
     ],
 )
 def test_changeset_validation(body: dict[str, Any], status: int, message: str) -> None:
-    with pytest.raises(FileApiError) as caught:
+    with pytest.raises(ApiError) as caught:
         parse_changeset(body)
     assert (caught.value.status, caught.value.message) == (status, message)
 
 
 def test_changeset_bad_path_names_the_entry() -> None:
-    with pytest.raises(FileApiError) as caught:
+    with pytest.raises(ApiError) as caught:
         parse_changeset({"files": [{"path": "ok", "text": ""}, {"path": "../x", "text": ""}]})
     assert caught.value.extra["field"] == "files[1].path"
 

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pix3net.devserver.files import FileApiError, FileCore
+from pix3net.devserver.files import ApiError, FileCore
 from pix3net.devserver.files._table import Scanner
 
 NAMES = st.sampled_from(["a", "b", "c.txt", "d.pix3scene"])
@@ -84,7 +84,7 @@ def test_events_replay_to_the_table(ops: list[tuple[Any, ...]]) -> None:
                 else:
                     outside(root, op)
                     core.rescan()
-            except FileApiError as exc:
+            except ApiError as exc:
                 assert exc.status in (400, 404, 409), exc.body()
             seqs.append(core.seq)
         assert seqs == sorted(seqs)

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.editor.args import EditorArgError, parse_editor_args
+from pix3net.editor.args import EditorArgs
+from pix3net.editor.command import SYNTAX
 from pix3net.editor.remote import remote_forward_lines, token_copy_line
+from pix3tools.core.argv import UsageError, parse
+
+
+def parse_editor_args(argv: list[str]) -> EditorArgs:
+    return EditorArgs.of(parse(SYNTAX, argv))
 
 
 def test_flags_and_values() -> None:
@@ -21,7 +27,7 @@ def test_flags_and_values() -> None:
         True,
     )
     assert parse_editor_args(["--remote-port", "9400"]).remote_port == 9400
-    assert parse_editor_args(["x", "-h"]).help and parse_editor_args(["--help"]).help
+    assert parse(SYNTAX, ["x", "-h"]).help and parse(SYNTAX, ["--help"]).help
 
 
 @pytest.mark.parametrize(
@@ -35,12 +41,14 @@ def test_flags_and_values() -> None:
         (["--url", "file:///x"], '--url needs an http(s) URL, not "file:///x"'),
         (["--url", "nonsense"], '--url needs an http(s) URL, not "nonsense"'),
         (["--ssh"], "--ssh needs a value"),
+        (["x"], 'unknown option "x"'),
+        (["--port=5174"], 'unknown option "--port=5174" (write --port 5174)'),
     ],
 )
 def test_errors(argv: list[str], message: str) -> None:
-    with pytest.raises(EditorArgError) as caught:
+    with pytest.raises(UsageError) as caught:
         parse_editor_args(argv)
-    assert str(caught.value) == message
+    assert caught.value.message == message
 
 
 def test_url_is_normalised_and_implies_chrome_only() -> None:

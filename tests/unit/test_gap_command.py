@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pix3tools.gap import GAPS_FILE, append_record, build_record, detect_agent, read_records, run
+from pix3tools.gap import GAPS_FILE, append_record, build_record, detect_agent, read_records
+from pix3tools.gap.command import main
 
 NOW = datetime(2026, 10, 10, 12, 0, 0, tzinfo=UTC)
 
@@ -24,7 +25,7 @@ def project(tmp_path: Path) -> Path:
 
 def gap(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run(argv, cwd=cwd, env=env or {}, now=lambda: NOW, out=out, err=err)
+    code = main(argv, cwd=cwd, env=env or {}, now=lambda: NOW, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
 

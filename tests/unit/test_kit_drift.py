@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import CLI_VERSION
-from pix3net.cli._table import COMMANDS, ORDER
-from pix3net.cli.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
 from pix3tools.gap import KINDS
 from pix3tools.kit import Kit, load_kit
 from pix3tools.kit._registries import BRIDGE_TOOLS, diagnostic_codes, node_types, starter_scripts
@@ -31,6 +31,7 @@ REQUIRED = {
     ".claude/skills/pix3-scene-format/pix3anim.md",
     *(f".claude/skills/{s}/SKILL.md" for s in SKILLS),
     *(f".claude/skills/{s}/reference.md" for s in SKILLS),
+    "design/tests/bots/pix3-test-bot.d.ts",
 }
 
 _INVOCATION = re.compile(r"\bpix3 ([a-z][a-z-]*)")
@@ -252,3 +253,13 @@ def test_node_property_tables_match_the_disk_format() -> None:
     # The checker sees a property a type does not take.
     assert [k for t, k in _table_rows("| `Checkbox2D` | `value` |\n") if t == ["Checkbox2D"]] == [["value"]]
     assert classify_key(type_format("Checkbox2D"), "value") == "unknown"
+
+
+def test_the_bot_policy_types_are_global() -> None:
+    """cli.md §4.3: global ``declare interface`` types, no import or export (a policy imports nothing)."""
+    text = load_kit().files["design/tests/bots/pix3-test-bot.d.ts"].decode()
+    declared = re.findall(r"^declare interface (\w+) \{", text, re.M)
+    assert declared == ["BotNodeView", "Pix3TestBot", "BotPolicy"]
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("//", "/**", "*")))
+    assert not re.search(r"^\s*(?:import|export)\b", code, re.M)
+    assert "NEXT tick" in text and "satisfies BotPolicy" in text

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pix3tools.sfx import PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
 from pix3tools.sfx._jsmath import Mulberry32, js_round, mulberry32_block, to_fixed_number
 from pix3tools.sfx._wav import to_int16
-from pix3tools.sfx.cli import js_number
+from pix3tools.sfx.command import js_number
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3tools.tree._args import parse_args
-from pix3tools.tree.cli import run
+from pix3tools.tree.command import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tree"
 
@@ -37,7 +36,7 @@ CASES = [
 
 def outline(project: str, argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run(parse_args(argv), FIXTURES / project, out, err)
+    code = main(argv, cwd=FIXTURES / project, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -4,17 +4,18 @@
 the watcher); `register_file_routes` mounts the HTTP surface on a Quart app.
 """
 
+from pix3net.devserver.errors import ApiError
+
 from ._changeset import ChangeEntry, parse_changeset
 from ._core import FileCore, FileRead, valid_token
-from ._errors import FileApiError
 from ._paths import check_reserved, is_journaled, is_reserved, parse_wire_path, resolve
-from ._routes import register_file_routes
+from ._routes import query_value, register_file_routes
 from ._store import FileStore
 from ._table import changed_map
 
 __all__ = [
+    "ApiError",
     "ChangeEntry",
-    "FileApiError",
     "FileCore",
     "FileRead",
     "FileStore",
@@ -24,6 +25,7 @@ __all__ = [
     "is_reserved",
     "parse_changeset",
     "parse_wire_path",
+    "query_value",
     "register_file_routes",
     "resolve",
     "valid_token",

@@ -19,7 +19,9 @@ import shutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._errors import FileApiError
+from pix3net.devserver.errors import ApiError
+
+from ._conditions import check_preconditions
 from ._fsutil import copy_out, fsync_dir, makedirs_nofollow, permission_bits, rename_into, write_new
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 
@@ -42,21 +44,21 @@ def parse_changeset(body: dict[str, Any]) -> list[ChangeEntry]:
     """Validate a changeset body (§7.8); errors name the entry."""
     files = body.get("files")
     if not isinstance(files, list) or not files:
-        raise FileApiError(400, "bad_request", "`files` must be a non-empty array.")
+        raise ApiError(400, "bad_request", "`files` must be a non-empty array.")
     if len(files) > MAX_FILES:
-        raise FileApiError(413, "too_many_files", f"At most {MAX_FILES} files.")
+        raise ApiError(413, "too_many_files", f"At most {MAX_FILES} files.")
     entries: list[ChangeEntry] = []
     seen: set[str] = set()
     for index, item in enumerate(files):
         if not isinstance(item, dict):
-            raise FileApiError(400, "bad_request", f"files[{index}] is not an object.")
+            raise ApiError(400, "bad_request", f"files[{index}] is not an object.")
         path = parse_wire_path(item.get("path"), f"files[{index}].path")
         if path in seen:
-            raise FileApiError(400, "bad_request", f"{path} appears twice in one changeset.", path=path)
+            raise ApiError(400, "bad_request", f"{path} appears twice in one changeset.", path=path)
         seen.add(path)
         text, b64 = item.get("text"), item.get("base64")
         if isinstance(text, str) == isinstance(b64, str):
-            raise FileApiError(400, "bad_request", f"files[{index}] needs exactly one of `text` or `base64`.")
+            raise ApiError(400, "bad_request", f"files[{index}] needs exactly one of `text` or `base64`.")
         if isinstance(text, str):
             data = text.encode("utf-8", "surrogatepass")
         else:
@@ -64,10 +66,10 @@ def parse_changeset(body: dict[str, Any]) -> list[ChangeEntry]:
             try:
                 data = base64.b64decode(b64, validate=False)
             except (binascii.Error, ValueError):
-                raise FileApiError(400, "bad_request", f"files[{index}].base64 is not base64.") from None
+                raise ApiError(400, "bad_request", f"files[{index}].base64 is not base64.") from None
         tag = item.get("ifMatch")
         if tag is not None and (not isinstance(tag, str) or tag == ""):
-            raise FileApiError(400, "bad_request", f"files[{index}].ifMatch must be a string.")
+            raise ApiError(400, "bad_request", f"files[{index}].ifMatch must be a string.")
         if isinstance(tag, str):
             tag = tag.strip()
             if tag.startswith("W/"):
@@ -93,42 +95,52 @@ def _write_intent(folder: str, intent: dict[str, Any]) -> None:
     fsync_dir(folder)
 
 
-def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None) -> dict[str, Any]:
-    from ._core import check_preconditions
+def _stage(
+    core: FileCore, folder: str, tx_id: str, entries: list[ChangeEntry]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`new/<n>`, `old/<n>` and a durable `intent.json` in ``folder`` (§7.8 step 2)."""
+    os.makedirs(os.path.join(folder, "new"))
+    os.makedirs(os.path.join(folder, "old"))
+    intent_files = []
+    for n, entry in enumerate(entries):
+        target = core.abspath(entry.path)
+        mode = permission_bits(target)
+        write_new(os.path.join(folder, "new", str(n)), entry.data, mode=mode)
+        old = "absent"
+        if mode is not None:
+            copy_out(core.root, entry.path, os.path.join(folder, "old", str(n)))
+            old = f"old/{n}"
+        intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old})
+    fsync_dir(os.path.join(folder, "new"))
+    fsync_dir(os.path.join(folder, "old"))
+    intent = {"id": tx_id, "files": intent_files, "state": "prepared"}
+    _write_intent(folder, intent)
+    return intent, intent_files
 
+
+def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None) -> dict[str, Any]:
     with core.lock:
         core.check_writer(writer)
         for entry in entries:
             try:
                 kind, _st = resolve(core.root, entry.path, allow_missing=True)
                 if kind in ("dir", "other"):
-                    raise FileApiError(409, "not_a_file", f"{entry.path} exists and is not a file.")
+                    raise ApiError(409, "not_a_file", f"{entry.path} exists and is not a file.")
                 current = core.current_hash(entry.path) if kind == "file" else None
                 check_preconditions(
                     entry.path, current, None if entry.if_match is None else [entry.if_match], entry.create_only
                 )
-            except FileApiError as exc:
+            except ApiError as exc:
                 raise exc.with_extra(path=entry.path) from None
         tx_root = os.path.join(core.root, ".pix3", "tx")
         os.makedirs(tx_root, mode=0o700, exist_ok=True)
         tx_id = f"{core.clock_ms()}-{secrets.token_hex(6)}"
         folder = os.path.join(tx_root, tx_id)
-        os.makedirs(os.path.join(folder, "new"))
-        os.makedirs(os.path.join(folder, "old"))
-        intent_files = []
-        for n, entry in enumerate(entries):
-            target = core.abspath(entry.path)
-            mode = permission_bits(target)
-            write_new(os.path.join(folder, "new", str(n)), entry.data, mode=mode)
-            old = "absent"
-            if mode is not None:
-                copy_out(core.root, entry.path, os.path.join(folder, "old", str(n)))
-                old = f"old/{n}"
-            intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old})
-        fsync_dir(os.path.join(folder, "new"))
-        fsync_dir(os.path.join(folder, "old"))
-        intent = {"id": tx_id, "files": intent_files, "state": "prepared"}
-        _write_intent(folder, intent)
+        try:
+            intent, intent_files = _stage(core, folder, tx_id, entries)
+        except BaseException:  # a full disk while staging: nothing was renamed, nothing is kept
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         fsync_dir(tx_root)
         core.fault("changeset:staged")
         renamed: list[int] = []
@@ -150,14 +162,17 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
             except OSError as undo_exc:
                 core.log(f"changeset {tx_id}: rollback failed ({undo_exc}); start-up recovery will finish it")
             if isinstance(exc, NotADirectoryError):
-                raise FileApiError(
+                raise ApiError(
                     409, "not_a_directory", f"A parent of {entries[len(renamed)].path} is not a directory."
                 ) from None
             raise
         for parent in {os.path.dirname(core.abspath(e.path)) for e in entries}:
             with contextlib.suppress(OSError):
                 fsync_dir(parent)
-        _write_intent(folder, {**intent, "state": "committed"})
+        try:
+            _write_intent(folder, {**intent, "state": "committed"})
+        except OSError as exc:  # every target has its new bytes: recovery would roll forward anyway
+            core.log(f"changeset {tx_id}: could not mark it committed ({exc}); the files are written")
         core.fault("changeset:committed")
         results = []
         for entry in entries:
@@ -216,7 +231,7 @@ def _read_intent(folder: str) -> dict[str, Any] | None:
             return None
         try:
             parse_wire_path(item.get("path"))
-        except FileApiError:
+        except ApiError:
             return None
         if item.get("old") not in ("absent", f"old/{n}"):
             return None
@@ -265,7 +280,7 @@ def _recover_prepared(core: FileCore, name: str, folder: str, files: list[dict[s
                     if new_dirs:
                         makedirs_nofollow(core.root, new_dirs[-1])
                     rename_into(staged[n], core.root, item["path"])
-        except (OSError, FileApiError) as exc:
+        except (OSError, ApiError) as exc:
             core.log(f"changeset {name}: could not roll forward ({exc}); rolling back")
         else:
             for item in files:

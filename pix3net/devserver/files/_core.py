@@ -11,6 +11,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import re
 import secrets
 import stat
 import threading
@@ -19,7 +20,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import FileApiError, not_found
+from pix3net.devserver.errors import ApiError
+
+from ._changeset import recover
+from ._conditions import check_preconditions
+from ._errors import not_found
 from ._fsutil import (
     fsync_dir,
     makedirs_nofollow,
@@ -45,49 +50,32 @@ from ._table import (
 
 WHOLE_READ_LIMIT = 8 * 1024 * 1024  # §7.4: files up to 8 MiB are read whole
 WRITER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-")
-TMP_MAX_AGE_S = 600  # leftovers of a killed server in .pix3/tmp older than this are removed at start
+TMP_MAX_AGE_S = 600  # a temp of another live process older than this is a leftover all the same
+_TEMP_OWNER = re.compile(r"^[a-z]+-(\d+)-[0-9a-f]+$")  # `put-<pid>-<hex>`, `restore-<pid>-<hex>`
 
 Emit = Callable[[dict[str, Any]], None]
 Fault = Callable[[str], None]
 
 
-def symlink_error(wire: str) -> FileApiError:
-    return FileApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # ours, from before a restart that kept the pid (a container's pid 1)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def symlink_error(wire: str) -> ApiError:
+    return ApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
 
 
 def valid_token(value: object) -> bool:
     """`[A-Za-z0-9_.:-]{1,128}`: writer ids and mutation ids (§3.5, §6)."""
     return isinstance(value, str) and 1 <= len(value) <= 128 and set(value) <= WRITER_ID_CHARS
-
-
-def parse_etags(raw: str | None) -> list[str] | None:
-    """An If-Match / If-None-Match list: comma-separated, `W/` and quotes stripped (§3.5)."""
-    if raw is None:
-        return None
-    tags = []
-    for item in raw.split(","):
-        tag = item.strip()
-        if tag.startswith("W/"):
-            tag = tag[2:]
-        tag = tag.strip('"').strip()
-        if tag:
-            tags.append(tag.lower() if tag != "*" else tag)
-    return tags
-
-
-def check_preconditions(wire: str, current: str | None, if_match: list[str] | None, create_only: bool) -> None:
-    """412 `exists` / `base_mismatch` (§7.5)."""
-    if create_only and current is not None:
-        raise FileApiError(412, "exists", f"{wire} already exists.", path=wire, currentHash=current)
-    if if_match is None:
-        return
-    if "*" in if_match:
-        if current is None:
-            raise FileApiError(412, "base_mismatch", f"{wire} does not exist.", path=wire, currentHash=None)
-    elif current not in if_match:
-        raise FileApiError(
-            412, "base_mismatch", f"{wire} changed since the base you edited.", path=wire, currentHash=current
-        )
 
 
 @dataclass
@@ -136,8 +124,6 @@ class FileCore:
     # -- start-up -------------------------------------------------------------------------------
     def start(self) -> None:
         """Recover interrupted changesets, scan the project, snapshot journaled files (§7.8, §7.9)."""
-        from ._changeset import recover
-
         with self.lock:
             self._clean_tmp()
             recover(self)
@@ -148,13 +134,18 @@ class FileCore:
                     self._journal(wire, "external")
 
     def _clean_tmp(self) -> None:
+        """Temps of writes cut short (a SIGKILL mid-upload) go at once; a temp whose name carries
+        the pid of a live process (another dev server on this project) is left to it for a while."""
         folder = os.path.join(self.root, ".pix3", "tmp")
         now = time.time()
         with contextlib.suppress(OSError), os.scandir(folder) as it:
             for child in it:
                 with contextlib.suppress(OSError):
-                    if now - child.stat(follow_symlinks=False).st_mtime > TMP_MAX_AGE_S:
-                        os.unlink(child.path)
+                    owner = _TEMP_OWNER.match(child.name)
+                    young = now - child.stat(follow_symlinks=False).st_mtime <= TMP_MAX_AGE_S
+                    if owner is not None and young and _alive(int(owner.group(1))):
+                        continue
+                    os.unlink(child.path)
 
     # -- table ------------------------------------------------------------------------------------
     @property
@@ -264,7 +255,7 @@ class FileCore:
     def check_writer(self, writer: str | None) -> None:
         current = self.writer_id
         if current is not None and writer != current:
-            raise FileApiError(
+            raise ApiError(
                 409,
                 "writer_superseded",
                 "Another editor tab took over writing to this project; this tab is read-only now.",
@@ -273,7 +264,7 @@ class FileCore:
 
     def claim(self, writer: object) -> dict[str, Any]:
         if not valid_token(writer):
-            raise FileApiError(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
+            raise ApiError(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
         assert isinstance(writer, str)
         with self.lock:
             self.writer_id = writer
@@ -294,7 +285,7 @@ class FileCore:
     def read(self, wire: str) -> FileRead:
         kind, _st = resolve(self.root, wire)
         if kind != "file":
-            raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
+            raise ApiError(400, "not_a_file", f"{wire} is not a file.")
         try:
             fd = open_file_nofollow(self.root, wire)
         except FileNotFoundError:
@@ -304,7 +295,7 @@ class FileCore:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise FileApiError(400, "not_a_file", f"{wire} is not a file.")
+                raise ApiError(400, "not_a_file", f"{wire} is not a file.")
             if st.st_size <= WHOLE_READ_LIMIT:
                 chunks = []
                 while chunk := os.read(fd, WHOLE_READ_LIMIT + 1):
@@ -326,7 +317,7 @@ class FileCore:
         for wire in paths:
             try:
                 kind, st = resolve(self.root, wire, allow_missing=True)
-            except FileApiError as exc:
+            except ApiError as exc:
                 if exc.code == "not_a_directory":
                     out[wire] = None
                     continue
@@ -341,8 +332,8 @@ class FileCore:
         return folder
 
     def new_temp(self, prefix: str) -> tuple[str, int]:
-        """An exclusive temp file in `.pix3/tmp` (`put-<16 hex>`, `restore-<16 hex>`)."""
-        path = os.path.join(self.tmp_dir(), f"{prefix}-{secrets.token_hex(8)}")
+        """An exclusive temp file in `.pix3/tmp` (`put-<pid>-<16 hex>`, `restore-<pid>-<16 hex>`)."""
+        path = os.path.join(self.tmp_dir(), f"{prefix}-{os.getpid()}-{secrets.token_hex(8)}")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
         return path, fd
 
@@ -368,7 +359,7 @@ class FileCore:
                 self.check_writer(writer)
                 kind, _st = resolve(self.root, wire, allow_missing=True)
                 if kind in ("dir", "other"):
-                    raise FileApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+                    raise ApiError(409, "not_a_file", f"{wire} exists and is not a file.")
                 check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, create_only)
                 target = self.abspath(wire)
                 new_dirs = missing_ancestors(self.root, wire)
@@ -426,12 +417,12 @@ class FileCore:
             if kind == "dir":
                 return {"path": wire, "created": False, "seq": self.seq}
             if kind != "none":
-                raise FileApiError(409, "exists", f"{wire} exists and is not a directory.")
+                raise ApiError(409, "exists", f"{wire} exists and is not a directory.")
             top = ([*missing_ancestors(self.root, wire), wire])[0]
             try:
                 makedirs_nofollow(self.root, wire)
             except NotADirectoryError:
-                raise FileApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
+                raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
             self.apply([top], mode="own", writer=writer)
             return {"path": wire, "created": True, "seq": self.seq}
 
@@ -443,7 +434,7 @@ class FileCore:
                 remove_within(self.root, wire, tree=kind == "dir" and recursive)
             except OSError as exc:
                 if exc.errno == errno.ENOTEMPTY:
-                    raise FileApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
+                    raise ApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise symlink_error(wire) from None
                 raise
@@ -453,16 +444,16 @@ class FileCore:
 
     def move(self, src: str, dst: str, overwrite: bool, writer: str | None) -> dict[str, Any]:
         if dst == src or dst.startswith(src + "/"):
-            raise FileApiError(400, "bad_move", "`to` must not be `from` or inside it.")
+            raise ApiError(400, "bad_move", "`to` must not be `from` or inside it.")
         with self.lock:
             self.check_writer(writer)
             kind, _st = resolve(self.root, src)
             dst_kind, _dst_st = resolve(self.root, dst, allow_missing=True)
             if dst_kind != "none":
                 if not overwrite:
-                    raise FileApiError(409, "exists", f"{dst} already exists.")
+                    raise ApiError(409, "exists", f"{dst} already exists.")
                 if kind == "dir" or dst_kind == "dir":
-                    raise FileApiError(409, "exists", f"{dst} exists; only a file may overwrite a file.")
+                    raise ApiError(409, "exists", f"{dst} exists; only a file may overwrite a file.")
             new_dirs = missing_ancestors(self.root, dst)
             if new_dirs:
                 makedirs_nofollow(self.root, new_dirs[-1])
@@ -490,34 +481,34 @@ class FileCore:
     def history_version(self, wire: str, version_id: str) -> tuple[bytes, str]:
         found = self.history.version(wire, version_id) if is_journaled(wire) else None
         if found is None:
-            raise FileApiError(404, "not_found", f"No version {version_id} of {wire}.")
+            raise ApiError(404, "not_found", f"No version {version_id} of {wire}.")
         data, _entry = found
         return data, hashlib.sha256(data).hexdigest()
 
     def record(self, wire: str, text: object, author: object, note: object) -> dict[str, Any]:
         if not is_journaled(wire):
-            raise FileApiError(400, "not_journaled", f"{wire} is not a scene, prefab, locale table or project file.")
+            raise ApiError(400, "not_journaled", f"{wire} is not a scene, prefab, locale table or project file.")
         if not isinstance(text, str):
-            raise FileApiError(400, "bad_request", "`text` must be a string.")
+            raise ApiError(400, "bad_request", "`text` must be a string.")
         if author != "rejected-draft":
-            raise FileApiError(400, "bad_author", "Only `author: 'rejected-draft'` can be recorded.")
+            raise ApiError(400, "bad_author", "Only `author: 'rejected-draft'` can be recorded.")
         if note is not None and (not isinstance(note, str) or len(note) > 2000):
-            raise FileApiError(400, "bad_request", "`note` must be a string of at most 2000 characters.")
+            raise ApiError(400, "bad_request", "`note` must be a string of at most 2000 characters.")
         with self.lock:
             return self.history.record(wire, text.encode("utf-8", "surrogatepass"), "rejected-draft", note or None)
 
     def restore(self, wire: str, version_id: object, if_match: list[str] | None, writer: str | None) -> dict[str, Any]:
         if not isinstance(version_id, str):
-            raise FileApiError(400, "bad_request", "`id` must be a string.")
+            raise ApiError(400, "bad_request", "`id` must be a string.")
         with self.lock:
             self.check_writer(writer)
             data, sha = self.history_version(wire, version_id)
             kind, _st = resolve(self.root, wire, allow_missing=True)
             if kind in ("dir", "other"):
-                raise FileApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+                raise ApiError(409, "not_a_file", f"{wire} exists and is not a file.")
             check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, False)
             target = self.abspath(wire)
-            temp = os.path.join(self.tmp_dir(), f"restore-{secrets.token_hex(8)}")
+            temp = os.path.join(self.tmp_dir(), f"restore-{os.getpid()}-{secrets.token_hex(8)}")
             write_new(temp, data, mode=permission_bits(target))
             try:
                 new_dirs = missing_ancestors(self.root, wire)
@@ -536,4 +527,4 @@ class FileCore:
             return {"path": wire, "sha256": sha, "size": len(data), "seq": self.seq}
 
 
-__all__ = ["FileCore", "FileRead", "check_preconditions", "parse_etags", "parse_wire_path", "valid_token"]
+__all__ = ["FileCore", "FileRead", "parse_wire_path", "valid_token"]

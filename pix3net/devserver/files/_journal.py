@@ -87,8 +87,14 @@ class History:
             entry["note"] = note
         folder = self._dir(wire)
         os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, version_id), "wb") as handle:
-            handle.write(data)
+        stored = os.path.join(folder, version_id)
+        try:
+            with open(stored, "wb") as handle:
+                handle.write(data)
+        except OSError:  # a full disk: no half version left behind (the index never names it)
+            with contextlib.suppress(OSError):
+                os.unlink(stored)
+            raise
         line = json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n"
         with open(os.path.join(folder, "index.jsonl"), "ab") as handle:
             handle.write(line.encode())

@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from ._errors import FileApiError
+from pix3net.devserver.errors import ApiError
 
 MAX_IDS = 2000  # §7.7 / §9: mutation-id memory
 
@@ -42,10 +42,10 @@ class MutationLog:
         record = self._records.get(mutation_id)
         if record is not None:
             if record.fingerprint != fingerprint:
-                raise FileApiError(422, "mutation_id_reused", "That X-Mutation-Id was used for a different request.")
+                raise ApiError(422, "mutation_id_reused", "That X-Mutation-Id was used for a different request.")
             await record.done.wait()
             if record.outcome is None:
-                raise FileApiError(500, "internal", "Internal error.")
+                raise ApiError(500, "internal", "Internal error.")
             return record.outcome[0], record.outcome[1], True
         record = _Record(fingerprint)
         self._records[mutation_id] = record
@@ -65,7 +65,7 @@ class MutationLog:
 async def _guarded(op: Callable[[], Awaitable[Outcome]], on_error: Callable[[BaseException], Outcome]) -> Outcome:
     try:
         return await op()
-    except FileApiError as exc:
+    except ApiError as exc:
         return exc.status, exc.body()
     except Exception as exc:
         return on_error(exc)

@@ -13,7 +13,9 @@ import re
 import stat
 from typing import Literal
 
-from ._errors import FileApiError, not_found
+from pix3net.devserver.errors import ApiError
+
+from ._errors import not_found
 
 MAX_WIRE_PATH = 4096  # §3.4
 RESERVED_CHILDREN = frozenset({"dev.json", "dev.log", "tmp", "tx", "history", "local"})  # §7.1
@@ -24,8 +26,8 @@ TEMP_NAME = re.compile(r"^\..+\.pix3-tmp-[0-9a-f]+$")  # §7.3: our own cross-de
 Kind = Literal["file", "dir", "other", "none"]
 
 
-def _bad(field: str, why: str) -> FileApiError:
-    return FileApiError(400, "bad_path", f"`{field}` is not a valid project path: {why}.", field=field)
+def _bad(field: str, why: str) -> ApiError:
+    return ApiError(400, "bad_path", f"`{field}` is not a valid project path: {why}.", field=field)
 
 
 def parse_wire_path(value: object, field: str = "path") -> str:
@@ -36,6 +38,11 @@ def parse_wire_path(value: object, field: str = "path") -> str:
         raise _bad(field, f"longer than {MAX_WIRE_PATH} characters")
     if "\0" in value:
         raise _bad(field, "it contains a NUL character")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from JSON: no file name can hold it
+            raise _bad(field, "it is not valid UTF-8 text") from None
     if "\\" in value:
         raise _bad(field, "it contains a backslash")
     if value.startswith("/"):
@@ -64,7 +71,7 @@ def is_reserved(wire: str) -> bool:
 
 def check_reserved(wire: str) -> None:
     if is_reserved(wire):
-        raise FileApiError(403, "reserved_path", f"{wire} is private to the dev server.", path=wire)
+        raise ApiError(403, "reserved_path", f"{wire} is private to the dev server.", path=wire)
 
 
 def is_journaled(wire: str) -> bool:
@@ -99,17 +106,15 @@ def resolve(root: str, wire: str, *, allow_missing: bool = False) -> tuple[Kind,
                 return "none", None
             raise not_found(wire) from None
         except NotADirectoryError:
-            raise FileApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
+            raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
         except OSError as exc:
             if exc.errno == errno.ENAMETOOLONG:
                 raise _bad("path", "a segment is too long") from None
             raise
         if stat.S_ISLNK(st.st_mode):
-            raise FileApiError(
-                403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them."
-            )
+            raise ApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
         if index < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-            raise FileApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.")
+            raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.")
         if index == len(parts) - 1:
             return kind_of(st.st_mode), st
     raise AssertionError("unreachable: a wire path has at least one segment")

@@ -6,24 +6,28 @@ The guard (Host, peer, `X-Pix3`, Origin, `.pix3` filter) runs before these in th
 
 from __future__ import annotations
 
-import json
+import errno
 import logging
 import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import quart
 import trio
 from quart import Response, request
 
+from pix3net.devserver.answers import error_response, json_response
+from pix3net.devserver.bodies import BodyChunks, drain, read_json
+from pix3net.devserver.errors import ApiError
+
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead
-from ._errors import FileApiError
+from ._errors import no_space
 from ._paths import content_type, parse_wire_path
 from ._store import FileStore
 
-JSON_LIMIT = 1024 * 1024  # §3.4: JSON bodies ≤ 1 MiB
 CHANGESET_LIMIT = 256 * 1024 * 1024  # §3.4
 MAX_HASH_PATHS = 20_000  # §3.4
 STREAM_CHUNK = 256 * 1024
@@ -34,23 +38,8 @@ _logger = logging.getLogger("pix3.devserver.files")
 View = Callable[[], Awaitable[Response]]
 
 
-def json_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
-    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-    response = Response(data, status=status)
-    response.headers["Content-Type"] = "application/json; charset=utf-8"
-    response.headers["Cache-Control"] = "no-store"
-    for key, value in (headers or {}).items():
-        response.headers[key] = value
-    return response
-
-
-def error_response(exc: FileApiError) -> Response:
-    headers = {"Connection": "close"} if exc.status == 413 else None
-    return json_response(exc.status, exc.body(), headers)
-
-
-def not_found_route() -> FileApiError:
-    return FileApiError(404, "not_found", "Not found.")
+def not_found_route() -> ApiError:
+    return ApiError(404, "not_found", "Not found.")
 
 
 def header(name: str) -> str | None:
@@ -58,73 +47,24 @@ def header(name: str) -> str | None:
     return ", ".join(values) if values else None
 
 
-def _unlimit_body() -> None:
-    """Quart applies MAX_CONTENT_LENGTH to every body; the file API has its own limits (§3.4)."""
-    body = request.body
-    body._max_content_length = None
-    if body._must_raise is not None and type(body._must_raise).__name__ == "RequestEntityTooLarge":
-        body._must_raise = None
-
-
-class BodyChunks:
-    """The request body as chunks, refused with ``exc`` beyond ``limit`` bytes (declared or counted).
-
-    A plain iterator class rather than an async generator: the store may stop reading midway
-    and nothing is left to finalise.
-    """
-
-    def __init__(self, limit: int, exc: Callable[[], FileApiError]) -> None:
-        self._limit = limit
-        self._exc = exc
-        self._total = 0
-        self._started = False
-
-    def __aiter__(self) -> BodyChunks:
-        return self
-
-    async def __anext__(self) -> bytes:
-        if not self._started:
-            self._started = True
-            declared = request.content_length
-            if declared is not None and declared > self._limit:
-                raise self._exc()
-            _unlimit_body()
-        chunk: bytes = await request.body.__anext__()
-        self._total += len(chunk)
-        if self._total > self._limit:
-            raise self._exc()
-        return chunk
-
-
-def body_chunks(limit: int, exc: Callable[[], FileApiError]) -> BodyChunks:
-    return BodyChunks(limit, exc)
-
-
-async def drain() -> None:
-    _unlimit_body()
-    async for _chunk in request.body:
-        pass
-
-
-def _body_too_large() -> FileApiError:
-    return FileApiError(413, "too_large", "Request body too large.")
-
-
-async def read_json(limit: int = JSON_LIMIT) -> dict[str, Any]:
-    data = b"".join([chunk async for chunk in body_chunks(limit, _body_too_large)])
-    if not data.strip():
-        return {}
-    try:
-        value = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        value = None
-    if not isinstance(value, dict):
-        raise FileApiError(400, "bad_json", "Body must be a JSON object.")
-    return value
+def query_value(name: str, code: str = "bad_path") -> str | None:
+    """The first ``name`` parameter of the query, `+` as space and percent-decoded once, as UTF-8.
+    Bytes that are not UTF-8 are refused: kept escaped (as Quart would), two spellings would name
+    one file."""
+    key = name.encode()
+    for pair in request.query_string.split(b"&"):
+        raw_key, _eq, raw_value = pair.partition(b"=")
+        if unquote_to_bytes(raw_key.replace(b"+", b" ")) != key:
+            continue
+        try:
+            return unquote_to_bytes(raw_value.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(400, code, f"`{name}` is not valid UTF-8 once percent-decoded.", field=name) from None
+    return None
 
 
 def query_path(name: str = "path") -> str:
-    return parse_wire_path(request.args.get(name), name)
+    return parse_wire_path(query_value(name), name)
 
 
 def base_file_headers(sha: str) -> dict[str, str]:
@@ -149,12 +89,12 @@ def parse_range(raw: str | None, size: int) -> tuple[int, int] | None:
     if first == "":
         count = int(last)
         if count == 0:
-            raise FileApiError(416, "range", "Range not satisfiable.")
+            raise ApiError(416, "range", "Range not satisfiable.")
         return max(0, size - count), size - 1
     start = int(first)
     end = size - 1 if last == "" else min(int(last), size - 1)
     if start >= size or (last != "" and int(last) < start):
-        raise FileApiError(416, "range", "Range not satisfiable.")
+        raise ApiError(416, "range", "Range not satisfiable.")
     return start, end
 
 
@@ -186,7 +126,7 @@ def file_response(read: FileRead, *, head: bool) -> Response:
     headers["Content-Type"] = read.content_type
     try:
         span = parse_range(request.headers.get("Range"), read.size)
-    except FileApiError:
+    except ApiError:
         read.close()
         response = Response(b"", status=416)
         response.headers.update(headers)
@@ -227,8 +167,13 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
                     if request.method not in methods:
                         raise not_found_route()
                     return await view()
-                except FileApiError as exc:
+                except ApiError as exc:
                     return error_response(exc)
+                except OSError as exc:
+                    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                        return error_response(no_space(store.root, exc))
+                    _logger.exception("file API %s %s failed", request.method, request.path)
+                    return json_response(500, {"error": "internal", "message": "Internal error."})
                 except Exception:
                     _logger.exception("file API %s %s failed", request.method, request.path)
                     return json_response(500, {"error": "internal", "message": "Internal error."})
@@ -266,7 +211,7 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
             async def op() -> dict[str, Any]:
                 return await store.put(
                     wire,
-                    body_chunks(2**62, _body_too_large),
+                    BodyChunks(2**62),
                     content_length=request.content_length,
                     if_match=if_match,
                     if_none_match=if_none,
@@ -285,9 +230,9 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
         body = await read_json()
         paths = body.get("paths")
         if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-            raise FileApiError(400, "bad_request", "`paths` must be an array of strings.")
+            raise ApiError(400, "bad_request", "`paths` must be an array of strings.")
         if len(paths) > MAX_HASH_PATHS:
-            raise FileApiError(413, "too_many_paths", f"At most {MAX_HASH_PATHS} paths.")
+            raise ApiError(413, "too_many_paths", f"At most {MAX_HASH_PATHS} paths.")
         wires = [parse_wire_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
         return json_response(200, await store.hashes(wires))
 
@@ -326,7 +271,7 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
     @route("history/version", ("GET", "HEAD"))
     async def history_version() -> Response:
         wire = query_path()
-        version_id = request.args.get("id", "")
+        version_id = query_value("id", "bad_request") or ""
         data, sha = await store.history_version(wire, version_id)
         response = Response(b"" if request.method == "HEAD" else data, status=200)
         response.headers.update(base_file_headers(sha))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -17,10 +18,14 @@ from typing import Any, TypeVar
 
 import trio
 
+from pix3net.devserver.errors import ApiError
+
 from ._changeset import ChangeEntry, fingerprint, run_changeset
-from ._core import Emit, Fault, FileCore, FileRead, parse_etags, valid_token
-from ._errors import FileApiError, closed_error
+from ._conditions import parse_etags
+from ._core import Emit, Fault, FileCore, FileRead, valid_token
+from ._errors import closed_error, no_space
 from ._mutations import MutationLog, Outcome
+from ._watch import Watcher
 
 MAX_PUT_BYTES = 1024 * 1024 * 1024  # §3.4: PUT file ≤ 1 GiB
 WRITE_BATCH = 1024 * 1024  # upload bytes handed to a worker thread at once
@@ -29,8 +34,8 @@ T = TypeVar("T")
 _logger = logging.getLogger("pix3.devserver.files")
 
 
-def too_large() -> FileApiError:
-    return FileApiError(413, "too_large", "File too large.")
+def too_large() -> ApiError:
+    return ApiError(413, "too_large", "File too large.")
 
 
 class FileStore:
@@ -84,8 +89,6 @@ class FileStore:
 
     async def watch(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Watch the project until cancelled (inotify + periodic full rescans)."""
-        from ._watch import Watcher
-
         await Watcher(self).run(task_status=task_status)
 
     async def aclose(self) -> None:
@@ -128,13 +131,17 @@ class FileStore:
     ) -> tuple[int, dict[str, Any], bool]:
         """Run a mutation once per ``X-Mutation-Id`` (§7.7): (status, body, replayed)."""
         if mutation_id is not None and not valid_token(mutation_id):
-            raise FileApiError(400, "bad_mutation_id", "X-Mutation-Id must be 1–128 chars of [A-Za-z0-9_.:-].")
+            raise ApiError(400, "bad_mutation_id", "X-Mutation-Id must be 1–128 chars of [A-Za-z0-9_.:-].")
         self._check_open()
 
         async def wrapped() -> Outcome:
             return 200, await op()
 
         def on_error(exc: BaseException) -> Outcome:
+            if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                refusal = no_space(self.root, exc)
+                self._log(f"write refused: {refusal.message}")
+                return refusal.status, refusal.body()
             _logger.error("file API operation failed", exc_info=exc)
             return 500, {"error": "internal", "message": "Internal error."}
 

@@ -1,0 +1,33 @@
+"""`pix3 __dev-server [--project <dir>] [--port <n>]`: the hidden command `pix3 editor` starts.
+
+Exit 0 stopped by a signal; 1 no port could be had; 2 a usage error or no project.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from pix3tools.core.argv import Option, Project, Syntax, tcp_port
+from pix3tools.core.cli import Call, run
+
+__all__ = ["SYNTAX", "main"]
+
+SYNTAX = Syntax(
+    "__dev-server",
+    options=(
+        Option("--project", stop="-"),
+        Option("--port", missing="--port needs a port", stop="-", convert=tcp_port),
+    ),
+    project=Project(),
+)
+
+
+def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    return run(SYNTAX, argv, _serve, cwd=cwd, out=out, err=err)
+
+
+def _serve(call: Call) -> int:
+    from pix3net.devserver.server import run_server
+
+    return run_server(call.project, call.args.get("--port", int), call.err)

@@ -1,0 +1,36 @@
+"""Conditional writes: entity-tag lists and the 412 preconditions of PUT, changeset and restore
+(docs/devserver-files.md)."""
+
+from __future__ import annotations
+
+from pix3net.devserver.errors import ApiError
+
+
+def parse_etags(raw: str | None) -> list[str] | None:
+    """An If-Match / If-None-Match list: comma-separated, `W/` and quotes stripped (§3.5)."""
+    if raw is None:
+        return None
+    tags = []
+    for item in raw.split(","):
+        tag = item.strip()
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        tag = tag.strip('"').strip()
+        if tag:
+            tags.append(tag.lower() if tag != "*" else tag)
+    return tags
+
+
+def check_preconditions(wire: str, current: str | None, if_match: list[str] | None, create_only: bool) -> None:
+    """412 `exists` / `base_mismatch` (§7.5)."""
+    if create_only and current is not None:
+        raise ApiError(412, "exists", f"{wire} already exists.", path=wire, currentHash=current)
+    if if_match is None:
+        return
+    if "*" in if_match:
+        if current is None:
+            raise ApiError(412, "base_mismatch", f"{wire} does not exist.", path=wire, currentHash=None)
+    elif current not in if_match:
+        raise ApiError(
+            412, "base_mismatch", f"{wire} changed since the base you edited.", path=wire, currentHash=current
+        )

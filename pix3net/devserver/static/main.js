@@ -1,0 +1,62 @@
+// The editor page's entry (docs/devserver.md, "The editor page"): error capture first, then the
+// socket, the bridge (window.__PIX3_DEBUG__ and the `pix3` tool group), the UI.
+
+import { createDispatcher, debugObject, installDiscovery } from "./bridge.js";
+import { ErrorBuffer, captureWindow } from "./errors.js";
+import { Host } from "./host.js";
+import { Player } from "./play.js";
+import { Ui } from "./ui.js";
+import { Workbench } from "./workbench.js";
+
+const errors = new ErrorBuffer();
+captureWindow(window, errors, "page");
+
+let ui = null;
+const changed = () => ui?.schedule();
+let bench = null;
+const host = new Host({
+  onChange: changed,
+  onFiles: (events) => bench?.onFiles(events),
+  applySync: (request) => bench.applySync(request),
+});
+const player = new Player({ stage: document.getElementById("pix3-game-stage"), errors, onChange: changed });
+bench = new Workbench({ host, player, errors, onChange: changed });
+
+const dispatcher = createDispatcher(
+  bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),
+);
+if (!window.__PIX3_DEBUG__) {
+  window.__PIX3_DEBUG__ = debugObject(dispatcher.call, {
+    selection: () => ({ nodeIds: [...bench.selection.nodeIds], primaryNodeId: bench.selection.primaryNodeId }),
+    errors: () => errors.list(),
+    clearErrors: () => errors.clear(),
+    playStatus: () => {
+      const { playing, status, playOwner, startedAt } = player.status();
+      return { playing, status, playOwner, startedAt };
+    },
+  });
+  installDiscovery(window, dispatcher.call);
+}
+
+// Test hooks (adding an unsaved document, the page's own flush, a writer claim): only on a page
+// opened with ?test, so that no agent finds them among the tools.
+if (new URLSearchParams(location.search).has("test")) {
+  window.__PIX3_TEST__ = {
+    addUnsaved(path, text) {
+      host.unsaved.set(path, text);
+      changed();
+      if (path === bench.activeScene) bench.refreshOpen().catch(() => {});
+      return [...host.unsaved.keys()];
+    },
+    flush: (timeoutMs = 10000) => host.flush(timeoutMs),
+    claim: () => host.claim(),
+    bench,
+  };
+}
+
+ui = new Ui(bench);
+ui.render();
+host.connect();
+bench.loadScenes().then(() => bench.refreshOpen()).catch((error) => {
+  console.warn("pix3: the project's scenes could not be listed:", error);
+});

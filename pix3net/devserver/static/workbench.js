@@ -1,0 +1,261 @@
+// The editor page's state (project scenes, the open scene, selection, view) and the seven tools'
+// implementations over it (docs/bridge.md). The UI (ui.js) and the bridge read the same state.
+
+import { refusal } from "./bridge.js";
+import { runGame } from "./gamerun.js";
+import { LOAD_WAIT_MS } from "./play.js";
+import { normalizeSpec } from "./predicates.js";
+import { resPath, shapeScene, toProjectPath } from "./scene.js";
+
+const NOT_OWNER =
+  "The person at the editor page started this play session: wait for them to stop it, or ask " +
+  "them. force does not override this.";
+
+export class Workbench {
+  constructor({ host, player, errors, onChange = () => {} }) {
+    this.host = host;
+    this.player = player;
+    this.errors = errors;
+    this.onChange = onChange;
+    this.scenes = [];
+    this.defaultScene = null;
+    this.chosenScene = null;
+    this.selection = { nodeIds: [], primaryNodeId: null };
+    this.view = "workbench";
+    this.open = null; // {path, outline, version} | {path, error} for the UI
+    this.running = false;
+  }
+
+  // The person's choice, else scenes/main.pix3scene, else the manifest's default (project path).
+  get activeScene() {
+    return this.chosenScene ?? this.defaultScene;
+  }
+
+  async loadScenes() {
+    const response = await fetch("/__pix3/api/scenes");
+    const body = await response.json();
+    this.scenes = body.scenes;
+    this.defaultScene = body.defaultScene;
+    if (this.chosenScene && !this.scenes.includes(this.chosenScene) && !this.host.unsaved.has(this.chosenScene)) {
+      this.chosenScene = null;
+    }
+    this.onChange();
+  }
+
+  async hasScene(path) {
+    if (this.host.unsaved.has(path) || this.scenes.includes(path)) return true;
+    await this.loadScenes(); // created since the list was read?
+    return this.scenes.includes(path);
+  }
+
+  // The outline of a scene as the page holds it: an unsaved text wins over the file.
+  async readOutline(path) {
+    const text = this.host.unsaved.get(path);
+    const response = text === undefined
+      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1`)
+      : await fetch("/__pix3/api/scene", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Pix3": "1" },
+        body: JSON.stringify({ path, text, saved: true }),
+      });
+    const body = await response.json();
+    if (response.status === 404) return { error: refusal("no_scene", `"${path}" is not a scene of this project.`) };
+    if (!response.ok) return { error: refusal("error", body.message ?? `HTTP ${response.status}`) };
+    return { outline: body, version: (response.headers.get("ETag") || "").replaceAll('"', "") || null };
+  }
+
+  async openScene(path) {
+    this.chosenScene = path;
+    this.selection = { nodeIds: [], primaryNodeId: null };
+    await this.refreshOpen();
+  }
+
+  async refreshOpen() {
+    const path = this.activeScene;
+    if (!path) {
+      this.open = null;
+    } else {
+      const read = await this.readOutline(path);
+      if (path !== this.activeScene) return; // another scene was chosen meanwhile
+      this.open = read.error ? { path, error: read.error.detail } : { path, outline: read.outline, version: read.version };
+    }
+    this.onChange();
+  }
+
+  select(nodeId) {
+    this.selection = nodeId ? { nodeIds: [nodeId], primaryNodeId: nodeId } : { nodeIds: [], primaryNodeId: null };
+    this.onChange();
+  }
+
+  setView(view) {
+    this.view = view;
+    this.onChange();
+  }
+
+  // The reply to the server's `sync` request: files changed while a game plays are stale for it.
+  applySync({ paths }) {
+    const player = this.player;
+    if (!player.playing) return { ok: true };
+    const pending = [...new Set([...player.pendingPaths, ...paths])];
+    player.pendingPaths = pending;
+    const playing = player.session.owner;
+    if (pending.length) return { ok: false, reason: "stale", playing, pending };
+    return { ok: true, playing };
+  }
+
+  onFiles(events) {
+    if (events.some((e) => e.op !== "modify" && (e.path.endsWith(".pix3scene") || e.from?.endsWith(".pix3scene")))) {
+      this.loadScenes().then(() => this.refreshOpen()).catch(() => {});
+    } else if (events.some((e) => e.path === this.activeScene)) {
+      this.refreshOpen().catch(() => {});
+    }
+  }
+
+  status(keepalive) {
+    const host = this.host;
+    const active = this.activeScene;
+    const dirty = [...host.unsaved.keys()];
+    const openScenes = [...new Set([active, ...dirty].filter(Boolean))];
+    const pending = {};
+    for (const path of dirty) pending[path] = ["text"];
+    const play = this.player.status();
+    return {
+      ok: true,
+      versions: host.versions,
+      project: host.projectName,
+      activeScene: active ? resPath(active) : null,
+      openScenes: openScenes.map(resPath),
+      scriptsStatus: "not-loaded",
+      writer: host.writer,
+      connection: host.connected ? "open" : "closed",
+      dirty: dirty.filter((p) => p.endsWith(".pix3scene")).map(resPath),
+      pending,
+      flushing: host.flushing,
+      gestureInProgress: false,
+      pendingExternal: [],
+      play: { playing: play.playing, status: play.status, playOwner: play.playOwner, startedAt: play.startedAt },
+      selection: this.selection,
+      errorCount: this.errors.length,
+      keepalive,
+      viteClient: window.__PIX3_VITE_CLIENT__ === true ||
+        performance.getEntriesByType("resource").some((e) => e.name.split("?")[0].endsWith("/@vite/client")),
+      tabId: host.tabId,
+      writerId: host.writerId,
+      seq: host.seq,
+    };
+  }
+
+  async scene(params) {
+    const given = typeof params.path === "string" && params.path !== "";
+    const path = given ? toProjectPath(params.path) : this.activeScene;
+    if (!path) return refusal("no_scene", "No active scene.");
+    if (!(await this.hasScene(path))) return refusal("no_scene", `"${params.path}" is not a scene of this project.`);
+    const read = await this.readOutline(path);
+    if (read.error) return read.error;
+    return shapeScene(read.outline, params, { path: resPath(path), version: read.version, selection: this.selection });
+  }
+
+  async play(params, owner = "agent") {
+    const player = this.player;
+    const merge = (answer) => ({ ...answer, ...player.status() });
+    const designer = player.playing && player.session.owner === "designer" && owner !== "designer";
+    switch (params.action) {
+      case "status":
+        return { ok: true, ...player.status() };
+      case "start": {
+        if (player.playing) return merge(refusal("already_playing", `Play is running (owner: ${player.session.owner ?? "unknown"}).`));
+        return this.startScene(params.scenePath, owner);
+      }
+      case "stop":
+        if (designer) return merge(refusal("not_owner", NOT_OWNER));
+        if (!player.playing) return merge(refusal("not_playing", "Nothing is playing."));
+        player.stop();
+        if (this.view === "game") this.setView("workbench");
+        return merge({ ok: true });
+      case "restart":
+        if (designer) return merge(refusal("not_owner", NOT_OWNER));
+        if (!player.playing) return merge(refusal("not_playing", "Nothing is playing; use start."));
+        player.stop();
+        return this.startScene(undefined, owner);
+      case "pause":
+        if (designer) return merge(refusal("not_owner", NOT_OWNER));
+        if (!player.playing) return merge(refusal("not_playing", "Nothing is playing."));
+        player.setPaused(!player.session.paused);
+        return merge({ ok: true, paused: player.session.paused });
+      default:
+        return merge(refusal("invalid_params", `params.action must be one of "start", "stop", "restart", "pause", "status"`));
+    }
+  }
+
+  async startScene(scenePath, owner) {
+    const player = this.player;
+    const given = typeof scenePath === "string" && scenePath !== "";
+    const scene = given ? toProjectPath(scenePath) : this.activeScene;
+    if (!scene) return { ...refusal("no_scene", "No active scene."), ...player.status() };
+    if (!(await this.hasScene(scene))) {
+      return { ...refusal("no_scene", `"${scenePath}" is not a scene of this project.`), ...player.status() };
+    }
+    const loaded = await player.start(resPath(scene), owner);
+    return { ok: true, loaded, url: player.session?.url ?? null, ...player.status() };
+  }
+
+  async gameRun(params) {
+    const player = this.player;
+    if (!player.playing) return refusal("not_playing", 'Start play first: pix3_play {action:"start"}.');
+    const session = player.session;
+    let timer;
+    const loaded = await Promise.race([
+      session.loadedPromise,
+      new Promise((resolve) => { timer = setTimeout(() => resolve(false), LOAD_WAIT_MS); }),
+    ]);
+    clearTimeout(timer);
+    if (!loaded) return refusal("refused", "The game page is still loading; retry in a moment.");
+    if (player.session !== session) return refusal("refused", "The play session ended before the run could start.");
+    const { spec, notes, error } = normalizeSpec(params);
+    if (error) return refusal("refused", error);
+    if (this.running) return refusal("refused", "Another pix3_game_run is in progress; wait for its answer.");
+    this.running = true;
+    try {
+      return await runGame({ spec, notes, player, errors: this.errors });
+    } finally {
+      this.running = false;
+      this.onChange();
+    }
+  }
+
+  screenshot(params) {
+    if (params.target === "game") {
+      if (!this.player.playing) return refusal("not_playing", "Nothing is playing; start play first, or screenshot the viewport.");
+      this.setView("game");
+      return {
+        ok: true, target: "game", next: "take_screenshot",
+        prepared: `The game frame (${this.player.session.scene}) fills the page; pix3_screenshot {target:"viewport"} brings the editor back.`,
+      };
+    }
+    const active = this.activeScene;
+    if (!active) return refusal("no_scene", "No active scene.");
+    this.setView("workbench");
+    return {
+      ok: true, target: "viewport", next: "take_screenshot",
+      prepared: `The editor page with the node tree of ${resPath(active)} (this page renders no scene viewport).`,
+    };
+  }
+
+  errorList(params) {
+    const list = this.errors.list(params.since);
+    if (params.clear === true) this.errors.clear();
+    return { ok: true, count: list.length, errors: list };
+  }
+
+  executes(keepalive) {
+    return {
+      pix3_status: async () => this.status(keepalive()),
+      pix3_sync: (params) => this.host.sync(params),
+      pix3_scene: (params) => this.scene(params),
+      pix3_play: (params) => this.play(params, "agent"),
+      pix3_game_run: (params) => this.gameRun(params),
+      pix3_screenshot: async (params) => this.screenshot(params),
+      pix3_errors: async (params) => this.errorList(params),
+    };
+  }
+}

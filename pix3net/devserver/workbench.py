@@ -1,0 +1,139 @@
+"""The editor page's own routes (ours, beyond the reference contract): its script modules and the
+scene structure it shapes into `pix3_scene` answers (docs/bridge.md, docs/devserver.md).
+
+- ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/static``).
+- ``GET /__pix3/api/scenes``: ``{"scenes": [project paths], "defaultScene": path | null}``.
+- ``GET /__pix3/api/scene?path=<wire>[&saved=1]``: the scene's outline, exactly what
+  `pix3 tree <scene> --json` prints; ``saved=1`` adds each node's mapping as the file has it
+  (``saved``) and the scene's ``description``. ``ETag`` is the SHA-256 of the bytes read.
+- ``POST /__pix3/api/scene {path, text, saved?}``: the same for a text the page holds unsaved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import trio
+from quart import Response, request
+from quart_trio import QuartTrio
+
+from pix3net.devserver.answers import json_response
+from pix3net.devserver.bodies import read_json
+from pix3net.devserver.errors import ApiError, Refusal
+from pix3net.devserver.files import parse_wire_path, query_value, resolve
+from pix3net.devserver.guard import NOT_FOUND, PREFIX
+from pix3tools.scene import load_manifest
+from pix3tools.tree import SceneError, scene_files, scene_outline
+
+SCENE_SUFFIX = ".pix3scene"
+MAIN_SCENE = "scenes/main.pix3scene"  # where the starters put the game; the page opens it first
+# An unsaved scene text travels as JSON; 1 MiB (the other routes' limit) is a few thousand nodes.
+MAX_SCENE_BODY = 32 * 1024 * 1024
+_ASSET = re.compile(r"^[a-z][a-z0-9-]*\.(js|css)$")
+_ASSET_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
+NOT_A_SCENE = Refusal(400, "not_a_scene", "`path` must name a .pix3scene file.")
+BAD_TEXT = Refusal(400, "bad_request", "`text` must be a string.")
+BAD_SAVED = Refusal(400, "bad_request", "`saved` must be a boolean.")
+
+
+def page_assets() -> dict[str, tuple[bytes, str, str]]:
+    """Every servable file of the page: name → (bytes, content type, ETag), read once."""
+    folder = resources.files("pix3net.devserver") / "static"
+    assets: dict[str, tuple[bytes, str, str]] = {}
+    for entry in folder.iterdir():
+        match = _ASSET.match(entry.name)
+        if match and entry.is_file():
+            data = entry.read_bytes()
+            assets[entry.name] = (data, _ASSET_TYPES[match.group(1)], f'"{hashlib.sha256(data).hexdigest()[:32]}"')
+    return assets
+
+
+def project_path(value: str) -> str:
+    """A `res://` or project-relative reference as a project path (the editor's rule)."""
+    text = value[6:] if value[:6].lower() == "res://" else value
+    text = text.replace("\\", "/")
+    while text.startswith(("./", "/")):
+        text = text[2:] if text.startswith("./") else text[1:]
+    return text.rstrip("/")
+
+
+def default_scene(scenes: list[str], manifest: Mapping[str, Any] | None) -> str | None:
+    """`scenes/main.pix3scene` when it exists, else the manifest's default scene, else None."""
+    if MAIN_SCENE in scenes:
+        return MAIN_SCENE
+    named = manifest.get("defaultExportScenePath") if manifest else None
+    if isinstance(named, str) and project_path(named) in scenes:
+        return project_path(named)
+    return None
+
+
+def scene_wire_path(value: object) -> str:
+    wire = parse_wire_path(value)
+    if not wire.endswith(SCENE_SUFFIX):
+        raise NOT_A_SCENE.error()
+    return wire
+
+
+def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[dict[str, Any], str]:
+    """The outline and the SHA-256 of what was read (worker thread: parsing takes a while)."""
+    if text is None:
+        kind, _ = resolve(str(root), wire)
+        if kind != "file":
+            raise ApiError(404, "not_found", f"{wire} is not a file.")
+        raw = (root / wire).read_bytes()
+    else:
+        raw = text.encode("utf-8", "surrogatepass")
+    try:
+        outline = scene_outline(root, wire, raw, saved=saved)
+    except SceneError as exc:
+        raise ApiError(422, "bad_scene", f"{wire} {exc}.", path=wire) from None
+    return outline, hashlib.sha256(raw).hexdigest()
+
+
+def _list(root: Path) -> dict[str, Any]:
+    scenes = scene_files(root)
+    manifest = load_manifest(root)
+    data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else None
+    return {"scenes": scenes, "defaultScene": default_scene(scenes, data)}
+
+
+def register_workbench_routes(app: QuartTrio, root: Path) -> None:
+    assets = page_assets()
+
+    @app.route(PREFIX + "/page/<name>", methods=["GET"])
+    async def _asset(name: str) -> Response:
+        found = assets.get(name)
+        if found is None:
+            return json_response(NOT_FOUND.status, NOT_FOUND.body())
+        data, kind, etag = found
+        headers = {"Content-Type": kind, "Cache-Control": "no-cache", "ETag": etag}
+        if request.headers.get("If-None-Match") == etag:
+            return Response(b"", status=304, headers=headers)
+        return Response(b"" if request.method == "HEAD" else data, status=200, headers=headers)
+
+    @app.route(PREFIX + "/api/scenes", methods=["GET"])
+    async def _scenes() -> Response:
+        return json_response(200, await trio.to_thread.run_sync(_list, root))
+
+    @app.route(PREFIX + "/api/scene", methods=["GET", "POST"])
+    async def _scene() -> Response:
+        text: str | None = None
+        if request.method == "POST":
+            body = await read_json(MAX_SCENE_BODY)
+            wire = scene_wire_path(body.get("path"))
+            text = body.get("text")
+            if not isinstance(text, str):
+                raise BAD_TEXT.error()
+            saved = body.get("saved", False)
+            if not isinstance(saved, bool):
+                raise BAD_SAVED.error()
+        else:
+            wire = scene_wire_path(query_value("path"))
+            saved = query_value("saved") == "1"
+        outline, sha = await trio.to_thread.run_sync(read_outline, root, wire, text, saved)
+        return json_response(200, outline, {"ETag": f'"{sha}"'})

@@ -1,0 +1,105 @@
+"""`pix3 new [<2d|3d> [dir]] [--name <n>]`: list the starters, or create a project (docs/new.md).
+
+Exit 0 created or listed; 1 an unknown starter or a folder that cannot be used; 2 a usage error
+(an unknown option, ``--name`` without a value, a third word), before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from pix3tools.core.argv import Option, Syntax
+from pix3tools.core.cli import EXIT_FAILED, EXIT_OK, Call, run
+from pix3tools.core.commands import COMMANDS
+
+__all__ = ["SYNTAX", "main"]
+
+SYNTAX = Syntax(
+    "new",
+    options=(Option("--name", stop=None),),
+    words=2,
+    too_many='new takes a starter and a folder, not also "{arg}"',
+)
+
+
+def main(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    return run(SYNTAX, argv, lambda call: _new(call, os.environ if env is None else env), cwd=cwd, out=out, err=err)
+
+
+def _new(call: Call, env: Mapping[str, str]) -> int:
+    from pix3tools.new._templates import TemplateError, find_template, list_templates, one_line, templates_root
+
+    out, err = call.out, call.err
+    templates = list_templates(templates_root(env), err=err)
+    if not call.args.words:
+        visible = [t for t in templates if not t.hidden]
+        width = max((len(t.id) for t in visible), default=0)
+        lines = ["Starters:"]
+        lines += [f"  {t.id:<{width}}  {t.title} — {one_line(t.description)}" for t in visible]
+        lines += ["", "Create one: pix3 new <id> [dir] (or: npm create pix3)"]
+        out.write("\n".join(lines) + "\n")
+        return EXIT_OK
+    try:
+        template = find_template(templates, call.args.words[0])
+    except TemplateError as exc:
+        err.write(f"pix3: {exc}\n")
+        return EXIT_FAILED
+    from pix3tools.kit import KitError, WriteError, install_plan, relative
+    from pix3tools.new._create import CreateError, create_project
+
+    words = call.args.words
+    target = call.cwd / (words[1] if len(words) > 1 else f"pix3-{template.id}")
+
+    def kit_step(root: Path) -> list[str]:
+        plan = install_plan(root, durable=False)
+        return [relative(path, root) for path, data in plan.changes.writes.items() if data is not None]
+
+    try:
+        created = create_project(template, target, name=call.args.text("--name"), post_create=kit_step)
+    except (CreateError, KitError, WriteError) as exc:
+        err.write(f"pix3: {exc}\n")
+        return EXIT_FAILED
+    except OSError as exc:
+        err.write(f"pix3: could not create {target.resolve()} ({exc.strerror or exc}); nothing was left behind.\n")
+        return EXIT_FAILED
+    out.write(_report(created, call.cwd))
+    return EXIT_OK
+
+
+def _report(created: object, cwd: Path) -> str:
+    from pix3tools.new._create import Created
+
+    assert isinstance(created, Created)
+    rel = os.path.relpath(created.root, cwd.resolve())
+    lines = [
+        f"Created {created.project_name} ({created.template.title}) in {created.root}",
+        f"  {len(created.files)} files, project id {created.project_id}, agent kit {created.kit_version}",
+        "",
+        "Next:",
+    ]
+    if rel != ".":
+        lines.append(f"  cd {rel}")
+    lines += [
+        "  npm install              the engine, Vite and the CLI (2.0.0-alpha: see README.md until published)",
+        "  npm run dev              play the game in the browser",
+        "  npm run build            a production build in dist/",
+        "  npm run editor           the Pix3 editor in Chrome",
+    ]
+    if "agent-setup" in COMMANDS:
+        lines.append("  pix3 agent-setup         give your coding agent the editor's browser tools")
+    lines += [
+        "",
+        "Your coding agent reads AGENTS.md (CLAUDE.md for Claude Code) and the skills in .claude/skills/;",
+        "after a batch of edits it runs npm run check.",
+    ]
+    return "\n".join(lines) + "\n"

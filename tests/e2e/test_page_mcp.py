@@ -1,0 +1,145 @@
+"""End to end, real processes: `pix3 editor --headless` on a fixture game, `pix3 agent-setup
+claude`, then chrome-devtools-mcp 1.10.1 started exactly as the `.mcp.json` says. The agent lists
+the `pix3` tools (third-party developer tools) with their schemas, runs each, and a bad call comes
+back as the client's own validation error."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import pix3_env, run_pix3
+from tests.e2e.editor_mcp import McpClient, npx_shim
+from tests.e2e.editor_procs import Cleanup, dev_pid, wait_gone
+from tests.e2e.page_support import make_game_project
+from tests.e2e.test_page_bridge import SCHEMAS, TOOLS
+from tests.integration.editor_fakes import chrome_wrapper, free_port
+
+pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
+
+TOOL_LINE = re.compile(r'^name="(pix3_\w+)", description="(.*)", inputSchema=(\{.*\})$', re.MULTILINE)
+
+
+@pytest.fixture
+def cleanup() -> Iterator[Cleanup]:
+    procs = Cleanup()
+    yield procs
+    procs.kill_all()
+
+
+def execute(client: McpClient, page: int, tool: str, params: dict[str, Any] | None = None) -> Any:
+    arguments: dict[str, Any] = {"pageId": page, "toolName": tool}
+    if params is not None:
+        arguments["params"] = json.dumps(params)
+    text = client.call_tool("execute_3p_developer_tool", arguments)
+    start = text.index("{")
+    return json.loads(text[start : text.rindex("}") + 1])
+
+
+def tool_error(client: McpClient, page: int, arguments: dict[str, Any]) -> str:
+    with pytest.raises(RuntimeError) as refused:
+        client.call_tool("execute_3p_developer_tool", {"pageId": page, **arguments})
+    return str(refused.value)
+
+
+def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
+    tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
+) -> None:
+    game = make_game_project(tmp_path / "game", throw_every=30)
+    wrapper, _ = chrome_wrapper(tmp_path, chromium)
+    cdp = free_port()
+    env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
+    done = run_pix3(
+        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
+    )
+    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
+    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
+    if (game / ".pix3" / "dev.json").exists():
+        cleanup.pids.append(dev_pid(game))
+    assert done.returncode == 0, done.stderr + done.stdout
+    editor_url = json.loads((game / ".pix3" / "dev.json").read_text())["editorUrl"]
+    done = run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]
+    assert "--categoryExperimentalThirdParty=true" in entry["args"]
+    shim = npx_shim(tmp_path / "shim", node_modules)
+    mcp_env = pix3_env({"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "PIX3_HOME": str(pix3_home)})
+    client = McpClient(entry["command"], entry["args"], mcp_env, game)
+    try:
+        client.initialize()
+        pages = client.call_tool("list_pages", {})
+        match = re.search(r"^(\d+): .*" + re.escape(editor_url), pages, re.MULTILINE)
+        assert match is not None, pages
+        page = int(match.group(1))
+        client.call_tool("select_page", {"pageId": page})
+
+        listing = client.call_tool("list_3p_developer_tools", {"pageId": page})
+        assert "pix3: Pix3 editor page: " in listing and "Available tools:" in listing
+        found = TOOL_LINE.findall(listing)
+        assert [name for name, _, _ in found] == TOOLS
+        assert {name: json.loads(schema) for name, _, schema in found} == SCHEMAS
+
+        status = execute(client, page, "pix3_status")
+        assert (status["ok"], status["activeScene"], status["writer"], status["connection"]) == (
+            True,
+            "res://scenes/main.pix3scene",
+            "self",
+            "open",
+        )
+        assert execute(client, page, "pix3_sync", {"timeoutMs": 5000})["ok"] is True
+        scene = execute(client, page, "pix3_scene", {"maxDepth": 1})
+        assert [c["nodeId"] for c in scene["scene"]["children"]] == ["game-root"]
+        assert scene["scene"]["children"][0]["childCount"] == 3
+        started = execute(client, page, "pix3_play", {"action": "start"})
+        assert (started["ok"], started["playOwner"], started["loaded"]) == (True, "agent", True)
+        execute(client, page, "pix3_errors", {"clear": True})
+        run = execute(
+            client,
+            page,
+            "pix3_game_run",
+            {
+                "until": [{"kind": "gameState", "path": "frame", "op": ">=", "value": 100}],
+                "fail": [{"kind": "newErrors"}],
+            },
+        )
+        assert run["outcome"]["kind"] == "fail" and run["outcome"]["frame"] <= 30, run["verdict"]
+        assert run["verdict"].startswith("FAIL fail[0] newErrors") and "boom at frame" in run["verdict"]
+        shot = execute(client, page, "pix3_screenshot", {"target": "game"})
+        assert (shot["ok"], shot["next"]) == (True, "take_screenshot")
+        picture = client.request("tools/call", {"name": "take_screenshot", "arguments": {"pageId": page}})
+        assert any(part.get("type") == "image" for part in picture["result"]["content"]), picture
+        errors = execute(client, page, "pix3_errors", {"clear": True})
+        assert errors["count"] >= 1 and errors["errors"][0]["message"].startswith("Uncaught Error: boom at frame ")
+        assert execute(client, page, "pix3_errors")["count"] == 0
+        refused = execute(client, page, "pix3_game_run", {"until": [{"kind": "nodeGone", "name": "Enemy"}]})
+        assert refused["reason"] == "refused" and "live node graph" in refused["detail"]
+        assert execute(client, page, "pix3_play", {"action": "stop"})["ok"] is True
+
+        # bad params: the client's own validation (the ajv 6 it bundles) answers before the page sees the call
+        assert "Invalid parameters for tool pix3_play: data should have required property 'action'" in tool_error(
+            client, page, {"toolName": "pix3_play", "params": "{}"}
+        )
+        assert "Invalid parameters for tool pix3_scene: data.maxDepth should be integer" in tool_error(
+            client, page, {"toolName": "pix3_scene", "params": '{"maxDepth": 1.5}'}
+        )
+        assert "Invalid parameters for tool pix3_status: data should NOT have additional properties" in tool_error(
+            client, page, {"toolName": "pix3_status", "params": '{"extra": 1}'}
+        )
+        assert "Failed to parse params as JSON" in tool_error(client, page, {"toolName": "pix3_status", "params": "{"})
+        assert "Tool pix3_nope not found" in tool_error(client, page, {"toolName": "pix3_nope"})
+    finally:
+        client.close()
+
+    chrome_pid = record["chromePid"]
+    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
+    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
+    pid = dev_pid(game)
+    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
+    assert wait_gone(pid)

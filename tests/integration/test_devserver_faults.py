@@ -1,0 +1,204 @@
+"""Faults under the dev server: a full disk, a SIGKILL mid-write, Vite crashing mid-request, the
+dev server SIGKILLed while Vite has children (docs/devserver.md "Faults").
+
+The disk-full cases mount a small tmpfs (we run as root, as the test machine does) and unmount
+it afterwards. The Vite cases run a small stand-in `vite.js` under the real node: it listens
+where it is told, spawns a child, and can crash on request.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.devapp_support import (
+    dev_server,
+    hello,
+    make_project,
+    pid_alive,
+    wait_vite_ready,
+)
+
+X = {"X-Pix3": "1"}
+API = "/__pix3/api"
+
+# A stand-in for node_modules/vite/bin/vite.js: the dev server runs it under node exactly as it
+# runs Vite (`--host 127.0.0.1 --port <p> --strictPort`).
+FAKE_VITE = r"""
+const http = require("http");
+const fs = require("fs");
+const { spawn } = require("child_process");
+const args = process.argv.slice(2);
+const port = Number(args[args.indexOf("--port") + 1]);
+const child = spawn("sleep", ["300"], { stdio: "ignore" });
+fs.writeFileSync("vite-child.pid", String(child.pid));
+http.createServer((req, res) => {
+  if (req.url === "/crash") process.exit(3);
+  if (req.url === "/half") {
+    res.writeHead(200, { "content-type": "text/javascript", "content-length": "1000" });
+    res.write("export ");
+    setTimeout(() => process.exit(3), 50);
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/javascript" });
+  res.end("export default 1;\n");
+}).listen(port, "127.0.0.1");
+"""
+
+
+def fake_vite_project(root: Path) -> Path:
+    make_project(root, {"index.html": "<p>game</p>\n"})
+    package = root / "node_modules" / "vite"
+    (package / "bin").mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "vite", "version": "0.0.0-stand-in"}\n')
+    (package / "bin" / "vite.js").write_text(FAKE_VITE)
+    return root
+
+
+def _wait_gone(pid: int, timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not pid_alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _vite_child(root: Path, timeout: float = 10) -> int:
+    path = root / "vite-child.pid"
+    deadline = time.monotonic() + timeout
+    while not path.exists() or not path.read_text():
+        assert time.monotonic() < deadline, "the stand-in Vite wrote no child pid"
+        time.sleep(0.05)
+    return int(path.read_text())
+
+
+# -- Vite --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.node
+def test_vite_crashing_mid_request_is_a_502(tmp_path: Path) -> None:
+    root = fake_vite_project(tmp_path / "game")
+    with dev_server(root, wait_vite=True) as server:
+        assert httpx.get(server.url + "/src/ok.js").text == "export default 1;\n"
+        reply = httpx.get(server.url + "/crash", timeout=30)  # spliced
+        assert (reply.status_code, reply.json()["error"]) == (502, "vite_unavailable")
+        assert "Vite" in reply.json()["message"]
+        wait_vite_ready(server, restarts=1)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        try:  # a connection that carried a /__pix3 request is Hypercorn's: its proxy answers the same
+            connection.request("GET", API + "/hello")
+            assert connection.getresponse().read()
+            connection.request("GET", "/crash")
+            answer = connection.getresponse()
+            assert (answer.status, json.loads(answer.read())["error"]) == (502, "vite_unavailable")
+        finally:
+            connection.close()
+        wait_vite_ready(server, restarts=2)
+        assert httpx.get(server.url + "/src/ok.js").status_code == 200
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["KILL", "TERM"])
+def test_vite_children_do_not_outlive_the_dev_server(tmp_path: Path, sig: int) -> None:
+    """PR_SET_PDEATHSIG reaches only Vite itself; the processes Vite starts must go too."""
+    root = fake_vite_project(tmp_path / "game")
+    with dev_server(root, wait_vite=True) as server:
+        vite = hello(server)["vite"]["pid"]
+        child = _vite_child(root)
+        assert pid_alive(child)
+        server.stop(sig)
+        assert _wait_gone(vite), f"vite pid {vite} survived"
+        assert _wait_gone(child), f"vite's child pid {child} survived {signal.Signals(sig).name} of the dev server"
+
+
+# -- the disk ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 4 MiB tmpfs, unmounted afterwards."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        pytest.fail(f"the disk-full tests mount a small tmpfs, which needs root: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(root: Path, leave: int) -> Path:
+    """A filler file that leaves about ``leave`` bytes free on the disk holding ``root``."""
+    stat = os.statvfs(root)
+    free = stat.f_bavail * stat.f_frsize
+    filler = root / "filler.bin"
+    with open(filler, "wb") as out:
+        out.write(b"\0" * max(0, free - leave))
+    return filler
+
+
+def _leftovers(root: Path) -> list[str]:
+    found = []
+    for folder in ("tmp", "tx"):
+        path = root / ".pix3" / folder
+        if path.is_dir():
+            found += [f"{folder}/{p.name}" for p in path.iterdir()]
+    return found
+
+
+def test_a_full_disk_is_507_no_space_and_leaves_nothing_behind(small_disk: Path) -> None:
+    root = make_project(small_disk / "game", {"index.html": "<p>game</p>\n", "scenes/a.pix3scene": "A\n"})
+    with dev_server(root) as server, httpx.Client(base_url=server.url, headers=X, timeout=30) as client:
+        filler = _fill(root, 256 * 1024)
+        put = client.put(API + "/file?path=big.bin", content=b"x" * (1024 * 1024))
+        assert (put.status_code, put.json()["error"]) == (507, "no_space"), put.text
+        assert "No space left" in put.json()["message"] and str(root) in put.json()["message"]
+        assert not (root / "big.bin").exists()
+        assert _leftovers(root) == []
+
+        files = [{"path": f"scenes/s{n}.pix3scene", "text": "y" * (150 * 1024)} for n in range(3)]
+        changeset = client.post(API + "/changeset", json={"files": files})
+        assert (changeset.status_code, changeset.json()["error"]) == (507, "no_space"), changeset.text
+        assert not any((root / f["path"]).exists() for f in files)
+        assert _leftovers(root) == []
+
+        assert client.put(API + "/file?path=small.txt", content=b"fits").status_code == 200
+        filler.unlink()
+        assert client.post(API + "/changeset", json={"files": files}).status_code == 200
+        assert _leftovers(root) == []
+        assert hello(server)["seq"] >= 2
+
+
+def test_temp_files_of_a_killed_write_are_swept_at_start(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "game", {"index.html": "<p>game</p>\n"})
+    with dev_server(root) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        head = (
+            f"PUT {API}/file?path=big.bin HTTP/1.1\r\nHost: localhost\r\nX-Pix3: 1\r\nContent-Length: 10000000\r\n\r\n"
+        )
+        sock.sendall(head.encode() + b"x" * 3_000_000)
+        deadline = time.monotonic() + 10
+        while not _leftovers(root):
+            assert time.monotonic() < deadline, "the upload never reached .pix3/tmp"
+            time.sleep(0.05)
+        server.stop(signal.SIGKILL)
+        sock.close()
+    assert _leftovers(root), "the killed write left its temp file"
+    with dev_server(root) as server:
+        assert hello(server)["seq"] == 0
+        assert _leftovers(root) == []
+    assert not (root / "big.bin").exists()

@@ -1,0 +1,67 @@
+"""The splice's head parser: heads in, framing out; anything not plain is None (→ Hypercorn)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pix3net.devserver.httphead import Head, parse_request, parse_response, path_of
+
+
+def test_plain_requests() -> None:
+    head = parse_request(b"GET /a?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n")
+    assert head == Head(b"GET", b"/a?x=1", 0, 3, False, False, False)
+    assert parse_request(b"GET / HTTP/1.1\r\n\r\n") == Head(b"GET", b"/", 0, None, False, False, False)
+    old = parse_request(b"GET /a HTTP/1.0\r\nHost: x\r\n\r\n")
+    assert old is not None and old.close
+    kept = parse_request(b"GET /a HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")
+    assert kept is not None and not kept.close
+    closing = parse_request(b"GET /a HTTP/1.1\r\nconnection:  close \r\n\r\n")
+    assert closing is not None and closing.close
+    upgrade = parse_request(b"GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n\r\n")
+    assert upgrade is not None and upgrade.upgrade and not upgrade.close
+    spaced = parse_request(b"GET / HTTP/1.1\r\nCONTENT-LENGTH:\t7 \r\nX-Empty:\r\n\r\n")
+    assert spaced is not None and spaced.length == 7
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",  # duplicate length
+        b"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+        b"GET / HTTP/1.1\r\nContent-Length: 1, 1\r\n\r\n",
+        b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",  # request bodies: Content-Length only
+        b"POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+        b"PUT / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        b"GET / HTTP/1.1\r\nbroken\r\n\r\n",
+        b"GET / HTTP/1.1\r\nContent-Length : 3\r\n\r\n",  # space before the colon
+        b"GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n",  # obsolete line folding
+        b"GET / HTTP/1.1\nHost: x\n\n",  # bare LF
+        b"GET / HTTP/2.0\r\n\r\n",
+        b"GET  / HTTP/1.1\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\n",  # not complete
+        b"GET /a\x00b HTTP/1.1\r\n\r\n",
+    ],
+)
+def test_heads_that_are_not_plain_go_to_hypercorn(head: bytes) -> None:
+    assert parse_request(head) is None
+
+
+def test_responses() -> None:
+    ok = parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 12\r\nContent-Type: text/javascript\r\n\r\n")
+    assert ok == Head(b"", b"", 200, 12, False, False, False)
+    chunked = parse_response(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    assert chunked is not None and (chunked.status, chunked.chunked, chunked.close) == (200, True, True)
+    assert parse_response(b"HTTP/1.1 304\r\n\r\n") == Head(b"", b"", 304, None, False, False, False)
+    switching = parse_response(b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n\r\n")
+    assert switching is not None and switching.status == 101
+    assert parse_response(b"HTTP/1.0 200 OK\r\n\r\n") == Head(b"", b"", 200, None, False, True, False)
+    assert parse_response(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n") is None
+    assert parse_response(b"HTTP/1.1 2000 OK\r\n\r\n") is None
+    assert parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n") is None
+
+
+def test_paths() -> None:
+    assert path_of(b"/src/a.js?v=1") == b"/src/a.js"
+    assert path_of(b"/") == b"/"
+    assert path_of(b"*") is None
+    assert path_of(b"http://example.com/") is None

@@ -1,0 +1,179 @@
+"""The package graph points down (docs/architecture.md, "The package graph"), read from the source.
+
+Every ``import`` in ``pix3tools`` and ``pix3net`` counts, also the ones inside functions and under
+``TYPE_CHECKING``: a lazy import may keep start-up fast, never hide an edge. Run as a script
+(``python -m tests.unit.test_import_graph``) to print the graph between subpackages.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGES = ("pix3tools", "pix3net")
+NETWORK = ("trio", "trio_websocket", "httpx", "hypercorn", "quart", "quart_trio", "wsproto", "h11")
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str  # the importing module
+    target: str  # the imported module (a name imported from it is resolved to a module when it is one)
+    line: int
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_module(name: str) -> bool:
+    base = REPO.joinpath(*name.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_of(path): path for package in PACKAGES for path in sorted((REPO / package).rglob("*.py"))}
+
+
+@functools.cache
+def edges() -> list[Edge]:
+    """Every import of every module of both packages (third-party ones too)."""
+    found: list[Edge] = []
+    for name, path in _modules().items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.extend(Edge(name, alias.name, node.lineno) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    base = node.module or ""
+                for alias in node.names:
+                    candidate = f"{base}.{alias.name}"
+                    found.append(Edge(name, candidate if _is_module(candidate) else base, node.lineno))
+    return found
+
+
+def subpackage(module: str) -> str:
+    """The graph's node: ``pix3tools.kit`` for ``pix3tools.kit._install``; a package's own
+    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def _private_inside(module: str) -> bool:
+    """A private module inside a subpackage (``pix3tools.kit._install``)."""
+    return any(part.startswith("_") for part in module.split(".")[2:])
+
+
+def _private_anywhere(module: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in module.split(".")[1:])
+
+
+def _ours(edge: Edge) -> bool:
+    return edge.target.split(".")[0] in PACKAGES
+
+
+def graph() -> dict[str, set[str]]:
+    nodes: dict[str, set[str]] = defaultdict(set)
+    for edge in filter(_ours, edges()):
+        source, target = subpackage(edge.source), subpackage(edge.target)
+        nodes[source]
+        if source != target:
+            nodes[source].add(target)
+    return nodes
+
+
+def _cycles(nodes: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component with more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(nodes.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(nodes):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _where(edge: Edge) -> str:
+    return f"{edge.source}:{edge.line} imports {edge.target}"
+
+
+def test_pix3tools_never_imports_pix3net() -> None:
+    upward = [_where(e) for e in edges() if e.source.startswith("pix3tools") and e.target.split(".")[0] == "pix3net"]
+    assert upward == []
+
+
+def test_no_private_module_across_packages_or_subpackages() -> None:
+    crossing = []
+    for edge in filter(_ours, edges()):
+        across_packages = edge.source.split(".")[0] != edge.target.split(".")[0]
+        if (across_packages and _private_anywhere(edge.target)) or (
+            subpackage(edge.source) != subpackage(edge.target) and _private_inside(edge.target)
+        ):
+            crossing.append(_where(edge))
+    assert crossing == []
+
+
+def test_no_cycle_between_subpackages() -> None:
+    assert _cycles(graph()) == []
+
+
+def test_the_core_is_stdlib_only_and_the_file_tools_never_load_the_network() -> None:
+    stdlib = sys.stdlib_module_names
+    core = [
+        _where(e)
+        for e in edges()
+        if subpackage(e.source) == "pix3tools.core"
+        and not e.target.startswith("pix3tools.core")
+        and e.target.split(".")[0] not in stdlib
+    ]
+    assert core == []
+    network = [_where(e) for e in edges() if e.source.startswith("pix3tools") and e.target.split(".")[0] in NETWORK]
+    assert network == []
+
+
+def test_the_checks_can_fail() -> None:
+    """The cycle finder and the private rule on made-up graphs, so a green run means something."""
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    assert _private_inside("pix3tools.kit._install") and not _private_inside("pix3tools._js")
+    assert _private_anywhere("pix3tools._js") and not _private_anywhere("pix3tools.core.argv")
+    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver"
+
+
+if __name__ == "__main__":
+    for node, targets in sorted(graph().items()):
+        print(f"{node} -> {', '.join(sorted(targets)) or '(nothing of ours)'}")
