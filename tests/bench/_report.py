@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
@@ -11,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.pix3 import REPO as REPO  # the bench modules import these two from here
+from tests.support.pix3 import pix3_env as pix3_env
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,6 @@ def time_calls(call: Callable[[], object], repeat: int) -> list[float]:
         call()
         samples.append(time.perf_counter() - start)
     return samples
-
-
-def pix3_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
-    return env
 
 
 def time_process(

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -31,6 +30,7 @@ from pix3net.chrome.control import start_owner
 from pix3net.chrome.launch import COMMON_FLAGS, needs_no_sandbox
 from pix3net.chrome.state import read_record
 from tests.bench._report import Result
+from tests.support.ports import free_port
 
 AREA = "cdp"
 ROUND_TRIPS = 5000
@@ -45,13 +45,6 @@ STALLED_BIG_REPLIES = 4
 QUIET = ("--disable-background-networking", "--disable-component-update", "--disable-sync")
 MAX_MESSAGE = 512 * 1024 * 1024
 _ID = re.compile(rb'"id":(\d+)')
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _chromium() -> str:
@@ -119,7 +112,7 @@ async def connect(url: str, headers: list[tuple[bytes, bytes]]) -> AsyncIterator
 
 @contextlib.contextmanager
 def _direct_chrome(root: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     args = [
         _chromium(),
         *QUIET,
@@ -153,7 +146,7 @@ def _owned_chrome(root: Path) -> Iterator[tuple[str, list[tuple[bytes, bytes]], 
     wrapper = root / "chromium-quiet"
     wrapper.write_text(f'#!/bin/sh\nexec {_chromium()} {" ".join(QUIET)} "$@"\n')
     wrapper.chmod(0o755)
-    port = _free_port()
+    port = free_port()
     started = trio.run(
         lambda: start_owner(
             home, chrome=str(wrapper), port=port, profile=str(home / "chrome"), url="about:blank", headless=True

@@ -58,7 +58,7 @@ def timed(call: object, *args: object) -> float:
 
 
 async def http_manifest(root: Path, paths: list[str]) -> tuple[list[float], list[float]]:
-    from tests.integration.devfiles_harness import running
+    from tests.support.file_api import running
 
     ours: list[float] = []
     loop: list[float] = []

@@ -17,8 +17,9 @@ from pathlib import Path
 import trio
 
 from tests.bench._report import Absolute, Result
-from tests.conftest import NODE_DIR
-from tests.integration.devapp_support import dev_server, fake_tab, hello, make_project
+from tests.support.devserver import dev_server, fake_tab, hello
+from tests.support.node import NODE_DIR
+from tests.support.projects import make_project
 
 MODULES = 300
 ROUNDS = 5

@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,17 +26,11 @@ import urllib.request
 from pathlib import Path
 
 from tests.bench._report import Result, median_ms, pix3_env, time_process
+from tests.support.ports import free_port
 
 QUIET = ("--disable-background-networking", "--disable-component-update", "--disable-sync")
 COLD_RUNS = 5  # after one warm-up each
 REUSE_RUNS = 15
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _env(home: Path, chrome: Path) -> dict[str, str]:
@@ -77,7 +70,7 @@ def _version_answers(port: int) -> bool:
 
 
 def _bare_chromium(chromium: str, profile: Path) -> float:
-    port = _free_port()
+    port = free_port()
     argv = [chromium, "--headless", f"--remote-debugging-port={port}", f"--user-data-dir={profile}", *QUIET]
     if os.geteuid() == 0:
         argv.append("--no-sandbox")
@@ -108,7 +101,7 @@ def run() -> list[Result]:
     wrapper.write_text(f'#!/bin/sh\nexec "{chromium}" {" ".join(QUIET)} "$@"\n')
     wrapper.chmod(0o755)
     env = _env(home, wrapper)
-    cdp, dev = _free_port(), _free_port()
+    cdp, dev = free_port(), free_port()
     cold: list[float] = []
     bare: list[float] = []
     try:

@@ -19,9 +19,9 @@ from pathlib import Path
 import trio
 
 from tests.bench._report import Absolute, Result
-from tests.e2e.devapp_cdp import chromium_with_port, open_page
-from tests.e2e.page_support import big_scene, make_game_project
-from tests.integration.devapp_support import dev_server
+from tests.support.devserver import dev_server
+from tests.support.devtools import chromium_with_port, open_page
+from tests.support.editor_page import big_scene, make_game_project
 
 ROUNDS = 15
 RELOADS = 12

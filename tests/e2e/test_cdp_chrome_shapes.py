@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pix3net.cdp._envelope import chrome_envelope
-from tests.conftest import QUIET_CHROME_FLAGS
+from tests.support.chrome import QUIET_CHROME_FLAGS
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
 

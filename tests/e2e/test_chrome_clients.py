@@ -25,8 +25,9 @@ import trio
 
 from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.chrome.state import read_record
-from tests.conftest import QUIET_CHROME_FLAGS
-from tests.integration.chrome_owner_helpers import free_port, pid_alive, processes_with, real_chrome_wrapper, wait_until
+from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
+from tests.support.ports import free_port
+from tests.support.processes import pid_alive, processes_with, wait_until
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 

@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import pix3_env, run_pix3
-from tests.e2e.editor_mcp import McpClient, npx_shim
-from tests.e2e.editor_procs import Cleanup, dev_pid, get, pages_of, wait_gone
-from tests.integration.editor_fakes import chrome_wrapper, free_port, free_port_run, http_server, make_project
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import dev_pid, get, http_server, pages_of
+from tests.support.mcp import McpClient, npx_shim
+from tests.support.pix3 import pix3_env, run_pix3
+from tests.support.ports import free_port, free_port_run
+from tests.support.processes import Cleanup, wait_gone
+from tests.support.projects import make_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 

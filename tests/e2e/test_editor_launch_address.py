@@ -15,8 +15,10 @@ import pytest
 from pix3net import probe
 from pix3net.editor import _cdp
 from pix3net.editor.browser import finish, prepare
-from tests.e2e.editor_procs import wait_gone
-from tests.integration.editor_fakes import chrome_wrapper, free_port, http_server
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import http_server
+from tests.support.ports import free_port
+from tests.support.processes import wait_gone
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
 

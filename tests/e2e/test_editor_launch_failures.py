@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import QUIET_CHROME_FLAGS, pix3_argv, pix3_env, run_pix3
-from tests.e2e.editor_procs import wait_gone
-from tests.integration.editor_fakes import chrome_wrapper, free_port, hello_server, make_project, write_dev_json
+from tests.support.chrome import QUIET_CHROME_FLAGS, chrome_wrapper
+from tests.support.editor import hello_server, write_dev_json
+from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import wait_gone, wait_until
+from tests.support.projects import make_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
 
@@ -48,7 +50,9 @@ def test_a_profile_another_chrome_holds_names_that_chrome(tmp_path: Path, pix3_h
     )  # fmt: skip
     try:
         lock = profile / "SingletonLock"
-        _wait(lambda: lock.is_symlink() and os.readlink(lock).endswith(f"-{other.pid}"), "Chrome's profile lock")
+        wait_until(
+            lambda: lock.is_symlink() and os.readlink(lock).endswith(f"-{other.pid}"), 20, "Chrome's profile lock"
+        )
         wrapper, argv_file = chrome_wrapper(tmp_path, chromium)
         root = make_project(tmp_path / "game")
         with hello_server() as port:
@@ -69,11 +73,3 @@ def test_a_profile_another_chrome_holds_names_that_chrome(tmp_path: Path, pix3_h
         other.terminate()
         other.wait(10)
     assert wait_gone(other.pid)
-
-
-def _wait(check: object, what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)

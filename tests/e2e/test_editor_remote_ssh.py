@@ -23,12 +23,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
-from tests.e2e.editor_mcp import McpClient
-from tests.e2e.editor_procs import Cleanup, dev_pid, wait_gone
-from tests.e2e.editor_relay import tcp_relay
-from tests.e2e.sshd import HOST, NO_FORWARDS, Sshd, free_port, listening, shim_bin
-from tests.integration.editor_fakes import chrome_wrapper, make_project
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import dev_pid
+from tests.support.mcp import McpClient
+from tests.support.pix3 import REPO
+from tests.support.ports import free_port
+from tests.support.processes import Cleanup, wait_gone
+from tests.support.projects import make_project
+from tests.support.relay import tcp_relay
+from tests.support.sshd import HOST, NO_FORWARDS, Sshd, listening, shim_bin
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
@@ -112,6 +115,14 @@ def test_remote_ssh_with_real_sshd(tmp_path: Path, chromium: str, sshd: Sshd, cl
         done = sshd.remote("pix3 editor", human_env, game)
         assert done.returncode == 0, done.stderr
         assert f"CDP forward: live on 127.0.0.1:{forward}" in done.stdout
+
+        # Another token here: the forward cannot prove it, so it is named as held, never live.
+        (there / "remote-cdp-token").write_text("z" * 43 + "\n")
+        done = sshd.remote("pix3 editor", human_env, game)
+        assert f"  Port {forward}: port {forward} is a Pix3 CDP proxy that does not know this token" in done.stdout
+        assert "CDP forward: live" not in done.stdout and f"port {forward} here is held" in done.stdout
+        done = sshd.shell(copy_lines[0], human_env)  # the copy line again puts it right
+        assert done.returncode == 0, done.stdout + done.stderr
 
         done = sshd.remote("pix3 agent-setup --remote", human_env, game)
         assert done.returncode == 0, done.stdout + done.stderr

@@ -13,75 +13,13 @@ from typing import Any
 import pytest
 import trio
 
-from tests.conftest import run_pix3
-from tests.e2e.devapp_cdp import chromium_with_port
-from tests.e2e.page_support import EditorPage, big_scene, editor_page, make_game_project
-from tests.integration.devapp_support import DevServer, dev_server
+from tests.support.devserver import DevServer, dev_server
+from tests.support.devtools import chromium_with_port
+from tests.support.editor_page import SCHEMAS, TOOLS, EditorPage, big_scene, editor_page, make_game_project
+from tests.support.pix3 import run_pix3
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
-SCHEMAS: dict[str, Any] = {
-    "pix3_status": {"type": "object", "properties": {}, "additionalProperties": False},
-    "pix3_sync": {
-        "type": "object",
-        "properties": {
-            "expect": {"type": "object", "description": "Project-relative path → sha256 the file must have on disk."},
-            "timeoutMs": {"type": "integer", "minimum": 100, "maximum": 120000},
-        },
-        "additionalProperties": False,
-    },
-    "pix3_scene": {
-        "type": "object",
-        "properties": {
-            "path": {"type": "string", "description": "res:// or project-relative scene path."},
-            "maxDepth": {"type": "integer", "minimum": 1, "maximum": 8},
-            "nodeId": {"type": "string"},
-            "find": {"type": "string"},
-        },
-        "additionalProperties": False,
-    },
-    "pix3_play": {
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["start", "stop", "restart", "pause", "status"]},
-            "scenePath": {"type": "string"},
-            "force": {"type": "boolean"},
-        },
-        "required": ["action"],
-        "additionalProperties": False,
-    },
-    "pix3_game_run": {
-        "type": "object",
-        "properties": {
-            "until": {"type": "array", "items": {"type": "object"}},
-            "fail": {"type": "array", "items": {"type": "object"}},
-            "watch": {"type": "array", "items": {"type": "string"}},
-            "maxFrames": {"type": "integer", "minimum": 1},
-            "maxWallMs": {"type": "integer", "minimum": 1},
-            "settleMs": {"type": "integer", "minimum": 0},
-            "fixedDeltaSec": {"type": "number"},
-            "pauseOnOutcome": {"type": "boolean"},
-            "bot": {
-                "type": "object",
-                "description": "A stored bot policy {name}; refused by this page (it needs the Pix3 runtime).",
-            },
-        },
-        "required": ["until"],
-        "additionalProperties": True,
-    },
-    "pix3_screenshot": {
-        "type": "object",
-        "properties": {"target": {"type": "string", "enum": ["game", "viewport"]}},
-        "required": ["target"],
-        "additionalProperties": False,
-    },
-    "pix3_errors": {
-        "type": "object",
-        "properties": {"since": {"type": "integer", "minimum": 0}, "clear": {"type": "boolean"}},
-        "additionalProperties": False,
-    },
-}
-TOOLS = list(SCHEMAS)
 MAIN = "res://scenes/main.pix3scene"
 
 

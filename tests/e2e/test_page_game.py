@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import trio
 
-from tests.e2e.devapp_cdp import chromium_with_port
-from tests.e2e.page_support import EditorPage, editor_page, make_game_project
-from tests.integration.devapp_support import DevServer, dev_server
+from tests.support.devserver import DevServer, dev_server
+from tests.support.devtools import chromium_with_port
+from tests.support.editor_page import EditorPage, editor_page, make_game_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 

@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import pix3_env, run_pix3
-from tests.e2e.editor_mcp import McpClient, npx_shim
-from tests.e2e.editor_procs import Cleanup, dev_pid, wait_gone
-from tests.e2e.page_support import make_game_project
-from tests.e2e.test_page_bridge import SCHEMAS, TOOLS
-from tests.integration.editor_fakes import chrome_wrapper, free_port
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import dev_pid
+from tests.support.editor_page import SCHEMAS, TOOLS, make_game_project
+from tests.support.mcp import McpClient, npx_shim
+from tests.support.pix3 import pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import Cleanup, wait_gone
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 

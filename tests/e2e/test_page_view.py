@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 import trio
 
-from tests.conftest import NODE_DIR, REPO
-from tests.e2e.devapp_cdp import chromium_with_port
-from tests.e2e.page_support import EditorPage, editor_page, make_game_project
-from tests.integration.devapp_support import dev_server
+from tests.support.devserver import dev_server
+from tests.support.devtools import chromium_with_port
+from tests.support.editor_page import EditorPage, editor_page, make_game_project
+from tests.support.node import NODE_DIR
+from tests.support.pix3 import REPO
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 

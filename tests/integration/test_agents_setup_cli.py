@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pix3net.cdp.token import read_token
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> Non
 
 
 def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_home: Path) -> None:
-    from tests.integration.editor_fakes import free_port
+    from tests.support.ports import free_port
 
     code, out, err = _setup(project, pix3_home, "claude", "--remote")
     assert code == 1 and err.startswith("pix3 agent-setup --remote: no ~/.pix3/remote-cdp-token here.")

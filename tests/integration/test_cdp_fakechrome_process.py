@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tests.conftest import pix3_env
+from tests.support.pix3 import pix3_env
 
 FAKE = Path(__file__).resolve().parents[1] / "fakechrome" / "fake-chrome"
 

@@ -13,7 +13,7 @@ import trio
 
 from pix3net.cdp import proof
 from pix3net.cdp.port import prove_proxy
-from tests.integration.cdp_support import TOKEN, running_proxy
+from tests.support.cdp_proxy import TOKEN, running_proxy
 
 CHALLENGE = "c" * 24
 

@@ -26,13 +26,8 @@ from pix3net.cdp.port import (
     prove_proxy,
     proxy_call,
 )
-from tests.integration.cdp_support import EDITOR_URL, TOKEN, running_proxy
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
+from tests.support.ports import free_port
 
 
 def free_pair() -> int:

@@ -15,15 +15,15 @@ import pytest
 import trio
 
 from pix3net.cdp._wsclient import Closed, WsClient
-from tests.integration.cdp_support import (
+from tests.support.cdp_proxy import (
     collect,
     connect,
     parse_answer,
+    poll_until,
     raw_exchange,
     rpc,
     running_proxy,
     upgrade_request,
-    wait_until,
 )
 
 MiB = 1024 * 1024
@@ -80,7 +80,7 @@ async def test_300_mb_frame_is_refused_at_its_header_and_others_are_served(tmp_p
                     await big.stream.send_all(b"a" * MiB)
         assert any("closed 1009" in line for line in proxy.logs)
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
-        await wait_until(lambda: proxy.router_clients() == 1)
+        await poll_until(lambda: proxy.router_clients() == 1)
 
 
 async def test_300_mb_in_small_frames_is_closed_at_256_mib(tmp_path: Path) -> None:
@@ -119,10 +119,10 @@ async def test_message_over_the_limit_is_closed_1009(tmp_path: Path) -> None:
 async def test_client_vanishing_mid_message_is_detached(tmp_path: Path) -> None:
     async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other:
         ws = await WsClient.connect(proxy.port, "/pix3", [("Authorization", "Bearer " + "a" * 43)])
-        await wait_until(lambda: len(proxy.chrome.sessions) == 2)
+        await poll_until(lambda: len(proxy.chrome.sessions) == 2)
         await ws.stream.send_all(masked_frame_header(1000) + b'{"id":1,"method":"Browser.get')
         await ws.aclose()
-        await wait_until(lambda: len(proxy.chrome.sessions) == 1)
+        await poll_until(lambda: len(proxy.chrome.sessions) == 1)
         assert proxy.channel.methods().count("Browser.getVersion") == 0
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
 
@@ -159,15 +159,15 @@ async def test_a_stalled_client_hurts_only_itself(tmp_path: Path) -> None:
             # 32 × 1 MiB answers the stalled client never reads: its queue holds them, below the bound.
             for n in range(32):
                 await stalled.send(json.dumps({"id": n, "method": "Fake.big", "params": {"bytes": MiB}}))
-            await wait_until(lambda: proxy.channel.methods().count("Fake.big") == 32)
+            await poll_until(lambda: proxy.channel.methods().count("Fake.big") == 32)
             loaded = statistics.median(await _round_trips(fast, 300))
             print(f"round trip: {base * 1000:.3f} ms alone, {loaded * 1000:.3f} ms with a stalled client")
             assert loaded <= 2 * base + 0.0005  # half a millisecond of slack for this shared machine
             # past the bound: closed 1008, its root detached; the fast client never noticed
             for n in range(32, 64):
                 await stalled.send(json.dumps({"id": n, "method": "Fake.big", "params": {"bytes": MiB}}))
-            await wait_until(lambda: any("client too slow" in line for line in proxy.logs), 20)
-            await wait_until(lambda: len(proxy.chrome.sessions) == 1, 20)
+            await poll_until(lambda: any("client too slow" in line for line in proxy.logs), 20)
+            await poll_until(lambda: len(proxy.chrome.sessions) == 1, 20)
             assert (await rpc(fast, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
             with trio.fail_after(20), pytest.raises(Closed) as closed:
                 while True:
@@ -207,7 +207,7 @@ async def test_sixteen_clients_at_once_each_get_their_own_answers(tmp_path: Path
         # each client ran on exactly one session of its own
         assert all(len(s) == 1 for s in seen.values())
         assert len(set().union(*seen.values())) == 16
-        await wait_until(lambda: proxy.chrome.sessions == {})
+        await poll_until(lambda: proxy.chrome.sessions == {})
 
 
 async def test_cancelled_proxy_says_1001_proxy_closing(tmp_path: Path) -> None:
@@ -237,6 +237,6 @@ async def test_garbage_on_the_socket_is_answered_or_dropped(tmp_path: Path) -> N
             with trio.fail_after(10):
                 while await stream.receive_some(65536):
                     pass
-        await wait_until(lambda: proxy.router_clients() == 1)
+        await poll_until(lambda: proxy.router_clients() == 1)
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
         assert not any("connection failed" in line for line in proxy.logs)

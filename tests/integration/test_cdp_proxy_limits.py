@@ -18,15 +18,7 @@ import trio
 
 from pix3net.cdp._listener import Limits
 from pix3net.cdp._wsclient import Closed, WsClient
-from tests.integration.cdp_support import (
-    GOOD,
-    TOKEN,
-    connect,
-    parse_answer,
-    rpc,
-    running_proxy,
-    wait_until,
-)
+from tests.support.cdp_proxy import GOOD, TOKEN, connect, parse_answer, poll_until, rpc, running_proxy
 
 MiB = 1024 * 1024
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
@@ -58,14 +50,14 @@ async def test_a_cut_client_gets_1008_after_whole_messages(tmp_path: Path) -> No
         async with stalled:
             # 1.5 MiB answers: each goes out as fragments, so the cut falls between fragments.
             await ask_big(stalled, 40, size=3 * MiB // 2)
-            await wait_until(lambda: any("client too slow" in line for line in proxy.logs), 20)
+            await poll_until(lambda: any("client too slow" in line for line in proxy.logs), 20)
             await trio.sleep(1.5)  # still not reading: longer than a hang-up waits for an answer
             got, closed = await read_until_closed(stalled)
         assert (closed.code, closed.reason) == (1008, "client too slow")
         for text in got:  # whole messages only: a cut message is never delivered as one
             assert len(json.loads(text)["result"]["data"]) == 3 * MiB // 2
         assert len(got) < 40
-        await wait_until(lambda: proxy.router_clients() == 1)
+        await poll_until(lambda: proxy.router_clients() == 1)
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
 
 
@@ -74,12 +66,12 @@ async def test_all_clients_together_are_bounded_largest_cut_first(tmp_path: Path
         big, middle, small = [await stalled_client(proxy.port) for _ in range(3)]
         async with big, middle, small:
             await ask_big(big, 60)
-            await wait_until(lambda: proxy.channel.methods().count("Fake.big") == 60)
+            await poll_until(lambda: proxy.channel.methods().count("Fake.big") == 60)
             await ask_big(middle, 40)
-            await wait_until(lambda: proxy.channel.methods().count("Fake.big") == 100)
+            await poll_until(lambda: proxy.channel.methods().count("Fake.big") == 100)
             assert not any("too slow" in line for line in proxy.logs)  # each is under its own bound
             await ask_big(small, 30)
-            await wait_until(lambda: any("over the owner's" in line for line in proxy.logs), 20)
+            await poll_until(lambda: any("over the owner's" in line for line in proxy.logs), 20)
             _, closed = await read_until_closed(big)
             assert closed.code == 1008
             # the other two keep everything they asked for
@@ -158,7 +150,7 @@ async def test_connections_are_capped(tmp_path: Path) -> None:
 
 def test_the_proxy_outlives_its_file_descriptor_limit() -> None:
     proxy = subprocess.Popen(
-        [sys.executable, "-m", "tests.integration.cdp_serve", "--nofile", "40", "--head-seconds", "1"],
+        [sys.executable, "-m", "tests.support.cdp_proxy_process", "--nofile", "40", "--head-seconds", "1"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

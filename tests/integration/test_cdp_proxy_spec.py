@@ -15,7 +15,7 @@ import trio_websocket
 from pix3net.cdp import proof
 from pix3net.cdp._wsclient import Closed
 from pix3net.cdp.port import prove_proxy
-from tests.integration.cdp_support import (
+from tests.support.cdp_proxy import (
     AUTH,
     EDITOR_URL,
     GOOD,
@@ -23,11 +23,11 @@ from tests.integration.cdp_support import (
     collect,
     connect,
     parse_answer,
+    poll_until,
     raw_exchange,
     rpc,
     running_proxy,
     upgrade_request,
-    wait_until,
 )
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
@@ -271,7 +271,7 @@ async def test_12_departing_client_is_detached_with_children(tmp_path: Path) -> 
         async with connect(proxy.ws()) as a:
             await rpc(a, {"id": 1, "method": "Target.setAutoAttach", "params": {"autoAttach": True, "flatten": True}})
             assert len(proxy.chrome.sessions) == 3
-        await wait_until(lambda: len(proxy.chrome.sessions) == 1)
+        await poll_until(lambda: len(proxy.chrome.sessions) == 1)
         [left] = proxy.chrome.sessions.values()
         assert left.kind == "browser"
         assert (await rpc(b, {"id": 2, "method": "Browser.getVersion"}))["result"]["product"] == "FakeChrome/1.0"

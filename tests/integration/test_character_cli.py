@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pix3tools.core.usage import command_usage
-from tests.conftest import run_pix3
-from tests.unit.test_character_parts import png
+from tests.support.images import png
+from tests.support.pix3 import run_pix3
 
 SPEC = """name: Goblin Scout
 anchor: { x: 0.5, y: 0.9 }

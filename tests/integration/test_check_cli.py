@@ -13,7 +13,8 @@ import pytest
 
 from pix3tools.core import CLI_VERSION
 from pix3tools.scripttypes import THREE_TYPES_VERSION
-from tests.conftest import NODE_DIR, run_pix3, seed_three_types
+from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.pix3 import run_pix3
 
 TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"
 

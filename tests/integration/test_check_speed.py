@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NODE_DIR, pix3_env, run_pix3
+from tests.support.node import NODE_DIR
+from tests.support.pix3 import pix3_env, run_pix3
 
 # Runs `pix3 check` in this interpreter and records, when tsc is started, which modules are loaded.
 PROBE = """

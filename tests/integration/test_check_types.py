@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pix3tools.scripttypes import THREE_TYPES_VERSION, cache_prefix, three_install_command
-from tests.conftest import NODE_DIR, run_pix3
+from tests.support.node import NODE_DIR
+from tests.support.pix3 import run_pix3
 
 pytestmark = pytest.mark.node
 

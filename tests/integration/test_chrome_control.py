@@ -17,7 +17,9 @@ from pix3net.cdp.token import read_token
 from pix3net.chrome import control
 from pix3net.chrome.control import OwnerStartError, start_owner, stop_owner
 from pix3net.chrome.state import ChromeRecord, read_record, write_record
-from tests.integration.chrome_owner_helpers import fake_chrome_wrapper, free_port, processes_with
+from tests.support.chrome import fake_chrome_wrapper
+from tests.support.ports import free_port
+from tests.support.processes import processes_with
 
 
 async def _never_ours(port: int, token: str) -> bool:

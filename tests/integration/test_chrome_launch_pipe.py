@@ -13,9 +13,9 @@ from pathlib import Path
 import trio
 
 from pix3net.chrome.launch import spawn_chrome, spawn_handoff
-from tests.conftest import pix3_env
+from tests.support.pix3 import REPO, pix3_env
 
-CHILD = str(Path(__file__).with_name("chrome_echo_child.py"))
+CHILD = str(REPO / "tests" / "support" / "chrome_echo_child.py")
 
 
 async def test_pipe_round_trip_stdio_and_exit() -> None:

@@ -19,15 +19,11 @@ import trio
 from pix3net.cdp._wsclient import Closed, WsClient
 from pix3net.chrome.launch import spawn_chrome
 from pix3net.chrome.owner import wait_ready
-from tests.conftest import run_pix3
-from tests.integration.chrome_owner_helpers import (
-    fake_chrome_wrapper,
-    free_port,
-    pid_alive,
-    processes_with,
-    run_owner,
-    wait_until,
-)
+from tests.support.chrome import fake_chrome_wrapper
+from tests.support.chrome_owner import run_owner
+from tests.support.pix3 import run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import pid_alive, processes_with, wait_until
 
 LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[owner (\d+)\] ")
 ADVICE = "close it and run pix3 editor again."

@@ -7,7 +7,7 @@ import sys
 
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.commands import COMMANDS
-from tests.conftest import pix3_env, run_pix3
+from tests.support.pix3 import pix3_env, run_pix3
 
 
 def test_version_beats_everything() -> None:

@@ -15,7 +15,8 @@ import pytest
 import trio
 import trio_websocket
 
-from tests.integration.devapp_support import DevServer, dev_server, make_project
+from tests.support.devserver import DevServer, dev_server
+from tests.support.projects import make_project
 
 X = {"X-Pix3": "1"}
 DEEP = 100_000

@@ -21,13 +21,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.integration.devapp_support import (
-    dev_server,
-    hello,
-    make_project,
-    pid_alive,
-    wait_vite_ready,
-)
+from tests.support.devserver import dev_server, hello, wait_vite_ready
+from tests.support.processes import pid_alive, wait_gone
+from tests.support.projects import make_project
 
 X = {"X-Pix3": "1"}
 API = "/__pix3/api"
@@ -63,15 +59,6 @@ def fake_vite_project(root: Path) -> Path:
     (package / "package.json").write_text('{"name": "vite", "version": "0.0.0-stand-in"}\n')
     (package / "bin" / "vite.js").write_text(FAKE_VITE)
     return root
-
-
-def _wait_gone(pid: int, timeout: float = 10) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not pid_alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _vite_child(root: Path, timeout: float = 10) -> int:
@@ -118,8 +105,8 @@ def test_vite_children_do_not_outlive_the_dev_server(tmp_path: Path, sig: int) -
         child = _vite_child(root)
         assert pid_alive(child)
         server.stop(sig)
-        assert _wait_gone(vite), f"vite pid {vite} survived"
-        assert _wait_gone(child), f"vite's child pid {child} survived {signal.Signals(sig).name} of the dev server"
+        assert wait_gone(vite), f"vite pid {vite} survived"
+        assert wait_gone(child), f"vite's child pid {child} survived {signal.Signals(sig).name} of the dev server"
 
 
 # -- the disk ----------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 
 from pix3net.devserver.splice import HEAD_TIMEOUT_S
-from tests.integration.devapp_support import DevServer, dev_server, make_project
+from tests.support.devserver import DevServer, dev_server
+from tests.support.projects import make_project
 
 
 def _threads(server: DevServer) -> int:

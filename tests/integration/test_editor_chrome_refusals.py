@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run_pix3
-from tests.integration.editor_fakes import free_port, hello_server, make_project, plain_devtools, write_dev_json
+from tests.support.editor import hello_server, plain_devtools, write_dev_json
+from tests.support.pix3 import run_pix3
+from tests.support.ports import free_port
+from tests.support.projects import make_project
 
 
 def test_chrome_that_exits_at_once(tmp_path: Path, pix3_home: Path) -> None:

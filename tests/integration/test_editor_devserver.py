@@ -11,8 +11,10 @@ from pathlib import Path
 
 from pix3net.editor.devserver import find_dev_server, find_vite_bin, stop_dev_server
 from pix3tools.core.devrecord import read_dev_info
-from tests.conftest import run_pix3
-from tests.integration.editor_fakes import free_port, hello_server, make_project, write_dev_json
+from tests.support.editor import hello_server, write_dev_json
+from tests.support.pix3 import run_pix3
+from tests.support.ports import free_port
+from tests.support.projects import make_project
 
 DEAD_PID = 2**22 - 1
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_pix3
-from tests.e2e.editor_procs import alive, wait_gone
-from tests.integration.editor_fakes import free_port, make_project
+from tests.support.pix3 import run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import pid_alive, wait_gone
+from tests.support.projects import make_project
 
 # A stand-in for the reference plugin: answers hello and writes dev.json once Vite listens.
 FAKE_PLUGIN_CONFIG = """import fs from "node:fs";
@@ -57,7 +58,7 @@ def test_plain_vite_with_the_reference_plugin(tmp_path: Path, pix3_home: Path, n
     finally:
         if pid:
             done = run_pix3("editor", "--stop", cwd=root)
-            assert wait_gone(pid) or not alive(pid)
+            assert wait_gone(pid) or not pid_alive(pid)
     assert done.stdout == f"Stopped the dev server (pid {pid}).\n"
 
 

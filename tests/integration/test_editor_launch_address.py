@@ -18,8 +18,10 @@ from pix3net import probe
 from pix3net.chrome.state import read_record
 from pix3net.editor.browser import ChromeResult, Prepared, finish, prepare
 from pix3net.editor.devserver import predict_editor_url
-from tests.integration.chrome_owner_helpers import fake_chrome_wrapper, free_port
-from tests.integration.editor_fakes import hello_server, make_project
+from tests.support.chrome import fake_chrome_wrapper
+from tests.support.editor import hello_server
+from tests.support.ports import free_port
+from tests.support.projects import make_project
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 
 def test_records_through_the_entry(tmp_path: Path) -> None:

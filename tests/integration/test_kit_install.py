@@ -14,7 +14,7 @@ from pix3tools.core import CLI_VERSION
 from pix3tools.kit import Kit, install, load_kit
 from pix3tools.kit.command import main as kit_main
 from pix3tools.scripttypes import three_install_command
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 RECIPE_YAML = """# a 1.x recipe: comments, quoting and order must survive
 version: 1.0.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -14,45 +13,8 @@ from pix3tools.core import CLI_VERSION
 from pix3tools.core.usage import OVERVIEW_BLOCKS
 from pix3tools.kit import is_retired_server, load_kit, migrate
 from pix3tools.kit._migrate import markers_in
-from tests.conftest import run_pix3
-
-OLD = {
-    "AGENTS.md": "# Pix3 (kit 1.6.2)\nUse `pix3 mcp` for the live channel.\n",
-    "CLAUDE.md": "@AGENTS.md\n",
-    ".claude/skills/pix3-verify/SKILL.md": "---\nname: pix3-verify\n---\nCall `read_errors` through pix3 mcp.\n",
-    ".claude/skills/pix3-live/SKILL.md": "---\nname: pix3-live\n---\nThe live channel.\n",
-    ".claude/skills/pix3-recipes/notes.md": "Recipes of 1.6.2\n",
-}
-PROJECT = """version: 1.0.0
-projectType: 2d
-metadata:
-  projectName: Old Game
-  projectId: 1234
-  pix3Hybrid:
-    cloudProjectId: cloud-9
-  agentKit:
-    version: 1.6.2
-    files:
-      - AGENTS.md
-"""
-RETIRED = {"command": "npx", "args": ["-y", "@pix3/cli@1.6.2", "mcp", "--workspace"]}
-
-
-@pytest.fixture
-def old(tmp_path: Path, three_types_home: Path) -> Path:
-    """A 1.x project (no tsconfig.json: the migrated kit writes the script types, from a private PIX3_HOME)."""
-    root = tmp_path / "old"
-    root.mkdir()
-    (root / "pix3project.yaml").write_text(PROJECT)
-    (root / "package.json").write_text(json.dumps({"devDependencies": {"@pix3/vite-plugin": "2.0.0"}}))
-    for path, text in OLD.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    files = {p: hashlib.sha256(t.encode()).hexdigest() for p, t in OLD.items()}
-    (root / ".pix3").mkdir()
-    (root / ".pix3/kit-manifest.json").write_text(json.dumps({"format": 1, "version": "1.6.2", "files": files}))
-    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3": RETIRED}}, indent=2))
-    return root
+from tests.support.kit import OLD, RETIRED
+from tests.support.pix3 import run_pix3
 
 
 def test_usage_kit_block_shape() -> None:

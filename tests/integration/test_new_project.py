@@ -18,7 +18,7 @@ from pix3tools.core.commands import COMMANDS
 from pix3tools.kit import load_kit
 from pix3tools.new import PACKAGED_ROOT, create_project, find_template, list_templates, one_line, package_name_of
 from pix3tools.new.command import main as new_run
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 STARTER_FILES = {
     ".gitignore",

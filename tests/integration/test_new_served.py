@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -11,21 +10,15 @@ from pathlib import Path
 import httpx
 
 from pix3tools.core.commands import HIDDEN
-from tests.conftest import pix3_argv, pix3_env, run_pix3
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
+from tests.support.ports import free_port
 
 
 def test_the_2d_starter_is_served_without_node_modules(tmp_path: Path, pix3_home: Path) -> None:
     assert "__dev-server" in HIDDEN  # a build without the dev server fails here, it does not skip
     assert run_pix3("new", "2d", "demo", "--name", "Demo", cwd=tmp_path).returncode == 0
     project = tmp_path / "demo"
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "dev-server.log").open("wb")
     server = subprocess.Popen(
         pix3_argv("__dev-server", "--project", str(project), "--port", str(port)),

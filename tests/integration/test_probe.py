@@ -16,7 +16,7 @@ import trio
 
 from pix3net import probe
 from pix3net.probe import Connection, ProbeError
-from tests.integration.cdp_support import EDITOR_URL, TOKEN, running_proxy
+from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
 
 @contextmanager

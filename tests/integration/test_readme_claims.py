@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import REPO, run_pix3
-from tests.integration.test_setup_recipes import _just_dry_run
+from tests.support.just import just_dry_run
+from tests.support.pix3 import REPO, run_pix3
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -15,8 +15,8 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 def test_readme_set_up_commands_are_recipes() -> None:
     for recipe in ("demo", "test"):
         assert f"```sh\npip install rust-just && just {recipe}\n```" in README
-        commands = _just_dry_run(recipe)
-        assert commands[: len(_just_dry_run("setup"))] == _just_dry_run("setup"), f"just {recipe} runs setup first"
+        commands = just_dry_run(recipe)
+        assert commands[: len(just_dry_run("setup"))] == just_dry_run("setup"), f"just {recipe} runs setup first"
 
 
 def test_readme_says_what_a_new_project_hits_and_check_agrees(tmp_path: Path) -> None:

@@ -11,17 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NODE_DIR, REPO
-
-
-def _just_dry_run(recipe: str) -> list[str]:
-    just = shutil.which("just")
-    if just is None:
-        pytest.fail("`just` is missing: pip install rust-just")
-    done = subprocess.run([just, "--dry-run", recipe], cwd=REPO, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    # --dry-run prints each command it would run on stderr, setup's before the recipe's own.
-    return [line.strip() for line in done.stderr.splitlines() if line.strip() and not line.startswith("#")]
+from tests.support.just import just_dry_run
+from tests.support.node import NODE_DIR
 
 
 @pytest.mark.node
@@ -45,13 +36,13 @@ def test_the_lock_file_is_what_npm_ci_installs(tmp_path: Path) -> None:
 
 
 def test_setup_installs_the_npm_clients_with_npm_ci() -> None:
-    npm_lines = [line for line in _just_dry_run("setup") if "npm " in line]
+    npm_lines = [line for line in just_dry_run("setup") if "npm " in line]
     assert npm_lines and all("npm ci " in line and "npm install" not in line for line in npm_lines), npm_lines
 
 
 def test_lint_installs_what_it_runs() -> None:
-    commands = _just_dry_run("lint")
-    setup = _just_dry_run("setup")
+    commands = just_dry_run("lint")
+    setup = just_dry_run("setup")
     assert commands[: len(setup)] == setup, "lint must run setup first (ruff and mypy come from it)"
     tools = commands[len(setup) :]
     python = os.environ.get("PYTHON", "python3")  # the justfile's interpreter

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pix3tools.sfx import PARAM_KEYS
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 
 @pytest.fixture

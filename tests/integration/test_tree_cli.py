@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pix3tools.core.usage import command_usage
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tree"
 TAPPER = FIXTURES / "tapper"

@@ -7,8 +7,8 @@ import os
 import re
 from pathlib import Path
 
-from tests.conftest import run_pix3
-from tests.unit.validate_helpers import make, scene
+from tests.support.pix3 import run_pix3
+from tests.support.validate import make, scene
 
 
 def test_json_report_shape_and_exit_1(tmp_path: Path) -> None:

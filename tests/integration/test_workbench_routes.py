@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import REPO, run_pix3
-from tests.e2e.page_support import big_scene
-from tests.integration.devapp_support import DevServer, dev_server
+from tests.support.devserver import DevServer, dev_server
+from tests.support.editor_page import big_scene
+from tests.support.pix3 import REPO, run_pix3
 
 X = {"X-Pix3": "1"}
 

@@ -12,7 +12,7 @@ import trio
 
 from pix3net import wscall
 from pix3net.wscall import CallError
-from tests.integration.cdp_support import EDITOR_URL, TOKEN, running_proxy
+from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
 
 async def _call(port: int, *args: object, **kw: object) -> object:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +22,7 @@ from pix3tools.character import (
 from pix3tools.character._compile import default_loop
 from pix3tools.character._prefab import yaml_scalar
 from pix3tools.character._scan import sequence_key
-
-
-def png(width: int, height: int, tag: bytes = b"") -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tEXt", b"k\x00" + tag) + chunk(b"IEND", b"")
+from tests.support.images import png
 
 
 def test_scan_groups_numbers_gaps_and_duplicates() -> None:

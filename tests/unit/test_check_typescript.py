@@ -10,7 +10,7 @@ import pytest
 from pix3tools.check._layout import has_own_tsconfig, installed_version, prepare
 from pix3tools.check._typescript import TypeScriptUnavailable, install_command, resolve_typescript
 from pix3tools.scripttypes import CHECK_TSCONFIG, EXTENDS_LINE, cache_prefix
-from tests.unit.test_scripttypes import fake_three
+from tests.support.node import fake_three
 
 
 def fake_typescript(folder: Path, version: str = "5.8.3") -> Path:

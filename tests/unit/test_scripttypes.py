@@ -21,7 +21,8 @@ from pix3tools.scripttypes import (
     resolve_three_types,
     three_install_command,
 )
-from tests.conftest import NODE_DIR, REPO
+from tests.support.node import NODE_DIR, fake_three
+from tests.support.pix3 import REPO
 
 DTS = declarations(CLI_VERSION)
 
@@ -72,14 +73,6 @@ def test_properties_are_typed_by_their_value_kind_and_nothing_is_any() -> None:
     assert "any" not in re.findall(r"\b\w+\b", DTS.split("export declare class NodeBase")[1])
     assert "[key: string]" not in DTS.split("export declare class NodeBase")[1]
     assert "export declare abstract class Script {" in DTS and "onUpdate?(dt: number): void;" in DTS
-
-
-def fake_three(prefix: Path, version: str = THREE_TYPES_VERSION) -> None:
-    for name in ("three", "webxr"):
-        package = prefix / "node_modules" / "@types" / name
-        package.mkdir(parents=True)
-        (package / "package.json").write_text(json.dumps({"name": f"@types/{name}", "version": version}))
-        (package / "index.d.ts").write_text(f"export declare const {name}: number;\n")
 
 
 def test_three_types_come_from_the_cache(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pix3tools.validate import CODES, codes_help, run_validate
-from tests.unit.validate_helpers import MANIFEST, SVG_NS, codes, make, scene
+from tests.support.validate import MANIFEST, SVG_NS, codes, make, scene
 
 PNG = b"\x89PNG\r\n\x1a\n"
 Files = dict[str, str | bytes]

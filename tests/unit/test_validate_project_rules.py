@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.unit.validate_helpers import MANIFEST, SVG_NS, codes, diags, make, paths, scene, validate
+from tests.support.validate import MANIFEST, SVG_NS, codes, diags, make, paths, scene, validate
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

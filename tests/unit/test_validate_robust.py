@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from pix3tools.validate import run_validate
-from tests.unit.validate_helpers import make
+from tests.support.validate import make
 
 _words = st.sampled_from(
     [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.unit.validate_helpers import codes, diags, make, paths, scene, validate
+from tests.support.validate import codes, diags, make, paths, scene, validate
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.validate_helpers import diags, make, validate
+from tests.support.validate import diags, make, validate
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""`python -m tests.integration.cdp_serve [--nofile N] [--head-seconds S]`: the proxy over the
+"""`python -m tests.support.cdp_proxy_process [--nofile N] [--head-seconds S]`: the proxy over the
 in-memory fake Chrome in a process of its own (token ``"a" * 43``), for faults that touch the
 whole process (its file-descriptor limit, its RSS). Prints the port, then the proxy's log lines;
 serves until stdin closes."""

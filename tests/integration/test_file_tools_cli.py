@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_pix3
+from tests.support.pix3 import run_pix3
 
 
 @pytest.fixture(scope="module")

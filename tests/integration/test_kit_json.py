@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import run_pix3
-from tests.integration.test_kit_migrate import old  # noqa: F401  (the 1.x project fixture)
+from tests.support.pix3 import run_pix3
 
 
 def _json(done_stdout: str) -> dict[str, object]:
@@ -35,7 +34,7 @@ def test_install_json_names_each_file_and_its_outcome(tmp_path: Path, three_type
     assert set(actions.values()) == {"unchanged", "skipped-edited"}
 
 
-def test_migrate_json_lists_the_1x_steps(old: Path) -> None:  # noqa: F811
+def test_migrate_json_lists_the_1x_steps(old: Path) -> None:
     done = run_pix3("kit", "--migrate", "--json", cwd=old)
     assert done.returncode == 0, done.stderr
     report = _json(done.stdout)

@@ -1,47 +1,18 @@
 """Small stand-ins for the editor tests: a dev server that only says hello, a plain DevTools
-endpoint (the P1 launch), a Chrome wrapper that records its argv, free ports."""
+endpoint (the P1 launch), a dev.json record, and HTTP reads of the proxy."""
 
 from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
-
-from tests.conftest import QUIET_CHROME_FLAGS
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def free_port_run(count: int) -> int:
-    """The first of ``count`` consecutive free ports (the proxy scans preferred..preferred+6)."""
-    for _ in range(200):
-        base = free_port()
-        if base + count > 65535:
-            continue
-        socks = []
-        try:
-            for p in range(base, base + count):
-                s = socket.socket()
-                s.bind(("127.0.0.1", p))
-                socks.append(s)
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no run of free ports")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -116,17 +87,21 @@ def plain_devtools(pages: list[str], port: int, browser: str = "Chrome/155.0") -
         yield seen
 
 
-def make_project(root: Path) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "pix3project.yaml").write_text("version: 1.0.0\n")
-    return root
+def dev_pid(root: Path) -> int:
+    pid: int = json.loads((root / ".pix3" / "dev.json").read_text())["pid"]
+    return pid
 
 
-def chrome_wrapper(folder: Path, chromium: str) -> tuple[Path, Path]:
-    """A PIX3_CHROME script that writes its argv (one per line) and execs Chromium (fds 3/4 pass)."""
-    script = folder / "chrome.sh"
-    argv_file = folder / "chrome-argv.txt"
-    flags = " ".join(QUIET_CHROME_FLAGS)
-    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{argv_file}"\nexec "{chromium}" {flags} "$@"\n')
-    script.chmod(0o755)
-    return script, argv_file
+def get(url: str, token: str | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def pages_of(port: int, token: str) -> list[str]:
+    status, body = get(f"http://127.0.0.1:{port}/json/list", token)
+    assert status == 200, body
+    return [t["url"] for t in json.loads(body) if t.get("type", "page") == "page"]

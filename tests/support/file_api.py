@@ -2,7 +2,7 @@
 
 The real app (guard, socket, barrier) is the devapp branch's; this one adds what the tests need
 to observe: every emitted `pix3:fs` frame (`GET /__test/frames`) and a writer claim route.
-Run as a script (`python -m tests.integration.devfiles_harness <root> <port-file> [fault]`) it
+Run as a script (`python -m tests.support.file_api <root> <port-file> [fault]`) it
 is a separate process a test can SIGKILL at a chosen point of a changeset.
 """
 

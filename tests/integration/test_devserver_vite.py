@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,15 +15,9 @@ import pytest
 import trio
 import trio_websocket
 
-from tests.integration.devapp_support import (
-    DevServer,
-    dev_server,
-    fake_tab,
-    hello,
-    make_project,
-    pid_alive,
-    wait_vite_ready,
-)
+from tests.support.devserver import DevServer, dev_server, fake_tab, hello, wait_vite_ready
+from tests.support.processes import pid_alive, wait_gone
+from tests.support.projects import make_project
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
@@ -44,15 +37,6 @@ def vite_project(root: Path, node_modules: Path) -> Path:
 def vite_server(tmp_path: Path, node_modules: Path) -> Iterator[DevServer]:
     with dev_server(vite_project(tmp_path / "game", node_modules), wait_vite=True) as server:
         yield server
-
-
-def wait_gone(pid: int, timeout: float = 10) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not pid_alive(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_modules_are_proxied_and_private_paths_refused(vite_server: DevServer) -> None:

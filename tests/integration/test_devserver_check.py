@@ -9,8 +9,9 @@ import httpx
 import pytest
 import trio
 
-from tests.conftest import NODE_DIR, seed_three_types
-from tests.integration.devapp_support import DevServer, dev_server, fake_tab, make_project
+from tests.support.devserver import DevServer, dev_server, fake_tab
+from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.projects import make_project
 
 X = {"X-Pix3": "1"}
 SCENE = "version: 1.0.0\nroot:\n  - id: main\n    type: Group2D\n    name: Main\n"

@@ -1,5 +1,6 @@
-"""Fixtures for the editor page tests: a plain-JavaScript game project (it runs with no
-node_modules), a 2 000-node scene, and the page opened in Chromium over CDP."""
+"""Helpers for the editor page tests: a plain-JavaScript game project (it runs with no
+node_modules), a 2 000-node scene, the page opened in Chromium over CDP, and the bridge tools'
+input schemas as the page must declare them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,71 @@ from typing import Any
 
 import trio
 
-from tests.e2e.devapp_cdp import Page, open_page
+from tests.support.devtools import Page, open_page
+
+# The pix3 tool group: each tool's input schema, in the order the page lists them.
+SCHEMAS: dict[str, Any] = {
+    "pix3_status": {"type": "object", "properties": {}, "additionalProperties": False},
+    "pix3_sync": {
+        "type": "object",
+        "properties": {
+            "expect": {"type": "object", "description": "Project-relative path → sha256 the file must have on disk."},
+            "timeoutMs": {"type": "integer", "minimum": 100, "maximum": 120000},
+        },
+        "additionalProperties": False,
+    },
+    "pix3_scene": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "res:// or project-relative scene path."},
+            "maxDepth": {"type": "integer", "minimum": 1, "maximum": 8},
+            "nodeId": {"type": "string"},
+            "find": {"type": "string"},
+        },
+        "additionalProperties": False,
+    },
+    "pix3_play": {
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["start", "stop", "restart", "pause", "status"]},
+            "scenePath": {"type": "string"},
+            "force": {"type": "boolean"},
+        },
+        "required": ["action"],
+        "additionalProperties": False,
+    },
+    "pix3_game_run": {
+        "type": "object",
+        "properties": {
+            "until": {"type": "array", "items": {"type": "object"}},
+            "fail": {"type": "array", "items": {"type": "object"}},
+            "watch": {"type": "array", "items": {"type": "string"}},
+            "maxFrames": {"type": "integer", "minimum": 1},
+            "maxWallMs": {"type": "integer", "minimum": 1},
+            "settleMs": {"type": "integer", "minimum": 0},
+            "fixedDeltaSec": {"type": "number"},
+            "pauseOnOutcome": {"type": "boolean"},
+            "bot": {
+                "type": "object",
+                "description": "A stored bot policy {name}; refused by this page (it needs the Pix3 runtime).",
+            },
+        },
+        "required": ["until"],
+        "additionalProperties": True,
+    },
+    "pix3_screenshot": {
+        "type": "object",
+        "properties": {"target": {"type": "string", "enum": ["game", "viewport"]}},
+        "required": ["target"],
+        "additionalProperties": False,
+    },
+    "pix3_errors": {
+        "type": "object",
+        "properties": {"since": {"type": "integer", "minimum": 0}, "clear": {"type": "boolean"}},
+        "additionalProperties": False,
+    },
+}
+TOOLS = list(SCHEMAS)
 
 MANIFEST = """version: 1.0.0
 defaultExportScenePath: scenes/main.pix3scene

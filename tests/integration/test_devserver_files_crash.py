@@ -1,6 +1,6 @@
 """A dev server SIGKILLed in the middle of a changeset, then restarted (spec/devserver.md §7.8, §8 cases 45–47).
 
-The server runs as a real process (tests/integration/devfiles_harness.py) whose fault hook
+The server runs as a real process (tests/support/file_api.py) whose fault hook
 kills it with SIGKILL at a named point of the transaction; the restart must leave nothing
 half-written.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import REPO, pix3_env
+from tests.support.pix3 import REPO, pix3_env
 
 SCENE = "root:\n  - id: a\n    type: Group2D\n"
 API = "/__pix3/api"
@@ -50,7 +50,7 @@ def start(tmp_path: Path) -> Iterator[Start]:
 
     def launch(root: Path, fault: str | None = None) -> Server:
         port_file = tmp_path / f"port-{len(started)}"
-        argv = [sys.executable, "-m", "tests.integration.devfiles_harness", str(root), str(port_file)]
+        argv = [sys.executable, "-m", "tests.support.file_api", str(root), str(port_file)]
         process = subprocess.Popen(
             [*argv, *([fault] if fault else [])],
             cwd=REPO,

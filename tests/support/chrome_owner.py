@@ -6,62 +6,14 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import REPO, pix3_argv, pix3_env
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def fake_chrome_wrapper(folder: Path, *extra: str, name: str = "fake-chrome") -> Path:
-    """A PIX3_CHROME script that records its argv (one per line) and execs the fake Chrome."""
-    script = folder / name
-    argv_file = folder / f"{name}.argv"
-    script.write_text(
-        "#!/bin/sh\n"
-        f'printf "%s\\n" "$@" > {argv_file}\n'
-        f'cd {REPO} && exec {sys.executable} -m tests.fakechrome {" ".join(extra)} "$@"\n'
-    )
-    script.chmod(0o755)
-    return script
-
-
-def real_chrome_wrapper(folder: Path, chromium: str, *flags: str) -> Path:
-    """A PIX3_CHROME script that execs Chromium with the quiet test flags (fds 3/4 pass through)."""
-    script = folder / "chromium-quiet"
-    script.write_text(f'#!/bin/sh\nexec {chromium} {" ".join(flags)} "$@"\n')
-    script.chmod(0o755)
-    return script
-
-
-def pid_alive(pid: int) -> bool:
-    with contextlib.suppress(ChildProcessError, OSError):
-        os.waitpid(pid, os.WNOHANG)
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_until(predicate: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
+from tests.support.pix3 import pix3_argv, pix3_env
+from tests.support.processes import processes_with, wait_until
 
 
 @dataclass
@@ -137,19 +89,3 @@ def run_owner(
         for pid in filter(None, [chrome_pid, *processes_with(str(profile))]):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-
-
-def processes_with(text: str) -> list[int]:
-    """Pids whose command line contains ``text``."""
-    found = []
-    needle = text.encode()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if needle in cmdline:
-            found.append(int(entry.name))
-    return found

@@ -17,11 +17,13 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+
+from tests.support.ports import free_port
+from tests.support.processes import wait_until
 
 SSHD = "/usr/sbin/sshd"  # sshd must be started by its absolute path
 PRIVSEP_DIR = "/run/sshd"  # Debian's sshd refuses to start as root without it (the service makes it)
@@ -29,24 +31,9 @@ HOST = "devbox"
 NO_FORWARDS = "-o ClearAllForwardings=yes"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def listening(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def wait_for(check: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def _keygen(path: Path) -> None:
@@ -81,7 +68,7 @@ class Sshd:
             self.process = subprocess.Popen(
                 [SSHD, "-D", "-e", "-f", str(folder / "sshd_config")], stdout=log, stderr=subprocess.STDOUT
             )
-        wait_for(lambda: listening(self.port) or self.process.poll() is not None, 10, "sshd to listen")
+        wait_until(lambda: listening(self.port) or self.process.poll() is not None, 10, "sshd to listen")
         if self.process.poll() is not None:
             raise AssertionError(f"sshd exited: {self.log.read_text()}")
         self.bin = folder / "human-bin"
@@ -142,14 +129,14 @@ class Sshd:
         with open(self.folder / "session.log", "ab") as log:
             process = subprocess.Popen(["ssh", "-N", HOST], env=dict(env), stdin=subprocess.DEVNULL, stderr=log)
         try:
-            wait_for(lambda: listening(forward_port) or process.poll() is not None, 20, "the SSH RemoteForward")
+            wait_until(lambda: listening(forward_port) or process.poll() is not None, 20, "the SSH RemoteForward")
             assert process.poll() is None, (self.folder / "session.log").read_text()
             yield process
         finally:
             if process.poll() is None:
                 process.terminate()
                 process.wait(10)
-            wait_for(lambda: not listening(forward_port), 10, "the forward to close")
+            wait_until(lambda: not listening(forward_port), 10, "the forward to close")
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -159,7 +146,7 @@ class Sshd:
 
 def shim_bin(folder: Path, node_modules: Path) -> Path:
     """A folder with a ``pix3`` of this checkout and the ``npx`` that runs the pinned chrome-devtools-mcp."""
-    from tests.e2e.editor_mcp import npx_shim
+    from tests.support.mcp import npx_shim
 
     npx_shim(folder, node_modules)
     pix3 = folder / "pix3"

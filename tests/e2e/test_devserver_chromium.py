@@ -15,8 +15,9 @@ import pytest
 import trio
 
 from pix3net.sync import sync_editor
-from tests.e2e.devapp_cdp import chromium_with_port, open_page
-from tests.integration.devapp_support import dev_server, make_project
+from tests.support.devserver import dev_server
+from tests.support.devtools import chromium_with_port, open_page
+from tests.support.projects import make_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 import trio
 
-from tests.integration.devfiles_harness import Harness, running
+from tests.support.file_api import Harness, running
 
 SCENE = "root:\n  - id: a\n    type: Group2D\n"
 API = "/__pix3/api"

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import resource
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator, Mapping
@@ -18,26 +16,10 @@ from typing import Any
 import trio
 import trio_websocket
 
-from tests.conftest import pix3_argv, pix3_env
+from tests.support.pix3 import pix3_argv, pix3_env
+from tests.support.ports import free_port
 
 START_TIMEOUT_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def make_project(root: Path, files: Mapping[str, str] | None = None) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "pix3project.yaml").write_text("name: demo\n")
-    for name, text in (files or {}).items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 @dataclass
@@ -148,18 +130,6 @@ def wait_vite_ready(server: DevServer, timeout: float = START_TIMEOUT_S, restart
             return dict(vite)
         time.sleep(0.1)
     raise AssertionError(f"vite not running within {timeout} s:\n{server.log()}")
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with contextlib.suppress(OSError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":
-            return False
-    return True
 
 
 class FakeTab:

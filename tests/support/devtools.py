@@ -15,7 +15,7 @@ import httpx
 import trio
 import trio_websocket
 
-from tests.conftest import QUIET_CHROME_FLAGS
+from tests.support.chrome import QUIET_CHROME_FLAGS
 
 
 @contextlib.contextmanager

@@ -1,6 +1,6 @@
 """The real `pix3 __dev-server` process over real HTTP and WebSockets (spec/devserver.md §8).
 
-The project has no Vite here (the embedded default); tests/integration/test_devapp_vite.py runs
+The project has no Vite here (the embedded default); tests/integration/test_devserver_vite.py runs
 the same server with the real Vite.
 """
 
@@ -20,8 +20,10 @@ import pytest
 import trio
 import trio_websocket
 
-from tests.conftest import pix3_argv, pix3_env, run_pix3
-from tests.integration.devapp_support import DevServer, dev_server, fake_tab, free_port, make_project
+from tests.support.devserver import DevServer, dev_server, fake_tab
+from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.projects import make_project
 
 X = {"X-Pix3": "1"}
 

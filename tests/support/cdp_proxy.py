@@ -134,7 +134,7 @@ def upgrade_request(path: str, headers: list[tuple[str, str]], host: str = "127.
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
-async def wait_until(predicate: Callable[[], bool], seconds: float = 5) -> None:
+async def poll_until(predicate: Callable[[], bool], seconds: float = 5) -> None:
     with trio.fail_after(seconds):
         while not predicate():  # noqa: ASYNC110 - polls fake Chrome state that has no event
             await trio.sleep(0.01)

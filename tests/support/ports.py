@@ -1,0 +1,34 @@
+"""Free loopback ports: tests never use a fixed port (other test runs share the machine)."""
+
+from __future__ import annotations
+
+import socket
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 at the time of asking."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def free_port_run(count: int) -> int:
+    """The first of ``count`` consecutive free ports (the proxy scans preferred..preferred+6)."""
+    for _ in range(200):
+        base = free_port()
+        if base + count > 65535:
+            continue
+        socks = []
+        try:
+            for p in range(base, base + count):
+                s = socket.socket()
+                s.bind(("127.0.0.1", p))
+                socks.append(s)
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError("no run of free ports")
