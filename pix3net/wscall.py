@@ -78,6 +78,104 @@ def accept_key(key: str) -> str:
     return base64.b64encode(hashlib.sha1(key.encode("ascii") + _GUID).digest()).decode("ascii")
 
 
+class Session:
+    """One WebSocket client of the proxy on ``path`` (``/pix3`` the browser, ``/pix3/page/<id>`` a
+    page): several calls on one connection, so a page is attached once however often it is asked."""
+
+    def __init__(self, port: int, token: str, path: str = "/pix3", *, timeout: float = CALL_SECONDS) -> None:
+        self.timeout = timeout
+        self._next = 0
+        self._data = b""
+        key = base64.b64encode(os.urandom(16)).decode("ascii")
+        headers = {
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Key": key,
+            "Sec-WebSocket-Version": "13",
+            "Authorization": f"Bearer {token}",
+        }
+        conn = Connection("127.0.0.1", port, timeout)
+        try:
+            answer = conn.get(path, headers)
+            if answer.status != 101:
+                raise CallError(f"HTTP {answer.status} {answer.body.decode('utf-8', 'replace')}".rstrip())
+            if answer.headers.get("sec-websocket-accept") != accept_key(key):
+                raise CallError("the proxy's handshake does not answer our key")
+            self._sock, self._data = conn.detach()
+        finally:
+            conn.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        """``method``'s ``result``; raises :class:`CallError` ``<method>: <why>``."""
+        self._next += 1
+        deadline = time.monotonic() + self.timeout
+        try:
+            message = json.dumps({"id": self._next, "method": method, "params": params or {}}).encode()
+            self._sock.settimeout(self.timeout)
+            self._sock.sendall(encode_frame(TEXT, message, os.urandom(4)))
+            reply = self._reply(deadline, method)
+        except TimeoutError:
+            raise CallError(f"{method}: no answer within {int(self.timeout * 1000)} ms") from None
+        except (OSError, ValueError) as exc:
+            raise CallError(f"{method}: {exc}") from None
+        if "error" in reply:
+            error = reply["error"]
+            text = error.get("message") if isinstance(error, dict) else None
+            raise CallError(f"{method}: {text if isinstance(text, str) else json.dumps(error)}")
+        return reply.get("result")
+
+    def _reply(self, deadline: float, method: str) -> dict[str, Any]:
+        """Read messages until the reply to our id (events and other traffic are skipped)."""
+        parts: list[bytes] = []
+        while True:
+            frame = parse_frame(self._data)
+            if frame is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                self._sock.settimeout(left)
+                chunk = self._sock.recv(65536)
+                if not chunk:
+                    raise CallError(f"{method}: the proxy closed the connection (1006)")
+                self._data += chunk
+                continue
+            final, opcode, payload, used = frame
+            self._data = self._data[used:]
+            if opcode == PING:
+                self._sock.sendall(encode_frame(PONG, payload, os.urandom(4)))
+            elif opcode == CLOSE:
+                code = struct.unpack_from("!H", payload)[0] if len(payload) >= 2 else 1005
+                raise CallError(f"{method}: closed {code} {payload[2:].decode('utf-8', 'replace')}".rstrip())
+            elif opcode in (TEXT, CONTINUATION):
+                parts.append(payload)
+                if sum(map(len, parts)) > MAX_MESSAGE:
+                    raise ValueError("a message over the bound")
+                if final:
+                    reply = json.loads(b"".join(parts))
+                    parts = []
+                    if isinstance(reply, dict) and reply.get("id") == self._next and "method" not in reply:
+                        return reply
+
+
+def open_session(port: int, token: str, path: str = "/pix3", *, timeout: float = CALL_SECONDS) -> Session:
+    """A :class:`Session`; refusals and failures to connect are :class:`CallError` like a call's."""
+    try:
+        return Session(port, token, path, timeout=timeout)
+    except (OSError, ProbeError) as exc:
+        if isinstance(exc, TimeoutError):
+            raise CallError(f"no answer within {int(timeout * 1000)} ms") from None
+        raise CallError(str(exc)) from None
+
+
 def call(
     port: int,
     token: str,
@@ -87,69 +185,11 @@ def call(
     path: str = "/pix3",
     timeout: float = CALL_SECONDS,
 ) -> Any:
-    """``method`` through the proxy on ``path`` (``/pix3`` the browser, ``/pix3/page/<id>`` a page):
-    its ``result``. Raises :class:`CallError` ``<method>: <error.message>`` (or why it got none)."""
-    deadline = time.monotonic() + timeout
-    key = base64.b64encode(os.urandom(16)).decode("ascii")
-    headers = {
-        "Upgrade": "websocket",
-        "Connection": "Upgrade",
-        "Sec-WebSocket-Key": key,
-        "Sec-WebSocket-Version": "13",
-        "Authorization": f"Bearer {token}",
-    }
+    """One call on a connection of its own: ``method``'s ``result``. Raises :class:`CallError`
+    ``<method>: <error.message>`` (or why it got none)."""
     try:
-        with Connection("127.0.0.1", port, timeout) as conn:
-            answer = conn.get(path, headers)
-            if answer.status != 101:
-                body = answer.body.decode("utf-8", "replace")
-                raise CallError(f"{method}: HTTP {answer.status} {body}".rstrip())
-            if answer.headers.get("sec-websocket-accept") != accept_key(key):
-                raise CallError(f"{method}: the proxy's handshake does not answer our key")
-            sock, data = conn.detach()
-            with sock:
-                message = json.dumps({"id": 1, "method": method, "params": params or {}}).encode()
-                sock.sendall(encode_frame(TEXT, message, os.urandom(4)))
-                reply = _reply(sock, data, deadline, method)
-    except (OSError, ProbeError, ValueError) as exc:
-        if isinstance(exc, TimeoutError):
-            raise CallError(f"{method}: no answer within {int(timeout * 1000)} ms") from None
+        session = open_session(port, token, path, timeout=timeout)
+    except CallError as exc:
         raise CallError(f"{method}: {exc}") from None
-    if "error" in reply:
-        error = reply["error"]
-        text = error.get("message") if isinstance(error, dict) else None
-        raise CallError(f"{method}: {text if isinstance(text, str) else json.dumps(error)}")
-    return reply.get("result")
-
-
-def _reply(sock: Any, data: bytes, deadline: float, method: str) -> dict[str, Any]:
-    """Read messages until the reply to id 1 (events and other traffic are skipped)."""
-    parts: list[bytes] = []
-    while True:
-        frame = parse_frame(data)
-        if frame is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            sock.settimeout(left)
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise CallError(f"{method}: the proxy closed the connection (1006)")
-            data += chunk
-            continue
-        final, opcode, payload, used = frame
-        data = data[used:]
-        if opcode == PING:
-            sock.sendall(encode_frame(PONG, payload, os.urandom(4)))
-        elif opcode == CLOSE:
-            code = struct.unpack_from("!H", payload)[0] if len(payload) >= 2 else 1005
-            raise CallError(f"{method}: closed {code} {payload[2:].decode('utf-8', 'replace')}".rstrip())
-        elif opcode in (TEXT, CONTINUATION):
-            parts.append(payload)
-            if sum(map(len, parts)) > MAX_MESSAGE:
-                raise ValueError("a message over the bound")
-            if final:
-                reply = json.loads(b"".join(parts))
-                parts = []
-                if isinstance(reply, dict) and reply.get("id") == 1 and "method" not in reply:
-                    return reply
+    with session:
+        return session.call(method, params)

@@ -85,13 +85,21 @@ def navigate(port: int, token: str, target: str, url: str) -> None:
     wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}")
 
 
-def location(port: int, token: str, target: str) -> str:
+def page_session(port: int, token: str, target: str) -> wscall.Session:
+    """A client of one page through the proxy, kept for several calls (attached once)."""
+    return wscall.open_session(port, token, f"/pix3/page/{target}")
+
+
+def location(page: wscall.Session) -> str:
     """What the page's document really is: ``location.href`` (an error page says ``chrome-error:``
-    there while the target list still names the URL it failed to load); "" while it changes."""
+    there while the target list still names the URL it failed to load); "" while it changes.
+    Raises :class:`wscall.CallError` only when the page client itself is gone."""
     params = {"expression": "location.href", "returnByValue": True}
     try:
-        answer = wscall.call(port, token, "Runtime.evaluate", params, path=f"/pix3/page/{target}")
-    except wscall.CallError:
+        answer = page.call("Runtime.evaluate", params)
+    except wscall.CallError as exc:
+        if "closed" in str(exc):
+            raise
         return ""  # between documents ("Cannot find default execution context"): ask again
     value = answer.get("result", {}).get("value") if isinstance(answer, dict) else None
     return value if isinstance(value, str) else ""

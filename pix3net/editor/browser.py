@@ -11,6 +11,7 @@ Plain sockets throughout (`_cdp`): no trio on the way of a normal start.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -18,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net import probe
+from pix3net import probe, wscall
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.control import START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
 from pix3net.chrome.diagnose import launch_failure, profile_holder
@@ -114,25 +115,42 @@ def _open_and_check(port: int, token: str, url: str, *, new_window: bool, launch
 def _loaded(port: int, token: str, url: str) -> None:
     """Chrome was launched on ``url`` before the dev server was surely listening: the tab may show
     Chrome's error page (listed under the URL it failed to load) — then it is loaded again (again
-    each second while it still shows the error: a load of ours can lose to Chrome's own retry)."""
+    each second while it still shows the error: a load of ours can lose to Chrome's own retry).
+    One page client asks, attached once (each attach is work for the Chrome loading the page)."""
     deadline = time.monotonic() + TAB_WAIT_S
     loaded_at: float | None = None
+    page: wscall.Session | None = None
     try:
         while True:
-            target = _cdp.page_id(port, token, url)  # None for a moment while a load replaces the page
-            where = _cdp.location(port, token, target) if target is not None else ""
+            where = ""
+            if page is None and (target := _cdp.page_id(port, token, url)) is not None:
+                with contextlib.suppress(wscall.CallError):  # the page between processes: find it again
+                    page = _cdp.page_session(port, token, target)
+            if page is not None:
+                try:
+                    where = _cdp.location(page)
+                except wscall.CallError:
+                    page.close()
+                    page = None
             if where.startswith(url):
                 return
             now = time.monotonic()
             again = loaded_at is None or now - loaded_at >= RELOAD_AFTER_S
-            if target is not None and where.startswith(CHROME_ERROR) and again:
-                _cdp.navigate(port, token, target, url)
-                loaded_at = now
+            if page is not None and where.startswith(CHROME_ERROR) and again:
+                try:
+                    page.call("Page.navigate", {"url": url})
+                    loaded_at = now
+                except wscall.CallError:
+                    page.close()
+                    page = None
             if now >= deadline:
                 break
             time.sleep(TAB_POLL_S)  # the first, empty document, or a load on its way
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
+    finally:
+        if page is not None:
+            page.close()
     raise ChromeStepError(f"the editor tab at {url} did not load on port {port} (a Chrome error page, or nothing)")
 
 
