@@ -31,6 +31,11 @@ lint: setup
 bench *ARGS: setup
     {{python}} -m tests.bench {{ARGS}}
 
+# Scripted faults and load against the daemons (tests/soak/), e.g. `just soak --minutes 10`: bounded,
+# 127.0.0.1 only, stops by itself, prints figures and exits 1 when one passes its bound. Not part of `just test`.
+soak *ARGS: setup
+    {{python}} -m tests.soak {{ARGS}}
+
 # A new 2D project in $PIX3_DEMO_DIR (default /tmp/pix3-demo), served by `pix3 editor --headless`:
 # dev server and Chrome behind the token proxy; prints where an agent connects. Both stay running:
 # `pix3 editor --stop-chrome` and `pix3 editor --stop` (in the project) end them.

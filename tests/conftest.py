@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.node import node_modules_dir, seed_three_types
+
+# Fixtures that hand out the npm test clients: a test using one carries the `node` marker.
+NODE_FIXTURES = frozenset({"node_modules", "typescript", "three_types_home"})
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    used = NODE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+    if used and item.get_closest_marker("node") is None:
+        pytest.fail(f"{item.nodeid} uses the npm test clients ({', '.join(sorted(used))}): mark it @pytest.mark.node")
 
 
 @pytest.fixture
@@ -26,9 +35,9 @@ def pix3_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 
 
 @pytest.fixture
-def three_types_home(pix3_home: Path) -> Path:
-    """A private PIX3_HOME whose cache already holds three's types (tests/support/node.py)."""
-    return seed_three_types(pix3_home)
+def three_types_home(pix3_home: Path, node_modules: Path) -> Path:
+    """A private PIX3_HOME whose cache already holds three's types, from the npm test clients."""
+    return seed_three_types(pix3_home, node_modules)
 
 
 def _chromium() -> str:
@@ -46,10 +55,21 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def node_modules() -> Path:
-    """tests/node/node_modules with the pinned npm clients (`just setup` installs them)."""
-    path = Path(os.environ.get("PIX3_TEST_NODE_MODULES", NODE_DIR / "node_modules"))
+    """The pinned npm test clients (puppeteer-core, playwright-core, chrome-devtools-mcp, vite,
+    typescript, @types/three): tests/node/node_modules (`just setup` installs them), or the folder
+    named by ``PIX3_TEST_NODE_MODULES`` (e.g. another checkout's, when this one has none yet)."""
+    path = node_modules_dir()
     if not (path / "puppeteer-core").is_dir():
-        pytest.fail(f"npm test clients are missing in {path}: run `just setup` (npm install in tests/node)")
+        pytest.fail(f"npm test clients are missing in {path}: run `just setup` (npm ci in tests/node)")
     if shutil.which("node") is None:
         pytest.fail("node is missing: install Node.js 20")
+    return path
+
+
+@pytest.fixture(scope="session")
+def typescript(node_modules: Path) -> Path:
+    """The test clients' TypeScript package (what ``PIX3_TYPESCRIPT`` points `pix3 check` at)."""
+    path = node_modules / "typescript"
+    if not (path / "package.json").is_file():
+        pytest.fail(f"typescript is missing in {node_modules}: run `just setup` (npm ci in tests/node)")
     return path

@@ -15,6 +15,7 @@ members' own source text rather than dumped again.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -221,11 +222,17 @@ class ClientRequest:
 
     def for_chrome(self, pipe_id: int, session: str) -> bytes:
         """The message with our id and the session it runs on; every other member kept."""
-        head = f'{{"id":{pipe_id},"sessionId":{json.dumps(session)}'
+        head = f'{{"id":{pipe_id},"sessionId":{_session_json(session)}'
         return (head + ("," + self.rest if self.rest else "") + "}").encode("utf-8", "surrogatepass")
 
 
 _INVALID = "Message must have an integer id and a string method"
+
+
+@functools.lru_cache(maxsize=1024)
+def _session_json(session: str) -> str:
+    """A session id as JSON text; a client uses the same few sessions for every message."""
+    return json.dumps(session)
 
 
 def client_request(text: str) -> ClientRequest | bytes:
@@ -266,8 +273,8 @@ def client_request(text: str) -> ClientRequest | bytes:
 def _small_request(text: str) -> ClientRequest | bytes | None:
     """The whole-parse path; None when the id is a float (its exact text comes from the scan)."""
     try:
-        value = _DECODER.decode(text)
-    except (ValueError, RecursionError):
+        value = _decode_whole(text)
+    except (ValueError, RecursionError, StopIteration):
         return error_reply("0", PARSE_ERROR, "Message must be valid JSON")
     if not isinstance(value, dict):
         return error_reply("0", INVALID_REQUEST, _INVALID)
@@ -283,5 +290,23 @@ def _small_request(text: str) -> ClientRequest | bytes | None:
     has_session = "sessionId" in value
     session = value.pop("sessionId", None)
     del value["id"]
-    rest = _COMPACT.encode(value)[1:-1]
+    rest = "".join(_encode_compact(value, 0))[1:-1]
     return ClientRequest(id_text, method, has_session, session, None, rest)
+
+
+# The C scanner and encoder behind ``json``, called directly: a request is parsed and dumped once
+# per message, and the Python wrappers around them cost as much as the work (measured). No cycle
+# check (``markers`` None): a parsed value has no cycles; NaN cannot be in it (_reject_constant).
+_scan: Any = _DECODER.scan_once  # type: ignore[attr-defined]
+_encode_compact: Any = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, _COMPACT.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True
+)
+
+
+def _decode_whole(text: str) -> Any:
+    """``json.loads`` of a text that must be one JSON value (surrounding whitespace allowed)."""
+    start = 0 if text[:1] in ("{", "[") else _WS.match(text, 0).end()  # type: ignore[union-attr]
+    value, end = _scan(text, start)
+    if end != len(text) and _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
+        raise ValueError("extra data")
+    return value

@@ -46,23 +46,68 @@ class Limits:
     keep_alive_seconds: float = KEEP_ALIVE_SECONDS
 
 
+class Slot:
+    """One connection's place at the gate. While it waits for a request head it may be evicted
+    (its ``scope`` cancelled) to make room; once it is being answered or upgraded it may not."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.scope = trio.CancelScope()
+        self.first = True  # no head heard yet: nobody has shown a token on it
+        self.evicted: str | None = None
+        self.closed = False
+
+    def wait(self, seconds: float) -> trio.CancelScope:
+        """A scope for waiting ``seconds`` for the next head; the slot is evictable inside it."""
+        self.scope = trio.CancelScope(deadline=trio.current_time() + seconds)
+        self.gate.waiting[self] = None
+        return self.scope
+
+    def heard(self) -> None:
+        """A head came: no longer evictable (a first one: no longer counted as waiting)."""
+        self.gate.waiting.pop(self, None)
+        self.first = False
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.gate.waiting.pop(self, None)
+            self.gate.open -= 1
+
+
 class Gate:
-    """Counts open connections and those still waiting for their head."""
+    """Counts open connections; makes room by evicting the connection that waited longest."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.open = 0
-        self.waiting = 0
+        self.waiting: dict[Slot, None] = {}  # waiting for a head, oldest first
 
-    def refusal(self) -> str | None:
-        """Why a new connection is turned away now, or None to let it in (and count it)."""
-        if self.open >= self.limits.max_connections:
+    def admit(self) -> Slot | str:
+        """A place for a new connection (evicting the longest-waiting one if needed), or why not.
+
+        Idle and slowloris connections cannot lock anyone out: a newcomer takes the place of the
+        oldest connection that has not sent its head. Only when every place is taken by a
+        connection being served (WebSocket clients, requests in progress) is the newcomer refused.
+        """
+        first_waiting = sum(1 for slot in self.waiting if slot.first)
+        if first_waiting >= self.limits.max_waiting_heads:
+            self._evict(lambda slot: slot.first, f"{first_waiting} connections were waiting to send a request")
+        if self.open >= self.limits.max_connections and not self._evict(
+            lambda slot: True, f"{self.open} connections were open"
+        ):
             return f"too many connections to the CDP proxy ({self.open} open); close some and try again"
-        if self.waiting >= self.limits.max_waiting_heads:
-            return f"too many connections waiting to send a request ({self.waiting}); try again"
         self.open += 1
-        self.waiting += 1
-        return None
+        return Slot(self)
+
+    def _evict(self, which: Callable[[Slot], bool], why: str) -> bool:
+        for slot in self.waiting:
+            if which(slot):
+                del self.waiting[slot]
+                slot.evicted = f"closed to make room: {why} and this one had waited longest"
+                slot.scope.cancel()
+                return True
+        return False
 
 
 def busy_answer(message: str) -> bytes:

@@ -1,9 +1,9 @@
 """One WebSocket client's outbound side: a byte-bounded queue, its writer, and a fast path.
 
-DESIGN decision 3: the task reading Chrome never waits on a client. A small message for a
-client with nothing queued is written at once by whoever produced it (one non-blocking
-``writev``: no task switch, no copy); everything else is queued and drained by the client's own
-writer task. Passing the client's bound, or the owner's bound over all clients, cuts the client
+A slow client hurts only itself (docs/cdp-proxy.md): the task reading Chrome never waits on a
+client. A small message for a client with nothing queued is written at once by whoever produced
+it (one non-blocking ``writev``: no task switch, no copy); everything else is queued and drained
+by the client's own writer task. Passing the client's bound, or the owner's bound over all clients, cuts the client
 with close 1008.
 
 Messages over :data:`FRAGMENT_BYTES` go out as fragments (RFC 6455 §5.4). A close frame may
@@ -22,12 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from wsproto import ConnectionType
-from wsproto.connection import Connection, ConnectionState
-from wsproto.events import CloseConnection
-from wsproto.utilities import LocalProtocolError
 
 from pix3net.cdp._envelope import Chunk
+from pix3net.cdp._frames import close_frame
 from pix3net.cdp._http import frame_header
 
 # A message larger than this goes out in fragments of this size: the most a cut client still
@@ -39,6 +36,8 @@ DIRECT_WRITE_BYTES = 64 * 1024
 # A hung-up peer gets this long to answer the close frame (the reference's "hang up": close
 # frame, then terminate after 1 s).
 HANG_UP_SECONDS = 1.0
+# Pongs owed to a client that pings without reading: past this it is cut like a slow reader.
+CONTROL_QUEUE_BYTES = 1024 * 1024
 # A client cut mid-fragment must read the rest of that fragment before its close frame can go
 # out; one that reads nothing for this long is cut off without it.
 CUT_SECONDS = 10.0
@@ -100,12 +99,14 @@ class Client:
         self.stream = stream
         self.fd = stream.socket.fileno()
         self.trailing = trailing
-        self.ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
+        self.close_sent = False  # our close frame is queued or out: no data frame after it
+        self.peer_closed = False  # the client's close frame came
         self.bound = bound
         self.budget = budget
         self.queue: deque[tuple[Any, int]] = deque()
         self.pending = 0  # data bytes queued or being written: what the bounds count
         self.messages = 0  # data messages in ``pending``
+        self.control_queued = 0  # bytes of control frames queued (pongs a client does not read)
         self._buffers: list[Chunk] = []  # what is left of the frame being written
         self._frames: Iterator[list[Chunk]] | None = None  # the rest of the message being written
         self._size = 0  # data bytes of the message being written
@@ -161,7 +162,9 @@ class Client:
         return True
 
     def control(self, data: bytes) -> None:
+        """Queue a control frame (pong, close); they count towards :data:`CONTROL_QUEUE_BYTES`."""
         self.queue.append((data, 0))
+        self.control_queued += len(data)
         self.wake.set()
 
     def finish(self) -> None:
@@ -182,17 +185,18 @@ class Client:
         self.closing = True
         if drop_queued:
             self._drop()
-        if self.ws.state is ConnectionState.OPEN:
-            with contextlib.suppress(LocalProtocolError):
-                self._close_frame = self.ws.send(CloseConnection(code=code, reason=reason))
-                self.control(self._close_frame)
+        if not self.close_sent and not self.peer_closed:
+            self.close_sent = True
+            self._close_frame = close_frame(code, reason)
+            self.control(self._close_frame)
         self.queue.append((_END, 0))
         self.wake.set()
         wait = CUT_SECONDS if self._buffers else HANG_UP_SECONDS
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + wait)
 
     def _drop(self) -> None:
-        self.queue = deque(item for item in self.queue if item[1] == 0 and item[0] is not _END)
+        self.queue.clear()  # data, and pongs: a client being cut is owed neither
+        self.control_queued = 0
         self._frames = None
         if self._buffers:  # finish this frame from a copy: the message itself is let go
             self._buffers = [b"".join(self._buffers)]
@@ -202,11 +206,11 @@ class Client:
     def close_now(self, code: int, reason: str) -> None:
         """Best effort, without waiting: a close frame if the socket is between frames (the
         proxy is being cancelled; the socket is closed right after)."""
-        if self.closing or self._buffers or not self.upgraded or self.ws.state is not ConnectionState.OPEN:
+        if self.closing or self._buffers or not self.upgraded or self.close_sent or self.peer_closed:
             return
-        self.closing = True
-        with contextlib.suppress(OSError, LocalProtocolError):
-            os.write(self.fd, self.ws.send(CloseConnection(code=code, reason=reason)))
+        self.closing = self.close_sent = True
+        with contextlib.suppress(OSError):
+            os.write(self.fd, close_frame(code, reason))
 
     def release(self) -> None:
         """The connection is over: what is still counted leaves the owner's budget."""
@@ -248,6 +252,7 @@ class Client:
                         return
                     if isinstance(item, bytes):
                         self._buffers = [item]
+                        self.control_queued -= len(item)
                     else:
                         self._size = size
                         self._frames = frames(item, size)

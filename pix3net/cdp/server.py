@@ -1,10 +1,10 @@
 """The proxy's transport: HTTP + WebSocket on 127.0.0.1, executing the pure router's actions.
 
-Thin by design (DESIGN decision 1): bytes in, :mod:`pix3net.cdp.router` decides, bytes out.
+Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
 - One task reads Chrome and never blocks on a client: every client has its own byte-bounded
   outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its bound, or the
   one with the most queued when all clients together pass the owner's bound, is closed 1008
-  (DESIGN decision 3).
+  (a slow client hurts only itself).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
   client cannot grow it without bound.
 - The hot path is one wake-up per direction: a client's message is routed and written to the
@@ -29,14 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from wsproto.connection import ConnectionState
-from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
 
 from pix3net.cdp import auth
+from pix3net.cdp._frames import Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
 from pix3net.cdp._http import (
     MAX_HEAD_BYTES,
     BadRequest,
-    FrameGauge,
     RequestHead,
     body_length,
     handshake_accept,
@@ -45,8 +43,8 @@ from pix3net.cdp._http import (
     switching_protocols,
     ws_route,
 )
-from pix3net.cdp._listener import Gate, Limits, accept_forever, busy_answer
-from pix3net.cdp._outbound import HANG_UP_SECONDS, Budget, Client
+from pix3net.cdp._listener import Gate, Limits, Slot, accept_forever, busy_answer
+from pix3net.cdp._outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
 from pix3net.cdp.router import (
@@ -61,7 +59,7 @@ from pix3net.cdp.router import (
 
 # The reference's `maxPayload` (256 MiB): larger client messages close the socket 1009.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
-# Per-client outbound bound: at least one maximum message (DESIGN decision 3).
+# Per-client outbound bound: at least one maximum message, so any single message can be queued.
 DEFAULT_QUEUE_BYTES = MAX_MESSAGE_BYTES
 # All clients together: two maximum messages, so one client can always hold a full one while
 # another drains one. Per-client bounds alone let every stalled client add 256 MiB (three took
@@ -169,7 +167,7 @@ class _Proxy:
                 client = self.clients.get(action.client)
                 if client is None:
                     continue
-                size = sum(len(p) for p in action.parts)
+                size = sum(map(len, action.parts))
                 if client.try_write(action.parts, size):
                     continue
                 if not client.enqueue(action.parts, size):
@@ -258,15 +256,14 @@ class _Proxy:
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
-        refusal = self.gate.refusal()
-        if refusal is not None:
+        slot = self.gate.admit()
+        if isinstance(slot, str):
             # Answered without reading or waiting: the place is what this connection lacks.
             with contextlib.suppress(OSError):
-                os.write(stream.socket.fileno(), busy_answer(refusal))
+                os.write(stream.socket.fileno(), busy_answer(slot))
             with trio.CancelScope(shield=True):
                 await stream.aclose()
             return
-        slot = _Slot(self.gate)
         try:
             await self._connection(stream, slot)
         except Exception as error:  # one bad connection must never take the owner down
@@ -274,29 +271,32 @@ class _Proxy:
         finally:
             slot.close()
 
-    async def _connection(self, stream: trio.SocketStream, slot: _Slot) -> None:
+    async def _connection(self, stream: trio.SocketStream, slot: Slot) -> None:
         limits = self.gate.limits
         try:
             buffer = bytearray()
             while True:
-                first = slot.waiting
+                first = slot.first
                 head: RequestHead | None = None
                 length: int | None = 0
-                with trio.move_on_after(limits.head_seconds if first else limits.keep_alive_seconds) as waited:
+                with slot.wait(limits.head_seconds if first else limits.keep_alive_seconds) as waited:
                     head_bytes = await _read_head(stream, buffer)
                     head = _parse(head_bytes) if head_bytes is not None else None
                     if head is not None:
                         length = body_length(head)
                         if length and not await _skip_body(stream, buffer, length):
                             return
-                if waited.cancelled_caught:  # idle, or a head sent too slowly (slowloris)
-                    if first or buffer:
-                        message = f"no complete request head within {limits.head_seconds:g} s"
-                        await stream.send_all(auth.http_answer(408, {"error": message}, None, close=True))
+                slot.heard()
+                if waited.cancelled_caught:  # idle, a head sent too slowly (slowloris), or evicted
+                    with trio.move_on_after(HANG_UP_SECONDS):  # a peer that reads nothing gets nothing
+                        if slot.evicted is not None:
+                            await stream.send_all(busy_answer(slot.evicted))
+                        elif first or buffer:
+                            message = f"no complete request head within {limits.head_seconds:g} s"
+                            await stream.send_all(auth.http_answer(408, {"error": message}, None, close=True))
                     return
                 if head_bytes is None:
                     return
-                slot.heard()
                 if head is None:
                     await stream.send_all(auth.http_answer(400, {"error": "bad request"}, None, close=True))
                     return
@@ -446,59 +446,43 @@ class _Proxy:
                     client.scope.cancel()
 
     async def read_client(self, client: Client) -> None:
-        """Feed the client's bytes to wsproto; whole messages to the router. Returns at close."""
-        ws = client.ws
-        pieces: list[str | bytes] = []
-        size = 0
-        gauge = FrameGauge()
-        gauge.feed(client.trailing)
-        first = True  # the bytes that came with the upgrade are already in ``ws``
+        """Client frames to the router, whole messages at a time. Returns at close or EOF."""
+        frames = FrameReader(self.max_message_bytes)
         reader = _SocketReader(client.fd)
+        data = client.trailing  # what came with the upgrade
         while True:
-            if not first:
-                try:
-                    data = await reader.read()
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    return
-                ws.receive_data(data or None)
-                gauge.feed(data)
-            first = False
-            for event in ws.events():
-                if isinstance(event, TextMessage | BytesMessage):
-                    if client.closing:
-                        continue
-                    piece: str | bytes = event.data if isinstance(event.data, str) else bytes(event.data)
-                    size += len(piece) if isinstance(piece, bytes) or piece.isascii() else len(piece.encode())
-                    if size > self.max_message_bytes:
-                        self._too_big(client)
-                        await _drain(client.stream)
-                        return
-                    pieces.append(piece)
-                    if event.message_finished:
-                        text = _message_text(pieces)
-                        pieces, size = [], 0
-                        self.execute(self.router.from_client(client.number, text))
+            for event in frames.feed(data) if data else ():
+                if isinstance(event, Message):
+                    if not client.closing:
+                        self.execute(self.router.from_client(client.number, event.text))
                         await self.to_chrome.wait_room()
                 elif isinstance(event, Ping):
-                    client.control(ws.send(event.response()))
-                elif isinstance(event, CloseConnection):
-                    if ws.state is ConnectionState.REMOTE_CLOSING:
-                        client.control(ws.send(event.response()))
+                    client.control(pong_frame(event.payload))
+                    if client.control_queued > CONTROL_QUEUE_BYTES and not client.closing:
+                        self.cut(client, f"more than {CONTROL_QUEUE_BYTES} bytes of pongs queued for it")
+                elif isinstance(event, PeerClosed):
+                    client.peer_closed = True
+                    if not client.close_sent:
+                        client.close_sent = True
+                        client.control(close_frame(event.code))
                     client.finish()
                     return
-            if gauge.message > self.max_message_bytes and not client.closing:
-                self._too_big(client)  # declared by a frame header: refused before it is read
-                await _drain(client.stream)
+                else:
+                    self._broken(client, event)
+                    await _drain(client.stream)
+                    return
+            try:
+                data = await reader.read()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return
-            if ws.state is ConnectionState.CLOSED:
+            if not data:
                 return
 
-    def _too_big(self, client: Client) -> None:
-        client.hang_up(CLOSE_TOO_BIG, "message too big")
+    def _broken(self, client: Client, fail: Fail) -> None:
+        client.hang_up(fail.code, fail.reason)
         self.execute(self.router.client_gone(client.number))
-        self.log(
-            f"client gone: a message over {self.max_message_bytes} bytes, closed 1009 ({self.router.client_count} left)"
-        )
+        what = f"a message over {self.max_message_bytes} bytes" if fail.code == CLOSE_TOO_BIG else fail.reason
+        self.log(f"client gone: {what}, closed {fail.code} ({self.router.client_count} left)")
 
 
 async def _drain(stream: trio.SocketStream) -> None:
@@ -508,63 +492,41 @@ async def _drain(stream: trio.SocketStream) -> None:
             pass
 
 
-def _message_text(pieces: list[str | bytes]) -> str:
-    if all(isinstance(p, str) for p in pieces):
-        return "".join(p for p in pieces if isinstance(p, str))
-    # Binary frames are read as UTF-8 text, as the reference does (`data.toString()`); bytes
-    # that are not UTF-8 then fail the JSON check (-32700).
-    data = b"".join(p if isinstance(p, bytes) else p.encode() for p in pieces)
-    return data.decode("utf-8", "replace")
-
-
 class _SocketReader:
-    """Non-blocking reads straight from the socket: wait only when nothing is there.
+    """Non-blocking reads straight from the socket, waiting only when nothing is there.
 
-    trio's ``receive_some`` yields to the scheduler after every read that succeeded; here a read
-    that follows a wake-up goes on at once, and only data read without waiting yields first (a
-    client that floods cannot starve the other tasks). Reads start small and grow while they
-    come back full: ``os.read`` allocates its whole size first.
+    trio's ``receive_some`` yields to the scheduler after every read that succeeded and tries a
+    read before every wait. Here a read that returned less than it asked for means the socket was
+    drained, so the next call waits first (no read that fails with EAGAIN per message); a read
+    after a wake-up goes on at once; only data read without waiting yields first (a client that
+    floods cannot starve the other tasks). Reads start small and grow while they come back full:
+    ``os.read`` allocates its whole size first.
     """
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.size = _FIRST_RECEIVE_BYTES
         self.woken = True
+        self.drained = False
 
     async def read(self) -> bytes:
         while True:
+            if self.drained:
+                await trio.lowlevel.wait_readable(self.fd)
+                self.woken = True
+                self.drained = False
             try:
                 data = os.read(self.fd, self.size)
             except BlockingIOError:
-                await trio.lowlevel.wait_readable(self.fd)
-                self.woken = True
+                self.drained = True
                 continue
             if not self.woken:
                 await trio.lowlevel.checkpoint()
             self.woken = False
             full = len(data) == self.size
+            self.drained = not full
             self.size = min(self.size * 4, _RECEIVE_BYTES) if full else _FIRST_RECEIVE_BYTES
             return data
-
-
-class _Slot:
-    """One connection's place at the gate: open until closed, waiting until its first head."""
-
-    def __init__(self, gate: Gate) -> None:
-        self.gate = gate
-        self.waiting = True
-        self.closed = False
-
-    def heard(self) -> None:
-        if self.waiting:
-            self.waiting = False
-            self.gate.waiting -= 1
-
-    def close(self) -> None:
-        self.heard()
-        if not self.closed:
-            self.closed = True
-            self.gate.open -= 1
 
 
 def _parse(head_bytes: bytes) -> RequestHead | None:

@@ -80,6 +80,10 @@ class NulSplitter:
             self._partial.append(chunk[start:] if start else chunk)
 
     @property
+    def has_partial(self) -> bool:
+        return bool(self._partial)
+
+    @property
     def pending_bytes(self) -> int:
         return sum(len(p) for p in self._partial)
 
@@ -98,13 +102,13 @@ class PipeChannel:
         os.set_blocking(read_fd, False)
         self._read_fd = read_fd
         self._read_size = FIRST_READ
-        self._read_scope: trio.CancelScope | None = None
         self._drain_only = False
         self._send_lock = trio.Lock()
         self._splitter = NulSplitter()
         self._closed = False
         self._unyielded = 0
         self._woken = False
+        self._drained = False
 
     @property
     def closed(self) -> bool:
@@ -144,6 +148,10 @@ class PipeChannel:
     async def receive(self) -> bytes:
         messages = self._splitter.messages
         while not messages:
+            # Chrome writes a message and its NUL separately: with part of a message in hand, the
+            # rest is usually there already, so read before waiting.
+            if self._splitter.has_partial:
+                self._drained = False
             chunk = await self._read_chunk()
             if not chunk:
                 await self._mark_closed()
@@ -160,33 +168,40 @@ class PipeChannel:
         return messages.popleft()
 
     async def _read_chunk(self) -> bytes:
+        # A short read means the pipe was drained: wait before the next read instead of trying
+        # one that fails with EAGAIN (one system call and one exception less per message).
         while not self._closed:
-            try:
-                chunk = os.read(self._read_fd, self._read_size)
-                full = len(chunk) == self._read_size
-                self._read_size = min(self._read_size * 4, READ_CHUNK) if full else FIRST_READ
-                return chunk
-            except BlockingIOError:
-                if self._drain_only:
-                    return b""
-            except OSError:
-                return b""
-            with trio.CancelScope() as scope:
-                self._read_scope = scope
+            if self._drained and not self._drain_only:
                 try:
                     await trio.lowlevel.wait_readable(self._read_fd)
                     self._woken = True
                 except trio.ClosedResourceError:
+                    # drain_and_close woke us: read what is left without waiting again
+                    if not self._drain_only:
+                        return b""
+                self._drained = False
+            try:
+                chunk = os.read(self._read_fd, self._read_size)
+            except BlockingIOError:
+                if self._drain_only:
                     return b""
-                finally:
-                    self._read_scope = None
+                self._drained = True
+                continue
+            except OSError:
+                return b""
+            full = len(chunk) == self._read_size
+            self._drained = not full
+            self._read_size = min(self._read_size * 4, READ_CHUNK) if full else FIRST_READ
+            return chunk
         return b""
 
     def drain_and_close(self) -> None:
         """Chrome's process is gone: deliver what is left in the pipe, then end."""
-        self._drain_only = True
-        if self._read_scope is not None:
-            self._read_scope.cancel()
+        if not self._drain_only and not self._closed:
+            self._drain_only = True
+            # Wakes a reader waiting on the pipe (it gets ClosedResourceError); from now on it
+            # only reads what is there, and the fd is closed when that is done.
+            trio.lowlevel.notify_closing(self._read_fd)
 
     async def close(self) -> None:
         await self._mark_closed()

@@ -33,10 +33,14 @@ from tests.bench._report import Result
 from tests.support.ports import free_port
 
 AREA = "cdp"
+# Targets of the issue "Performance to the limit": the proxy's hop may add 30 % to a small round
+# trip, and a 30 MB result must not be slower through the proxy than from Chrome's own port.
+ROUND_TRIP_TARGET = 1.3
+BIG_TARGET = 1.0
 ROUND_TRIPS = 5000
 BLOCK = 500  # direct and proxy alternate in blocks, so drift on this shared machine hits both
 BIG_BYTES = 30 * 1024 * 1024
-BIG_RUNS = 5
+BIG_RUNS = 9  # alternating sides; Chrome building the string dominates, so the median needs runs
 CLIENTS = 16
 PACED_CALLS = 150
 PACE_SECONDS = 0.01
@@ -211,10 +215,10 @@ async def _measure(direct_url: str, proxy_url: str, headers: list[tuple[bytes, b
         rows.append(
             Result(
                 AREA,
-                'Runtime.evaluate("1") round trip, 5000× (proxy vs direct)',
+                f'Runtime.evaluate("1") round trip, {ROUND_TRIPS}× median (proxy vs direct)',
                 _ms(times["proxy"]),
                 _ms(times["direct"]),
-                2.0,
+                ROUND_TRIP_TARGET,
             )
         )
 
@@ -237,7 +241,7 @@ async def _measure(direct_url: str, proxy_url: str, headers: list[tuple[bytes, b
                 f"{mb:.0f} MB Runtime.evaluate result (proxy vs direct)",
                 _ms(big["proxy"]),
                 _ms(big["direct"]),
-                1.5,
+                BIG_TARGET,
             )
         )
         rows.append(

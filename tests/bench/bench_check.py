@@ -15,9 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.bench._report import REPO, Result, pix3_env, time_process
+from tests.bench._report import Result, pix3_env, time_process
+from tests.support.node import node_modules_dir
 
-NODE_MODULES = REPO / "tests" / "node" / "node_modules"
+NODE_MODULES = node_modules_dir()
 TYPESCRIPT = NODE_MODULES / "typescript"
 TARGET = 1.08  # issue 14
 MOVER = """import { Script, Sprite2D } from '@pix3/runtime';

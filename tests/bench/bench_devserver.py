@@ -18,7 +18,7 @@ import trio
 
 from tests.bench._report import Absolute, Result
 from tests.support.devserver import dev_server, fake_tab, hello
-from tests.support.node import NODE_DIR
+from tests.support.node import node_modules_dir
 from tests.support.projects import make_project
 
 MODULES = 300
@@ -33,7 +33,7 @@ def _project(root: Path) -> Path:
     }
     files["index.html"] = '<!doctype html><script type="module" src="/src/m000.js"></script>\n'
     make_project(root, files)
-    (root / "node_modules").symlink_to(NODE_DIR / "node_modules")
+    (root / "node_modules").symlink_to(node_modules_dir())
     return root
 
 

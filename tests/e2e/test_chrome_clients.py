@@ -20,11 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import trio
 
+from pix3net.cdp._wsclient import WsClient
 from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.chrome.state import read_record
+from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.ports import free_port
 from tests.support.processes import pid_alive, processes_with, wait_until
@@ -121,7 +124,13 @@ def test_two_puppeteer_clients_at_once_each_see_only_their_own(live: Live, tmp_p
             stderr=subprocess.PIPE,
             text=True,
         )
-    time.sleep(0.3)
+
+    def connected(name: str) -> bool:
+        return (tmp_path / f"go.{name}.connected").exists()
+
+    wait_until(lambda: all(map(connected, clients)) or any(p.poll() is not None for p in clients.values()), 30,
+               "both clients to connect")  # fmt: skip
+    assert all(map(connected, clients)), {name: p.poll() for name, p in clients.items()}
     flag.touch()  # both are connected: go
     summaries = {name: _finish(process) for name, process in clients.items()}
     a, b = summaries["alpha"], summaries["beta"]
@@ -326,3 +335,41 @@ def test_owner_killed_real_chromium_exits_within_2_s(tmp_path: Path, chromium: s
         assert stop_owner(home) == f"The Chrome owner recorded (pid {pid}) is not running or did not stop."
     finally:
         _kill_owner(home, pid)
+
+
+def test_a_clients_dispose_on_detach_context_goes_with_it(live: Live) -> None:
+    """Chrome disposes such a context when the session that made it detaches, and the proxy
+    detaches a leaving client's root session: the context and its pages go with the client, the
+    other context stays (pix3 smoke relies on it to leave nothing behind in a reused owner)."""
+    headers = [("Authorization", f"Bearer {live.token}")]
+
+    async def listed() -> set[str]:
+        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {live.token}"}) as client:
+            answer = await client.get(f"http://127.0.0.1:{live.port}/json/list")
+        return {entry["id"] for entry in answer.json()}
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        targets: dict[str, str] = {}
+        async with await WsClient.connect(live.port, "/pix3", headers) as ws:
+            for n, dispose in enumerate((True, False)):
+                params = {"disposeOnDetach": True} if dispose else {}
+                created = await rpc(ws, {"id": 10 + n, "method": "Target.createBrowserContext", "params": params})
+                context = created["result"]["browserContextId"]
+                url = f"about:blank#{'gone' if dispose else 'kept'}"
+                opened = await rpc(
+                    ws,
+                    {
+                        "id": 20 + n,
+                        "method": "Target.createTarget",
+                        "params": {"url": url, "browserContextId": context},
+                    },
+                )
+                targets["gone" if dispose else "kept"] = opened["result"]["targetId"]
+            both_listed = {targets["gone"], targets["kept"]} <= await listed()
+        with trio.move_on_after(10):
+            while targets["gone"] in await listed():  # noqa: ASYNC110 - /json/list has no event
+                await trio.sleep(0.1)
+        now = await listed()
+        return both_listed, targets["gone"] not in now, targets["kept"] in now
+
+    assert trio.run(scenario) == (True, True, True)

@@ -21,6 +21,17 @@ from tests.support.projects import make_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
+# Runs before the page's own scripts: marks when Vite's client opens its HMR socket ("vite-hmr").
+HMR_PROBE = """
+window.__pix3HmrOpen = false;
+window.WebSocket = class extends window.WebSocket {
+  constructor(url, protocols) {
+    super(url, protocols);
+    if (String(protocols).includes("vite-hmr")) this.addEventListener("open", () => { window.__pix3HmrOpen = true; });
+  }
+};
+"""
+
 MAIN_JS = """export const msg = "v1";
 document.getElementById("out").textContent = msg;
 if (import.meta.hot) import.meta.hot.accept((next) => { document.getElementById("out").textContent = next.msg; });
@@ -96,11 +107,13 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
 
             # HMR through our port: a module edit reaches the open game page without a reload
             async with open_page(devtools, f"http://localhost:{server.port}/", nursery) as game:
+                # An edit made before the client's HMR socket is open is never announced to it: the
+                # page is reloaded with a probe that says when that socket opens, and the test waits.
+                await game.call("Page.enable")
+                await game.call("Page.addScriptToEvaluateOnNewDocument", {"source": HMR_PROBE})
+                await game.call("Page.reload")
                 await game.wait_for("document.getElementById('out').textContent === 'v1'")
-                await game.wait_for(
-                    "performance.getEntriesByType('resource').some(e => e.name.endsWith('/@vite/client'))"
-                )
-                await trio.sleep(1)  # the client opens its HMR socket right after it runs
+                await game.wait_for("window.__pix3HmrOpen === true")
                 await game.evaluate("window.__marker = 'same page'")
                 (root / "src" / "main.js").write_text(MAIN_JS.replace('"v1"', '"v2"'))
                 await game.wait_for("document.getElementById('out').textContent === 'v2'", within=30)

@@ -15,6 +15,14 @@ from tests.support.editor_page import EditorPage, editor_page, make_game_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
+# Resolves after N animation frames of the page (the game's frame shares its clock): the frames a
+# running game would have stepped on. (The game window's own requestAnimationFrame is held while paused.)
+ANIMATION_FRAMES = """new Promise(done => {
+  let seen = 0;
+  const tick = () => (++seen >= N ? done(true) : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+})"""
+
 MAIN = "res://scenes/main.pix3scene"
 FAIL_ON_ERRORS = {
     "until": [{"kind": "gameState", "path": "frame", "op": ">=", "value": 100}],
@@ -187,7 +195,7 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
         frame = await page.evaluate(
             "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame"
         )
-        await trio.sleep(0.3)
+        await page.evaluate(ANIMATION_FRAMES.replace("N", "18"))  # ~0.3 s of frames it could have stepped
         assert (
             await page.evaluate("document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame")
             <= frame + 1

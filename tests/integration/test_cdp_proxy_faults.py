@@ -16,7 +16,7 @@ import trio
 
 from pix3net.cdp._wsclient import Closed, WsClient
 from tests.support.cdp_proxy import (
-    collect,
+    before_reply,
     connect,
     parse_answer,
     poll_until,
@@ -180,7 +180,7 @@ async def test_events_never_reach_other_clients(tmp_path: Path) -> None:
         await rpc(a, {"id": 1, "method": "Target.setAutoAttach", "params": {"autoAttach": True, "flatten": True}})
         await rpc(a, {"id": 2, "method": "Target.createTarget", "params": {"url": "about:blank#2"}})
         await rpc(a, {"id": 3, "method": "Fake.ping"})
-        assert await collect(b, 0.2) == []
+        assert await before_reply(b, {"id": 90, "method": "Browser.getVersion"}) == []
         assert len(proxy.chrome.sessions) == 4
 
 

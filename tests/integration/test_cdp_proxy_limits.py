@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 import trio
+import trio.testing
 
 from pix3net.cdp._listener import Limits
 from pix3net.cdp._wsclient import Closed, WsClient
@@ -122,20 +123,27 @@ async def test_idle_and_slow_heads_are_closed(tmp_path: Path) -> None:
             assert parse_answer(bytes(data))[0] == 200
 
 
-async def test_connections_are_capped(tmp_path: Path) -> None:
+async def test_waiting_connections_make_room_and_the_cap_holds(tmp_path: Path) -> None:
     limits = Limits(max_connections=6, max_waiting_heads=3, head_seconds=30)
     async with running_proxy(tmp_path, limits=limits) as proxy:
         async with contextlib.AsyncExitStack() as stack:
-            for _ in range(3):
-                await stack.enter_async_context(await trio.open_tcp_stream("127.0.0.1", proxy.port))
-            await trio.sleep(0.1)
-            # a fourth connection that has not asked yet is turned away, with a reason
+            idle = [
+                await stack.enter_async_context(await trio.open_tcp_stream("127.0.0.1", proxy.port)) for _ in range(3)
+            ]
+            await trio.testing.wait_all_tasks_blocked()  # the proxy has taken the three and waits for heads
+            # a fourth connection is served: the one that waited longest makes room, and is told why
             async with httpx.AsyncClient(base_url=proxy.base, headers=BEARER) as client:
-                refused = await client.get("/json/version")
-            assert refused.status_code == 503
-            assert "too many connections waiting" in refused.json()["error"]
-        # authenticated WebSocket clients fill the places up to the cap; past it: 503
-        async with contextlib.AsyncExitStack() as stack:
+                assert (await client.get("/json/version")).status_code == 200
+            with trio.fail_after(5):
+                said = bytearray()
+                while chunk := await idle[0].receive_some(65536):
+                    said += chunk
+            status, _, body = parse_answer(bytes(said))
+            assert status == 503
+            assert json.loads(body)["error"] == (
+                "closed to make room: 3 connections were waiting to send a request and this one had waited longest"
+            )
+            # WebSocket clients are never evicted: six of them fill the places; a seventh is refused
             clients = [await stack.enter_async_context(connect(proxy.ws())) for _ in range(6)]
             with pytest.raises(Exception, match="503"):
                 await WsClient.connect(proxy.port, "/pix3", GOOD)
@@ -189,3 +197,17 @@ async def test_json_list_shows_no_chrome_ui(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=proxy.base, headers=BEARER) as client:
             listed = (await client.get("/json/list")).json()
         assert [entry["type"] for entry in listed] == ["page", "service_worker"]
+
+
+async def test_a_client_that_pings_without_reading_is_cut(tmp_path: Path) -> None:
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other:
+        flood = await stalled_client(proxy.port)
+        async with flood:
+            ping = b"\x89\xfd" + b"\0\0\0\0" + b"p" * 125  # masked (zero key) ping, 125 bytes
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                with trio.move_on_after(20):
+                    for _ in range(2_000):  # 25 MB of pongs owed, never read
+                        await flood.stream.send_all(ping * 100)
+            await poll_until(lambda: any("bytes of pongs queued" in line for line in proxy.logs), 20)
+        await poll_until(lambda: proxy.router_clients() == 1)
+        assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1

@@ -20,7 +20,7 @@ from tests.support.cdp_proxy import (
     EDITOR_URL,
     GOOD,
     TOKEN,
-    collect,
+    before_reply,
     connect,
     parse_answer,
     poll_until,
@@ -243,7 +243,7 @@ async def test_10_routing(tmp_path: Path) -> None:
         pinged = json.loads(await a.receive())
         assert pinged == {"method": "Fake.pinged", "params": {"by": child}, "sessionId": child}
         assert json.loads(await a.receive()) == {"id": 2, "result": {"pong": True}, "sessionId": child}
-        assert await collect(b, 0.2) == []
+        assert await before_reply(b, {"id": 90, "method": "Browser.getVersion"}) == []
         stolen = await rpc(b, {"id": 3, "method": "Runtime.evaluate", "sessionId": child})
         assert stolen["error"] == {"code": -32001, "message": "Session with given id not found."}
         evaluated = await rpc(

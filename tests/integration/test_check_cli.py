@@ -13,10 +13,12 @@ import pytest
 
 from pix3tools.core import CLI_VERSION
 from pix3tools.scripttypes import THREE_TYPES_VERSION
-from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.node import node_modules_dir, seed_three_types
 from tests.support.pix3 import run_pix3
 
-TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"
+pytestmark = pytest.mark.node  # `pix3 check` runs the test clients' TypeScript
+
+TYPESCRIPT = node_modules_dir() / "typescript"
 
 GAME_RULES = """import { Script } from '@pix3/runtime';
 
@@ -50,10 +52,10 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _three_types_cached(request: pytest.FixtureRequest) -> None:
+def _three_types_cached(request: pytest.FixtureRequest, node_modules: Path) -> None:
     """Tests with a private PIX3_HOME get three's types in its cache, as if installed before."""
     if "pix3_home" in request.fixturenames:
-        seed_three_types(request.getfixturevalue("pix3_home"))
+        seed_three_types(request.getfixturevalue("pix3_home"), node_modules)
 
 
 def check(root: Path, *args: str, home: Path | None = None, **env: str) -> tuple[int, dict[str, object], str]:

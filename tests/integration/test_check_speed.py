@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.node import NODE_DIR
+from tests.support.node import node_modules_dir
 from tests.support.pix3 import pix3_env, run_pix3
 
 # Runs `pix3 check` in this interpreter and records, when tsc is started, which modules are loaded.
@@ -38,7 +38,7 @@ def test_tsc_starts_before_validate_and_the_scene_model_load(tmp_path: Path) -> 
     root = tmp_path / "game"
     (root / "node_modules").mkdir()
     for package in ("typescript", "vite"):
-        os.symlink(NODE_DIR / "node_modules" / package, root / "node_modules" / package)
+        os.symlink(node_modules_dir() / package, root / "node_modules" / package)
     out = tmp_path / "seen.json"
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE.replace("OUT", repr(str(out))))

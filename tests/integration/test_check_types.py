@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from pix3tools.scripttypes import THREE_TYPES_VERSION, cache_prefix, three_install_command
-from tests.support.node import NODE_DIR
+from tests.support.node import node_modules_dir
 from tests.support.pix3 import run_pix3
 
 pytestmark = pytest.mark.node
 
-TYPESCRIPT = NODE_DIR / "node_modules" / "typescript"
+TYPESCRIPT = node_modules_dir() / "typescript"
 MOVER = """import { Script, Sprite2D } from '@pix3/runtime';
 import { Vector3 } from 'three';
 
@@ -122,7 +122,7 @@ def test_a_bot_policy_in_a_starter(tmp_path: Path, pix3_home: Path) -> None:
     root = tmp_path / "game"
     (root / "node_modules").mkdir()
     for package in ("typescript", "vite"):  # what the starter's tsconfig needs to run at all
-        os.symlink(NODE_DIR / "node_modules" / package, root / "node_modules" / package)
+        os.symlink(node_modules_dir() / package, root / "node_modules" / package)
     bots = root / "design" / "tests" / "bots"
     (bots / "dodge.ts").write_text(DODGE)
     _, report = check(root)

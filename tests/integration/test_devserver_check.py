@@ -10,15 +10,17 @@ import pytest
 import trio
 
 from tests.support.devserver import DevServer, dev_server, fake_tab
-from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.node import seed_three_types
 from tests.support.projects import make_project
+
+pytestmark = pytest.mark.node  # the check runs the test clients' TypeScript
 
 X = {"X-Pix3": "1"}
 SCENE = "version: 1.0.0\nroot:\n  - id: main\n    type: Group2D\n    name: Main\n"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[DevServer]:
+def server(tmp_path: Path, node_modules: Path, typescript: Path) -> Iterator[DevServer]:
     root = make_project(
         tmp_path / "game",
         {
@@ -26,8 +28,8 @@ def server(tmp_path: Path) -> Iterator[DevServer]:
             "scripts/Rules.ts": "export const speed: number = 2;\n",
         },
     )
-    env = {"PIX3_TYPESCRIPT": str(NODE_DIR / "node_modules" / "typescript"), "PIX3_HOME": str(tmp_path / "home")}
-    seed_three_types(tmp_path / "home")  # no tsconfig.json: checked against three's types, cached
+    env = {"PIX3_TYPESCRIPT": str(typescript), "PIX3_HOME": str(tmp_path / "home")}
+    seed_three_types(tmp_path / "home", node_modules)  # no tsconfig.json: checked against three's types, cached
     with dev_server(root, env=env) as running:
         yield running
 

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import trio
+import trio.testing
 
 from tests.support.file_api import Harness, running
 
@@ -60,6 +61,24 @@ def writer(tab: str | None = None, mutation: str | None = None) -> dict[str, str
 async def frames(client: httpx.AsyncClient) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = (await client.get("/__test/frames")).json()
     return result
+
+
+async def frames_before_a_marker(client: httpx.AsyncClient, project: Path) -> list[dict[str, Any]]:
+    """Every frame so far, once the watcher has handled every change made before this call.
+
+    An outside write is the marker: inotify delivers in order and batches run one at a time, so
+    when the marker's frame is out, an echo of earlier writes would be out too. The marker's
+    frame (the marker alone, else an earlier change leaked into it) is left out."""
+    (project / "marker.txt").write_text("marker")
+    with trio.fail_after(10):
+        while True:
+            seen = await frames(client)
+            if any(e["path"] == "marker.txt" for f in seen for e in f["events"]):
+                break
+            await trio.sleep(0.05)
+    *before, marker = seen
+    assert [e["path"] for e in marker["events"]] == ["marker.txt"], marker
+    return before
 
 
 def error(response: httpx.Response) -> tuple[int, str]:
@@ -341,8 +360,7 @@ async def test_changeset_over_http(client: httpx.AsyncClient, project: Path) -> 
         {"path": "scenes/a.pix3scene", "sha256": sha("new"), "size": 3, "seq": seq},
         {"path": "prefabs/p.prefab", "sha256": sha("p"), "size": 1, "seq": seq},
     ]
-    await trio.sleep(0.7)
-    new_frames = (await frames(client))[count:]
+    new_frames = (await frames_before_a_marker(client, project))[count:]
     assert len(new_frames) == 1 and new_frames[0]["seq"] == seq and new_frames[0]["writerId"] == "tab-a"
     assert os.listdir(project / ".pix3" / "tx") == []
     history = (await client.get(f"{API}/history?path=scenes/a.pix3scene")).json()["entries"]
@@ -396,7 +414,7 @@ async def test_close_during_a_changeset(project: Path) -> None:
             nursery.start_soon(changeset)
             await trio.to_thread.run_sync(reached.wait, 20)
             nursery.start_soon(harness.store.aclose)
-            await trio.sleep(0.05)
+            await trio.testing.wait_all_tasks_blocked()  # aclose has refused new work and waits
             late = await http.put(f"{API}/file?path=late.txt", content="x")
             assert error(late) == (503, "closed")
             assert late.json()["message"] == "The dev server is shutting down; retry on the new one."
@@ -592,8 +610,10 @@ async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
             nursery.start_soon(changeset)
             await trio.to_thread.run_sync(reached.wait, 20)
             nursery.start_soon(claim)
-            await trio.sleep(0.3)
-            assert "claim" not in replies
+            with trio.fail_after(10):
+                while harness.store.mutex.statistics().tasks_waiting == 0:  # noqa: ASYNC110 - no event for it
+                    await trio.sleep(0.01)
+            assert "claim" not in replies  # queued on the write mutex behind the changeset
             release.set()
         assert order == ["changeset", "claim"] and replies["cs"].status_code == 200
         assert replies["claim"].json()["hashes"]["a.txt"] == sha("from a")
@@ -627,7 +647,7 @@ async def test_a_repeat_while_in_flight_waits_for_the_first_answer(project: Path
             nursery.start_soon(send)
             await trio.to_thread.run_sync(reached.wait, 20)
             nursery.start_soon(send)
-            await trio.sleep(0.2)
+            await trio.testing.wait_all_tasks_blocked()  # the repeat has reached the server and waits
             assert replies == []
             release.set()
         assert [r.status_code for r in replies] == [200, 200] and replies[0].content == replies[1].content

@@ -24,6 +24,25 @@ async def wait_frames(frames: list[dict[str, Any]], count: int) -> list[dict[str
     return frames
 
 
+def events(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for f in frames for e in f["events"]]
+
+
+async def settled(project: Path, frames: list[dict[str, Any]], marker: str) -> list[dict[str, Any]]:
+    """The frames, once the watcher has handled every change made before this call.
+
+    An outside write is the marker: inotify delivers in order and batches run one at a time, so
+    when the marker's frame is out, a frame for any earlier change would be out too. Marker
+    frames (the marker alone, else an earlier change leaked into one) are left out."""
+    (project / marker).write_text(marker)
+    with trio.fail_after(10):
+        while not any(e["path"] == marker for e in events(frames)):  # noqa: ASYNC110 - a plain list
+            await trio.sleep(0.02)
+    markers = [f for f in frames if any(e["path"].startswith("marker-") for e in f["events"])]
+    assert all(len(frame["events"]) == 1 for frame in markers), markers
+    return [f for f in frames if f not in markers]
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
@@ -64,16 +83,15 @@ async def test_watcher_batches_external_changes_and_follows_new_folders(project:
         ]
         # Our own write is in the table already: the watcher's echo finds nothing.
         await store.put("own.txt", _chunks(b"own"), content_length=3, if_match=None, if_none_match=None, writer=None)
-        await trio.sleep(1.0)
-        assert len(frames) == 3 and frames[2]["events"][0]["author"] == "editor"
+        seen = await settled(project, frames, "marker-1")
+        assert len(seen) == 3 and seen[2]["events"][0]["author"] == "editor"
         # Private and excluded folders never produce frames.
         (project / "node_modules").mkdir()
         (project / "node_modules" / "x.js").write_text("x")
         (project / ".pix3" / "notes").mkdir(parents=True, exist_ok=True)
         (project / ".pix3" / "notes" / "n.md").write_text("n")
         os.symlink(project / "b.txt", project / "link.txt")
-        await trio.sleep(1.0)
-        assert len(frames) == 3
+        assert len(await settled(project, frames, "marker-2")) == 3
         nursery.cancel_scope.cancel()
 
 
@@ -105,9 +123,15 @@ async def test_a_file_still_being_written_waits_until_stable(project: Path) -> N
         for n in range(12):
             (project / "growing.txt").write_text("x" * n)
             await trio.sleep(0.1)
-        await wait_frames(frames, 1)
-        await trio.sleep(1.5)
-        final = [e for f in frames for e in f["events"] if e["path"] == "growing.txt"]
+        final_sha = sha("x" * 11)
+
+        def reported() -> bool:
+            return any(e["path"] == "growing.txt" and e.get("sha256") == final_sha for e in events(frames))
+
+        with trio.fail_after(10):  # an unstable path is retried until two scans agree
+            while not reported():  # noqa: ASYNC110 - the emit callback appends to a plain list
+                await trio.sleep(0.02)
+        final = [e for e in events(await settled(project, frames, "marker-1")) if e["path"] == "growing.txt"]
         # Whatever was reported in between, the last word is the final content.
         assert final[-1]["sha256"] == sha("x" * 11)
         assert store.table_sha("growing.txt") == sha("x" * 11)

@@ -20,7 +20,7 @@ import pytest
 import trio
 import trio_websocket
 
-from tests.support.devserver import DevServer, dev_server, fake_tab
+from tests.support.devserver import DevServer, dev_server, fake_tab, wait_for_record
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
 from tests.support.ports import free_port
 from tests.support.projects import make_project
@@ -93,11 +93,7 @@ def test_default_port_is_5173_or_the_next_free_one(tmp_path: Path) -> None:
         pix3_argv("__dev-server", "--project", str(root)), env=pix3_env(), stderr=subprocess.DEVNULL
     )
     try:
-        deadline = time.monotonic() + 30
-        while not (root / ".pix3" / "dev.json").exists():
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.05)
-        time.sleep(0.1)
+        wait_for_record(root, proc.pid, proc)  # written whole, by this process
         port = json.loads((root / ".pix3" / "dev.json").read_text())["port"]
         assert port >= 5173
         with socket.socket() as probe:  # every port below ours from 5173 was taken when it chose
@@ -318,8 +314,8 @@ async def test_bad_bodies(server: DevServer) -> None:
 async def test_public_url_learnt_from_the_newest_tab(server: DevServer) -> None:
     own = f"localhost:{server.port}"
     async with trio.open_nursery() as nursery:
+        # fake_tab returns once the welcome is in, and the hub learns from a hello before it welcomes
         async with fake_tab(server, "tab-a", nursery, origin=f"http://{own}", host=own):
-            await trio.sleep(0.1)
             assert "publicUrl" not in server.record()
         async with fake_tab(server, "tab-b", nursery, origin="http://localhost:15999", host="localhost:15999"):
             with trio.fail_after(5):
@@ -330,7 +326,6 @@ async def test_public_url_learnt_from_the_newest_tab(server: DevServer) -> None:
             assert record["publicEditorUrl"] == "http://localhost:15999/__pix3/"
             assert record["editorUrl"] == f"http://localhost:{server.port}/__pix3/"
         async with fake_tab(server, "tab-c", nursery, origin=f"http://{own}", host=own):
-            await trio.sleep(0.1)
             assert server.record()["publicUrl"] == "http://localhost:15999/"  # never cleared
         nursery.cancel_scope.cancel()
     assert "the browser reaches this server at http://localhost:15999/ (dev.json publicUrl)" in server.log()
@@ -368,9 +363,12 @@ async def test_welcome_hello_tabs_and_invalid_hellos(server: DevServer) -> None:
             async with httpx.AsyncClient() as client:
                 body = (await client.get(server.url + "/__pix3/api/hello")).json()
             assert body["tabs"] == ["tab-a"]
-            with trio.move_on_after(0.2) as waited:
-                await silent.get_message()
-            assert waited.cancelled_caught  # no welcome for an invalid hello
+            # One socket's frames are handled in order: with no welcome for an invalid hello, the
+            # first frame this socket gets is the welcome of a valid one sent after them.
+            await silent.send_message(json.dumps({"type": "hello", "tabId": "tab-late"}))
+            with trio.fail_after(10):
+                first = json.loads(await silent.get_message())
+            assert (first["type"], first["tabId"]) == ("welcome", "tab-late")
         await tab.ws.send_message(json.dumps({"type": "hello", "tabId": "again"}))
         await trio.sleep(0.1)
         assert [f["type"] for f in tab.frames] == ["welcome"]
@@ -532,7 +530,7 @@ async def test_barriers_run_one_at_a_time(server: DevServer) -> None:
         start = trio.current_time()
         async with trio.open_nursery() as inner:
             inner.start_soon(one, "first")
-            await trio.sleep(0.05)
+            await tab.next_frame("request")  # the first barrier is running
             inner.start_soon(one, "second")
         assert [name for name, _ in results] == ["first", "second"]
         assert results[1][1] - start >= 0.8  # the second waited for the first

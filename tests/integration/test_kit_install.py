@@ -16,6 +16,8 @@ from pix3tools.kit.command import main as kit_main
 from pix3tools.scripttypes import three_install_command
 from tests.support.pix3 import run_pix3
 
+pytestmark = pytest.mark.node  # the kit links three's types from the test clients
+
 RECIPE_YAML = """# a 1.x recipe: comments, quoting and order must survive
 version: 1.0.0
 defaultExportScenePath: scenes/menu.pix3scene   # the menu

@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.pix3 import run_pix3
+
+pytestmark = pytest.mark.node  # the kit links three's types from the test clients
 
 
 def _json(done_stdout: str) -> dict[str, object]:

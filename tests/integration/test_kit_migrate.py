@@ -36,6 +36,7 @@ def test_retired_server(command: str, retired: bool) -> None:
     assert is_retired_server(command.split()) is retired
 
 
+@pytest.mark.node  # old: three's types from the test clients
 def test_untouched_1x_kit(old: Path) -> None:
     out = migrate(old)
     assert not (old / ".mcp.json").exists()
@@ -63,6 +64,7 @@ def test_untouched_1x_kit(old: Path) -> None:
     assert "wrote" not in again and "updated" not in again
 
 
+@pytest.mark.node  # old: three's types from the test clients
 def test_edits_are_kept_and_staged(old: Path) -> None:
     verify = old / ".claude/skills/pix3-verify/SKILL.md"
     verify.write_text(OLD[".claude/skills/pix3-verify/SKILL.md"] + "my edit\n")
@@ -80,6 +82,7 @@ def test_edits_are_kept_and_staged(old: Path) -> None:
     assert "TODO: Merge .claude/skills/pix3-verify/SKILL.md by hand" in out
 
 
+@pytest.mark.node  # old: three's types from the test clients
 def test_edited_1x_agents_is_kept(old: Path) -> None:
     (old / "AGENTS.md").write_text(OLD["AGENTS.md"] + "Our own rule.\n")
     out = migrate(old)
@@ -94,6 +97,7 @@ def test_the_2x_kit_has_no_1x_markers() -> None:
         assert markers_in(data.decode()) == [], path
 
 
+@pytest.mark.node  # old: three's types from the test clients
 def test_migrate_through_the_entry(old: Path) -> None:
     done = run_pix3("kit", "--migrate", cwd=old / ".claude")
     assert done.returncode == 0, done.stderr

@@ -89,13 +89,19 @@ async def rpc(ws: WsClient, message: dict[str, Any], seconds: float = 10) -> dic
                 return dict(reply)
 
 
-async def collect(ws: WsClient, seconds: float) -> list[dict[str, Any]]:
-    """Everything a client receives within ``seconds``."""
+async def before_reply(ws: WsClient, message: dict[str, Any], seconds: float = 10) -> list[dict[str, Any]]:
+    """Send one command; return what the client received before its reply.
+
+    What the proxy sends one client goes out in order, so a frame meant for another client that
+    reached this one earlier is in the list: ``== []`` asserts that nothing leaked, without a wait."""
+    await ws.send(json.dumps(message))
     got: list[dict[str, Any]] = []
-    with trio.move_on_after(seconds):
+    with trio.fail_after(seconds):
         while True:
-            got.append(json.loads(await ws.receive()))
-    return got
+            frame = json.loads(await ws.receive())
+            if frame.get("id") == message.get("id") and "method" not in frame:
+                return got
+            got.append(frame)
 
 
 async def raw_exchange(port: int, request: bytes, seconds: float = 10) -> bytes:

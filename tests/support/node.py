@@ -1,8 +1,14 @@
-"""Where the npm test clients live (puppeteer-core, playwright-core, vite, typescript, …)."""
+"""Where the npm test clients live (puppeteer-core, playwright-core, vite, typescript, …).
+
+``PIX3_TEST_NODE_MODULES`` names another node_modules folder to use instead of
+tests/node/node_modules. Tests get the folder through the ``node_modules`` fixture
+(tests/conftest.py), which fails clearly when it is missing and wants the ``node`` marker.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -13,16 +19,21 @@ from tests.support.pix3 import REPO
 NODE_DIR = REPO / "tests" / "node"
 
 
-def seed_three_types(home: Path) -> Path:
+def node_modules_dir() -> Path:
+    """The npm test clients: ``PIX3_TEST_NODE_MODULES`` when set, else tests/node/node_modules."""
+    return Path(os.environ.get("PIX3_TEST_NODE_MODULES") or NODE_DIR / "node_modules")
+
+
+def seed_three_types(home: Path, node_modules: Path | None = None) -> Path:
     """Put the test clients' pinned ``@types/three`` (and WebXR's) into ``home``'s cache, where
     ``pix3 kit`` / ``pix3 check`` would have installed them with npm: no download in the tests."""
-    source = NODE_DIR / "node_modules" / "@types"
+    source = (node_modules or node_modules_dir()) / "@types"
     try:
         version = json.loads((source / "three" / "package.json").read_text())["version"]
     except (OSError, ValueError, KeyError):
         pytest.fail(f"@types/three is missing in {source}: run `just setup` (npm ci in tests/node)")
     if version != THREE_TYPES_VERSION:
-        pytest.fail(f"tests/node has @types/three {version}, pix3net pins {THREE_TYPES_VERSION}: run `just setup`")
+        pytest.fail(f"{source} has @types/three {version}, pix3net pins {THREE_TYPES_VERSION}: run `just setup`")
     target = cache_prefix(home) / "node_modules" / "@types"
     target.mkdir(parents=True, exist_ok=True)
     for name in ("three", "webxr"):

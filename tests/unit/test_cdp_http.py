@@ -5,13 +5,11 @@ from __future__ import annotations
 import struct
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from pix3net.cdp._http import (
     BadRequest,
-    FrameGauge,
     body_length,
+    frame_header,
     handshake_accept,
     http_route_path,
     parse_head,
@@ -120,39 +118,8 @@ def test_handshake_accept_is_rfc6455() -> None:
 
 
 def test_text_frame_header_lengths() -> None:
+    assert frame_header(5, opcode=0x0, fin=False) == b"\x00\x05"
+    assert frame_header(3, opcode=0x8) == b"\x88\x03"
     assert text_frame_header(5) == b"\x81\x05"
     assert text_frame_header(126) == b"\x81\x7e\x00\x7e"
     assert text_frame_header(70000) == b"\x81\x7f" + struct.pack("!Q", 70000)
-
-
-def _frame(opcode: int, length: int, fin: bool = True, masked: bool = True) -> bytes:
-    first = (0x80 if fin else 0) | opcode
-    mask_bit = 0x80 if masked else 0
-    if length < 126:
-        head = bytes([first, mask_bit | length])
-    elif length < 65536:
-        head = bytes([first, mask_bit | 126]) + struct.pack("!H", length)
-    else:
-        head = bytes([first, mask_bit | 127]) + struct.pack("!Q", length)
-    return head + (b"\1\2\3\4" if masked else b"")
-
-
-@given(st.lists(st.integers(1, 200), min_size=1, max_size=8), st.data())
-def test_frame_gauge_survives_any_split(sizes: list[int], data: st.DataObject) -> None:
-    stream = b""
-    for index, size in enumerate(sizes):
-        opcode = 1 if index == 0 else 0
-        stream += _frame(opcode, size, fin=index == len(sizes) - 1) + b"x" * size
-        stream += _frame(9, 3) + b"png"  # a ping in between does not count
-    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=10)))
-    gauge = FrameGauge()
-    last = 0
-    for cut in [*cuts, len(stream)]:
-        gauge.feed(stream[last:cut])
-        last = cut
-    assert gauge.message == sum(sizes)
-
-
-def test_frame_gauge_sees_a_huge_declared_length_at_once() -> None:
-    gauge = FrameGauge()
-    assert gauge.feed(_frame(1, 300 * 1024 * 1024)) == 300 * 1024 * 1024

@@ -1,6 +1,7 @@
 // One puppeteer-core client of the CDP proxy: opens its own page, drives it, closes it.
 // argv: <browserWSEndpoint> <token> <name> <startFlagFile>
-// Waits until <startFlagFile> exists (so two clients run at once), then prints a JSON summary.
+// Once connected it creates <startFlagFile>.<name>.connected, then waits until <startFlagFile>
+// exists (so two clients run at once), then prints a JSON summary.
 // Run with DEBUG='puppeteer:protocol:*' so the raw frames land on stderr for the test to check.
 'use strict';
 const fs = require('fs');
@@ -13,6 +14,7 @@ async function main() {
     headers: {Authorization: `Bearer ${token}`},
     defaultViewport: {width: 320, height: 240},
   });
+  fs.writeFileSync(`${flag}.${name}.connected`, '');
   while (!fs.existsSync(flag)) await new Promise(r => setTimeout(r, 20));
   const started = Date.now();
   const page = await browser.newPage();
