@@ -12,8 +12,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.node import node_modules_dir, seed_three_types
+
+# Property tests check results, never speed: no per-example deadline. The 200 ms default failed
+# examples that took longer only because the machine was busy (2 cores shared by several suites),
+# and Hypothesis reports that as a failure of the test ("Unreliable test timings"). A failure prints
+# the @reproduce_failure blob, so a failure seen once in CI can be replayed exactly.
+settings.register_profile("pix3", deadline=None, print_blob=True)
+settings.load_profile("pix3")
 
 # Fixtures that hand out the npm test clients: a test using one carries the `node` marker.
 NODE_FIXTURES = frozenset({"node_modules", "typescript", "three_types_home"})

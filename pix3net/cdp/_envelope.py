@@ -1,6 +1,6 @@
 """Find and change a CDP message's envelope (``id``, ``sessionId``) without re-serialising it.
 
-DESIGN decision 2: a 30 MB screenshot must not go through ``json.loads``/``json.dumps``. Chrome
+A 30 MB screenshot must not go through ``json.loads``/``json.dumps``. Chrome
 writes compact JSON with ``id`` (replies) or ``method`` (events) first and splices
 ``,"sessionId":"…"}`` onto the end of session messages; :func:`chrome_envelope` recognises that
 shape with two anchored regular expressions (O(1) in the message size) and falls back to a full
@@ -208,7 +208,7 @@ SMALL_CLIENT_TEXT = 16 * 1024
 
 @dataclass
 class ClientRequest:
-    """A client message that passed the spec's checks 1 and 2 (§2.6)."""
+    """A client message that is a JSON object with a numeric ``id`` and a string ``method``."""
 
     id_text: str  # the id as the client wrote it, echoed back in the reply
     method: str
@@ -236,7 +236,7 @@ def _session_json(session: str) -> str:
 
 
 def client_request(text: str) -> ClientRequest | bytes:
-    """Check a client's text (spec/cdp.md §2.6 steps 1–2): the request, or the error reply.
+    """Check a client's text (the first two checks of docs/cdp-proxy.md, "Session model").
 
     Duplicate keys: the last one counts (as in JavaScript), and the text sent to Chrome has
     exactly one ``id`` and one ``sessionId``, so a second ``sessionId`` cannot smuggle another

@@ -1,10 +1,11 @@
 """Just enough HTTP/1.1 and WebSocket framing for the proxy, sans-IO.
 
 The proxy answers a handful of GETs and upgrades; parsing the request head ourselves (instead of
-h11) lets a request without ``Host`` or with two of them reach the spec's 403 rather than a
-parser's 400, and lets WebSocket refusals be written as the plain answers §2.3 describes.
+h11) lets a request without ``Host`` or with two of them reach the proxy's 403 rather than a
+parser's 400, and lets WebSocket refusals be written as plain answers (docs/cdp-proxy.md,
+"Wire protocol").
 Outgoing data frames are built here too: a server frame is a 2–10 byte header plus the payload,
-so a 30 MB message is sent from the buffer Chrome's bytes arrived in (DESIGN decision 2).
+so a 30 MB message is sent from the buffer Chrome's bytes arrived in (docs/cdp-proxy.md, "Big messages").
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def body_length(head: RequestHead) -> int | None:
 
 
 def http_route_path(target: str) -> str:
-    """The path the HTTP routes match: before ``?``, trailing slashes stripped (§2.1)."""
+    """The path the HTTP routes match: before ``?``, trailing slashes stripped."""
     return target.split("?", 1)[0].rstrip("/")
 
 
@@ -97,7 +98,7 @@ def ws_route(target: str) -> tuple[str, str | None] | None:
     """``("browser", None)``, ``("page", <target id>)`` or None (a 404) for an upgrade's URL.
 
     The page id is percent-decoded; a malformed escape or invalid UTF-8 is a 404, not a crash
-    (spec/cdp.md §9 names the reference's crash here).
+    (the reference's proxy crashed on one).
     """
     path = target.split("?", 1)[0]
     if path == "/pix3":
@@ -132,7 +133,7 @@ def handshake_accept(head: RequestHead) -> str | None:
 
 
 def switching_protocols(accept: str) -> bytes:
-    # No Sec-WebSocket-Extensions: permessage-deflate stays off (spec/cdp.md §0).
+    # No Sec-WebSocket-Extensions: permessage-deflate stays off.
     return (
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         f"Sec-WebSocket-Accept: {accept}\r\nX-Pix3-Cdp-Proxy: 1\r\n\r\n"

@@ -2,7 +2,7 @@
 
 trio-websocket leaves its socket open when an upgrade is refused, and a refused upgrade is an
 answer pix3 expects (401 from a proxy that does not know the token); this client always closes.
-No ``Origin`` header and no extensions are ever sent (spec/cdp.md §9).
+No ``Origin`` header (the proxy refuses any) and no extensions are ever sent.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Who may talk to the proxy: Origin → Host → Bearer (spec/cdp.md §2.2), and the answer headers.
+"""Who may talk to the proxy: Origin → Host → Bearer (docs/cdp-proxy.md, "Auth"), and the answer headers.
 
 Pure: fed the request's header list, returns a :class:`Refusal` or None. The same checks guard
-plain HTTP requests and WebSocket upgrades, before any upgrade or attach (DESIGN decision 4).
+plain HTTP requests and WebSocket upgrades, before any upgrade or attach.
 The token is compared as SHA-256 digests in constant time and never appears in a message.
 """
 
@@ -29,7 +29,7 @@ BEARER_MISSING = 'missing "Authorization: Bearer <token>" (the token is in ~/.pi
 BEARER_WRONG = "wrong token (the proxy expects the one in ~/.pix3/cdp-token)"
 
 # Scheme case-insensitive, one or more whitespace, a token without whitespace, optional trailing
-# whitespace (spec/cdp.md §2.2). Anything else — the bare token included — is "missing".
+# whitespace. Anything else — the bare token included — is "missing".
 _BEARER = re.compile(r"Bearer\s+(\S+)\s*", re.IGNORECASE)
 
 REASONS = {
@@ -95,7 +95,7 @@ def check_request(headers: Headers, expected_digest: bytes) -> Refusal | None:
 
 
 def answer_headers(status: int, proof: str | None) -> list[tuple[str, str]]:
-    """Headers of every HTTP answer (spec/cdp.md §2.3): marker, proof when earned, realm on 401."""
+    """Headers of every HTTP answer: marker, proof when earned, realm on 401 (docs/cdp-proxy.md, "Wire protocol")."""
     result = [JSON_CONTENT_TYPE, MARKER_HEADER]
     if proof is not None:
         result.append((PROOF_HEADER, proof))
@@ -120,7 +120,7 @@ def http_answer(status: int, body: object, proof: str | None, *, close: bool = F
 
 
 def ws_refusal(status: int, message: str) -> bytes:
-    """A refused upgrade, written raw (no handshake): no proof, no WWW-Authenticate (§2.3)."""
+    """A refused upgrade, written raw (no handshake): no proof, no WWW-Authenticate."""
     reason = REASONS.get(status, "Bad Gateway") if status in (400, 401, 403, 404) else "Bad Gateway"
     code = status if status in (400, 401, 403, 404) else 502
     body = message.encode("utf-8")

@@ -1,5 +1,5 @@
-"""The client side of the proxy: prove, inspect and choose a port, call through it (spec/cdp.md
-§3, §4.1–§4.2, §1.6).
+"""The client side of the proxy: prove, inspect and choose a port, call through it
+(docs/cdp-proxy.md, "Client side").
 
 The token is never sent to a port that has not first proven it knows it: every probe starts
 with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` earns the token.
@@ -27,7 +27,7 @@ from pix3net.cdp.proof import (
 )
 
 DEFAULT_PORT = 9333
-PORT_RANGE = 6  # tries preferred..preferred+6 (7 ports), spec/cdp.md §0
+PORT_RANGE = 6  # tries preferred..preferred+6 (7 ports)
 PROBE_SECONDS = 1.5
 CALL_SECONDS = 5.0
 _EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
@@ -83,10 +83,10 @@ async def prove_proxy(
     token: str,
     *,
     forward: bool = False,
-    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - the probe's own limit (§3: 1.5 s)
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - the probe's own limit (1.5 s)
 ) -> Proof:
-    """Does the proxy on ``port`` know ``token``? (§3 ``proveCdpProxy``; ``forward`` = the
-    forward scope of DESIGN decision 5, for a port reached through an SSH RemoteForward.)"""
+    """Does the proxy on ``port`` know ``token``? (``forward``: the forward scope of
+    docs/cdp-proxy.md, "Proof", for a port reached through an SSH RemoteForward.)"""
     challenge = new_challenge()
     probe = await _probe(port, challenge, forward=forward, seconds=timeout)
     if probe is None:
@@ -140,7 +140,7 @@ async def inspect_port(
     recorded_port: int | None = None,
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
 ) -> PortInspection:
-    """free / ours / legacy / foreign, with the spec's details (§4.1)."""
+    """free / ours / legacy / foreign, with a detail (docs/cdp-proxy.md, "Port inspection")."""
     challenge = new_challenge()
     probe = await _probe(port, challenge, forward=False, seconds=timeout)
     if probe is not None and token is not None and verify_proof(token, challenge, probe.proof):
@@ -168,7 +168,7 @@ async def inspect_port(
 
 
 class NoFreePort(Exception):
-    """Every port of the range is foreign; the message is the spec's (§4.2)."""
+    """Every port of the range is foreign; the message lists each port's detail."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ async def choose_port(
     recorded_port: int | None = None,
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
 ) -> PortChoice:
-    """The first of ``preferred..preferred+span`` that is free, ours or legacy (§4.2)."""
+    """The first of ``preferred..preferred+span`` that is free, ours or legacy."""
     skipped: list[tuple[int, str]] = []
     for port in range(preferred, preferred + span + 1):
         inspection = await inspect_port(port, token, recorded_port=recorded_port, timeout=timeout)

@@ -1,9 +1,9 @@
 """Challenge and proof: how a client learns that a port knows its token without sending it.
 
-Local scope (spec/cdp.md §3, byte-compatible with the TypeScript CLI):
+Local scope (byte-compatible with the TypeScript CLI; docs/cdp-proxy.md, "Proof"):
 ``X-Pix3-Proof = base64url_nopad(HMAC-SHA256(key=SHA-256(token), msg=challenge))``.
 
-Forward scope (DESIGN decision 5, Remote SSH): the request adds ``X-Pix3-Proof-Scope: forward``;
+Forward scope (Remote SSH): the request adds ``X-Pix3-Proof-Scope: forward``;
 the proxy answers only when the port named by the request's ``Host`` is listed in
 ``$PIX3_HOME/cdp-forward-ports.json`` (``{"ports": [9333, …]}``), with an HMAC keyed by an HKDF
 of the token over ``"forward\\n<port>\\n<challenge>"``. The verifier computes it for the port it
@@ -29,7 +29,7 @@ SCOPE_HEADER = "X-Pix3-Proof-Scope"
 FORWARD_SCOPE = "forward"
 FORWARD_PORTS_FILE = "cdp-forward-ports.json"
 
-# A challenge outside this shape is ignored (no proof header), spec/cdp.md §3.
+# A challenge outside this shape is ignored (no proof header).
 _CHALLENGE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 _CHALLENGE_BYTES = 24  # → 32 base64url characters, as the reference's client nonce
 _FORWARD_INFO = b"pix3 cdp proof forward v1"

@@ -1,6 +1,6 @@
-"""The pure CDP multiplexer: many WebSocket clients over Chrome's one pipe (spec/cdp.md §2.5–§2.8).
+"""The pure CDP multiplexer: many WebSocket clients over Chrome's one pipe (docs/cdp-proxy.md, "Session model").
 
-DESIGN decision 1: fed messages, returns actions; it never touches a socket. The transport
+Fed messages, it returns actions; it never touches a socket. The transport
 executes the actions in order. Every client gets its own root session; ids are remapped through
 one counter shared with the proxy's own calls; events go only to the client that owns their
 session; another client's session is answered as unknown.
@@ -174,7 +174,7 @@ class Router:
         self._attaching.add(client)
         return [ToChrome(_command(pipe_id, method, params))]
 
-    # -- client → Chrome (§2.6) ---------------------------------------------------------------
+    # -- client → Chrome -----------------------------------------------------------------------
     def from_client(self, client: int, text: str) -> list[Action]:
         known = self._clients.get(client)
         if known is None:
@@ -198,7 +198,7 @@ class Router:
         pipe_id = self._allocate(_Forward(client, request.id_text))
         return [ToChrome(request.for_chrome(pipe_id, session))]
 
-    # -- Chrome → clients (§2.7) ----------------------------------------------------------------
+    # -- Chrome → clients ------------------------------------------------------------------------
     def from_chrome(self, raw: bytes) -> list[Action]:
         message = chrome_envelope(raw)
         if message is None:
@@ -289,7 +289,7 @@ class Router:
             if client is not None and client in self._clients:
                 self._clients[client].sessions.discard(gone)
 
-    # -- departures (§2.8) -----------------------------------------------------------------------
+    # -- departures -------------------------------------------------------------------------------
     def _drop(self, client: int) -> _Client | None:
         known = self._clients.pop(client, None)
         self._attaching.discard(client)
@@ -314,7 +314,7 @@ class Router:
         return self._detach(known.root)
 
     def chrome_gone(self) -> list[Action]:
-        """The pipe closed: fail internal calls, close every client 1001 (§2.8)."""
+        """The pipe closed: fail internal calls, close every client 1001."""
         self.chrome_is_gone = True
         actions: list[Action] = []
         for pipe_id, entry in sorted(self._pending.items()):

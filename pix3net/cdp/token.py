@@ -1,4 +1,4 @@
-"""The proxy token file `$PIX3_HOME/cdp-token` (spec/cdp.md §5).
+"""The proxy token file `$PIX3_HOME/cdp-token` (docs/cdp-proxy.md, "The token file").
 
 32 random bytes as unpadded base64url (43 characters) and a newline, mode 0600, created
 exclusively: when two pix3 processes race, the file that landed first wins.

@@ -1,4 +1,6 @@
-"""The parent's side of the owner: start it and wait until its proxy proves itself, stop it (spec/cdp.md §1.5, §1.7).
+"""The parent's side of the owner: start it and wait until its proxy proves itself, stop it.
+
+See docs/chrome-owner.md, "The parent's side".
 
 `pix3 editor` calls these; the owner itself never does. The token is written before the owner
 is spawned, so both sides read the same file, and it only ever travels in the owner's proxy
@@ -100,7 +102,7 @@ def spawn_owner(home: Path, options: OwnerOptions, env: Mapping[str, str]) -> tu
     log = log_path(home)
     token = ensure_token(home)  # before the spawn: owner and parent agree on one token
     argv = [sys.executable, "-m", "pix3net", "__chrome-owner", options.to_argv()]
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)  # only the newest owner's log survives (§9)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)  # only the newest owner's log survives
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_DUP2, fd, 1),

@@ -1,4 +1,4 @@
-"""Which Chrome binary `pix3 editor` launches (spec/cdp.md §1.1).
+"""Which Chrome binary `pix3 editor` launches (docs/chrome-owner.md, "Finding Chrome").
 
 Pure apart from file-system checks: the environment and the platform are passed in, so a test
 can ask for macOS or Windows on Linux.

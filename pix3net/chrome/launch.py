@@ -1,9 +1,11 @@
-"""Chrome's command lines and its launch with the debugging pipe on fds 3 and 4 (spec/cdp.md §1.2–§1.3).
+"""Chrome's command lines and its launch with the debugging pipe on fds 3 and 4.
+
+See docs/chrome-owner.md, "Command lines" and "The pipe".
 
 The child is started with ``os.posix_spawn``: its file actions put /dev/null on stdin and stdout,
 a pipe on stderr and the two debugging pipes on fds 3 and 4. Our ends are first duplicated above
 fd 9, so the two ``dup2`` calls never collide with each other or with a pipe that ``os.pipe()``
-happened to return as 3 or 4 (DESIGN decision 7: a ``dup2(3, 3)`` would keep close-on-exec and
+happened to return as 3 or 4 (a ``dup2(3, 3)`` would keep close-on-exec and
 Chrome would lose the fd).
 """
 
@@ -22,7 +24,7 @@ import trio
 
 from pix3net.chrome.pipe import PipeChannel, open_pipes
 
-# The flags every pix3 Chrome gets, in the reference's order (§1.2).
+# The flags every pix3 Chrome gets, in the reference's order.
 COMMON_FLAGS = (
     "--no-first-run",
     "--no-default-browser-check",
@@ -30,9 +32,9 @@ COMMON_FLAGS = (
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
 )
-# Chrome's sandbox cannot start as root (containers, CI): DESIGN decision 6.
+# Chrome's sandbox cannot start as root (containers, CI): added only when the effective uid is 0.
 NO_SANDBOX = "--no-sandbox"
-# Diagnostics when Chrome does not answer: the last lines it wrote on stderr (§1.3).
+# Diagnostics when Chrome does not answer: the last lines it wrote on stderr.
 STDERR_TAIL_LINES = 20
 # Fds at or above this are free of the 0–4 that the child's file actions write to.
 _HIGH_FD = 10

@@ -1,4 +1,6 @@
-"""`pix3 __chrome-owner '<json>'`: the process that owns Chrome through its pipe and serves the proxy (spec/cdp.md §1.4).
+"""`pix3 __chrome-owner '<json>'`: the process that owns Chrome through its pipe and serves the proxy.
+
+See docs/chrome-owner.md, "The owner process".
 
 It lives exactly as long as Chrome. Chrome gone (closed, crashed, ``Browser.close``) → the proxy
 closes its clients (1001), the record goes, exit 0. The owner gone (even SIGKILLed) → Chrome's
@@ -27,7 +29,7 @@ from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, 
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
 
-# §1.4 timeouts.
+# Readiness, the wait for an exit status, and Browser.close's grace before SIGKILL.
 READY_SECONDS = 20.0
 EXIT_REASON_SECONDS = 2.0
 CLOSE_GRACE_SECONDS = 3.0
@@ -122,7 +124,7 @@ async def _call(channel: ChromeChannel, method: str) -> dict[str, Any] | None:
 
 
 async def wait_ready(chrome: ChromeProcess) -> tuple[str | None, str]:
-    """§1.4 step 2: ``(product, "")`` once Chrome answers ``Browser.getVersion``, else ``(None, why)``."""
+    """Readiness: ``(product, "")`` once Chrome answers ``Browser.getVersion``, else ``(None, why)``."""
     with trio.move_on_after(READY_SECONDS):
         reply = await _call(chrome.channel, "Browser.getVersion")
         if reply is not None:
@@ -164,7 +166,7 @@ class _Stopper:
 
 
 async def run_owner(options: OwnerOptions, *, home: Path, log: Log, serve: ServeProxy) -> int:
-    """The owner's life (§1.4 steps 1–7); returns the exit code."""
+    """The owner's life (docs/chrome-owner.md, "The owner process", steps 1–7); returns the exit code."""
     token = ensure_token(home)
     no_sandbox = needs_no_sandbox()
     args = chrome_args(options.profile, options.url, headless=options.headless, no_sandbox=no_sandbox)

@@ -1,4 +1,5 @@
-"""Chrome's `--remote-debugging-pipe` as a :class:`~pix3net.cdp.channel.ChromeChannel` (spec/cdp.md §1.3).
+"""Chrome's `--remote-debugging-pipe` as a :class:`~pix3net.cdp.channel.ChromeChannel` (docs/chrome-owner.md,
+"The pipe").
 
 Chrome reads commands on its fd 3 and writes replies and events on its fd 4; each message is one
 UTF-8 JSON text followed by a NUL byte, both ways. Messages can be hundreds of MiB (a screenshot
@@ -46,7 +47,7 @@ def widen_pipe(fd: int, size: int = READ_CHUNK) -> None:
 
 
 def is_json_object_text(message: bytes) -> bool:
-    """Whether a message from Chrome is kept (spec/cdp.md §1.3: unparsable JSON is dropped)."""
+    """Whether a message from Chrome is kept (unparsable JSON is dropped)."""
     if len(message) > FULL_CHECK_BYTES:  # first and last non-blank bytes, without copying 30 MB
         head = message[:64].lstrip()
         tail = message[-64:].rstrip()

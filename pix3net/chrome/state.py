@@ -1,4 +1,5 @@
-"""`$PIX3_HOME/chrome.json`: the owner's record of the Chrome it runs (spec/cdp.md §4.4), and the profile folder (§4.3).
+"""`$PIX3_HOME/chrome.json`: the owner's record of the Chrome it runs (docs/chrome-owner.md,
+"The record: chrome.json"), and the profile folder.
 
 Written by the owner once its proxy listens; removed only by the owner whose pid it holds, so a
 newer owner's record survives an older one's exit. The reader is tolerant: a record is usable

@@ -27,7 +27,7 @@ from pix3net.devserver.bodies import read_json
 from pix3net.devserver.errors import ApiError, Refusal
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
 from pix3net.devserver.guard import NOT_FOUND, PREFIX
-from pix3tools.scene import load_manifest
+from pix3tools.project import load_manifest
 from pix3tools.tree import SceneError, scene_files, scene_outline
 
 SCENE_SUFFIX = ".pix3scene"

@@ -1,4 +1,5 @@
-"""Spec → the files to write: the `.pix3anim`, the prefab, the frames (spec/tools.md §4.4, §4.6).
+"""Spec → the files to write: the `.pix3anim`, the prefab, the frames (docs/character-compile.md,
+"Compile rules" and "Outputs").
 
 Deterministic: no timestamps, ids or randomness; the same spec and frames give the same bytes.
 """

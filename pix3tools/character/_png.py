@@ -1,4 +1,7 @@
-"""A PNG's pixel size from its header (spec/tools.md §4.5): no image library needed."""
+"""A PNG's pixel size from its header: no image library needed.
+
+A PNG has at least 24 bytes: the 8-byte signature, then ``IHDR`` at bytes 12–15 and the width and
+height as big-endian u32 at 16 and 20, both above 0. Anything else is not a PNG."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The character prefab as YAML, byte for byte what the reference's `yaml` v2 library writes with
-``lineWidth: 0`` (spec/tools.md §4.6): 2-space indent, block lists under their key, ``[]`` for an
+``lineWidth: 0`` (docs/character-compile.md, "The prefab"): 2-space indent, block lists under their key, ``[]`` for an
 empty list, and its scalar quoting rules (ruamel's defaults differ, so we emit by hand)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Numbered frame files grouped into sequences (spec/tools.md §4.3, the generic scan)."""
+"""Numbered frame files grouped into sequences (docs/character-compile.md, "Sequences")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The character spec file: read, checked in the reference's order, frames measured
-(spec/tools.md §4.2, §4.3). Every refusal is a CharacterError with the reference's message."""
+(docs/character-compile.md, "The spec file" and "Sequences"). Every refusal is a CharacterError with the reference's message."""
 
 from __future__ import annotations
 

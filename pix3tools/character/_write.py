@@ -1,4 +1,4 @@
-"""All-or-nothing writing of a compiled character (spec/tools.md §4.7)."""
+"""All-or-nothing writing of a compiled character (docs/character-compile.md, "Writing: all or nothing")."""
 
 from __future__ import annotations
 

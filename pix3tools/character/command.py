@@ -1,7 +1,7 @@
 """`pix3 character-compile <spec> [--dry-run] [--force] [--json] [--project <dir>]`.
 
 Exit 0 written or already current (or a dry run without conflicts), 1 refused (the spec does not
-compile, or files exist with other content), 2 usage, no project, or no spec file (spec/tools.md §4).
+compile, or files exist with other content), 2 usage, no project, or no spec file (docs/character-compile.md).
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pix3tools.core.walk import EDITOR_CHAIN, walk
 from pix3tools.validate import locale_key
 
 ROOT_FOLDERS = ("scripts", "src/scripts", "design/tests/bots")
-SKIPPED_DIRS = frozenset({"node_modules", ".git", "dist", ".pix3"})
+SKIPPED_DIRS = EDITOR_CHAIN.anywhere
 _ROOT_EXCLUDED_SUFFIXES = (".spec.ts", ".test.ts", ".d.ts")
 _RESOLVE_EXTENSIONS = (".ts", ".tsx", ".mts", ".js", ".mjs", ".jsx")
 _JS_TO_TS = {".js": ".ts", ".mjs": ".mts", ".jsx": ".tsx"}
@@ -240,22 +241,19 @@ def scan_module(text: str) -> tuple[list[Issue], list[str]]:
 
 
 def _roots(root: Path) -> list[Path]:
+    """The chain's roots: each root folder walked depth first, entries in localeCompare order,
+    folders descended where met (the same walk as the inventory, with this scan's folder list)."""
     found: list[Path] = []
-
-    def walk(folder: Path) -> None:
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: locale_key(e.name))
-        except OSError:
-            return
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in SKIPPED_DIRS:
-                    walk(Path(entry.path))
-            elif entry.name.endswith(".ts") and not entry.name.endswith(_ROOT_EXCLUDED_SUFFIXES) and entry.is_file():
-                found.append(Path(entry.path))
-
-    for name in ROOT_FOLDERS:
-        walk(root / name)
+    for folder in ROOT_FOLDERS:
+        for item in walk(root, EDITOR_CHAIN, folder, order=locale_key):
+            name = item.entry.name
+            if not name.endswith(".ts") or name.endswith(_ROOT_EXCLUDED_SUFFIXES):
+                continue
+            try:
+                if item.entry.is_file():
+                    found.append(root / item.path)
+            except OSError:
+                continue
     return found
 
 

@@ -105,13 +105,15 @@ def _project_path(root: Path, file: str) -> str:
 
 
 def _kit_version(root: Path) -> str | None:
-    from ruamel.yaml import YAML
+    """``metadata.agentKit.version`` of the manifest; any parse or shape problem: no kit version
+    (docs/check.md). Imported here, not at the top, as validate is (docs/check.md "Speed")."""
+    from pix3tools.project import load_manifest
 
-    try:
-        data = YAML(typ="safe", pure=False).load((root / "pix3project.yaml").read_text(encoding="utf-8"))
-        version = data["metadata"]["agentKit"]["version"]
-    except Exception:  # any parse or shape problem: no kit version (spec/tools.md §1.8)
-        return None
+    manifest = load_manifest(root)
+    data = manifest.data if manifest is not None else None
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    kit = metadata.get("agentKit") if isinstance(metadata, dict) else None
+    version = kit.get("version") if isinstance(kit, dict) else None
     return version if isinstance(version, str) else None
 
 

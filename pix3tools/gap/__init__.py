@@ -1,4 +1,4 @@
-"""`pix3 gap`: record what an agent had to work around, in ``.pix3/gaps.jsonl`` (spec/cli.md §3).
+"""`pix3 gap`: record what an agent had to work around, in ``.pix3/gaps.jsonl`` (docs/gap.md).
 
 Public surface: the record helpers (``_record``); the command is ``pix3tools.gap.command``
 (its ``main`` takes the clock, environment and streams for tests).

@@ -1,4 +1,4 @@
-"""A gap record: normalise, serialise, append with one O_APPEND write, read back (spec/cli.md §3)."""
+"""A gap record: normalise, serialise, append with one O_APPEND write, read back (docs/gap.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 GAPS_FILE = ".pix3/gaps.jsonl"
 # The order is a contract: the kit lists the kinds in this order.
 KINDS: tuple[str, ...] = ("capability", "tool", "node", "doc", "other")
-# Limits of the reference (spec/cli.md §3): a summary is one short line, the rest goes in detail.
+# The reference's limits: a summary is one short line, the rest goes in detail.
 MAX_SUMMARY = 200
 MAX_DETAIL = 4000
 MAX_CONTEXT = 500

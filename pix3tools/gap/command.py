@@ -1,7 +1,7 @@
 """`pix3 gap "<what was missing>" [--kind …] [--detail …] [--context …] [--agent …] [--list] [--json]
-[--project <dir>]`: record or list (spec/cli.md §3).
+[--project <dir>]`: record or list (docs/gap.md).
 
-Exit codes follow the seed README where it says more than cli.md: a usage error (unknown option,
+Exit codes as for every command: a usage error (unknown option,
 missing value, bad kind, a second summary, an empty or too long field) and "no project" exit 2;
 a record that cannot be written (an unwritable ``.pix3/``) exits 1. The valued options take the
 next token whatever it is, and have no ``=`` form (the reference's parser).

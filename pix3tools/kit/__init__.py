@@ -2,7 +2,9 @@
 
 The kit's content is ours (``data/``), expanded at run time with facts read from the code: the
 usage of the commands this build dispatches, the gap kinds, the starter's npm scripts, and the
-diagnostic codes and node types once their packages are present (spec/cli.md §4).
+diagnostic codes and node types once their packages are present.
+
+See docs/kit.md, "Generated from the code".
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Install or update the kit in a project (spec/cli.md §4.4): plan, then apply all at once.
+"""Install or update the kit in a project: plan, then apply all at once.
+
+See docs/kit.md, "Install, all or nothing".
 
 Ownership lives in ``.pix3/kit-manifest.json`` (path → sha256 of what the kit wrote). A file the
 user edited since is never overwritten; a file from another kit version that the user did not
@@ -25,7 +27,7 @@ PRECEDENCE = (
     "the Pix3 kit wins on Pix3 facts (YAML, runtime API, pix3 check)."
 )
 LINK_LINE = "See AGENTS.pix3.md for the Pix3 engine rules."
-# Lines that already keep `.pix3/` out of git (spec/cli.md §4.4).
+# Lines that already keep `.pix3/` out of git.
 _IGNORE_FORMS = (".pix3", ".pix3/", "/.pix3", "/.pix3/", ".pix3/*", "/.pix3/*")
 _WHOLE_DIR_FORMS = (".pix3", ".pix3/", "/.pix3", "/.pix3/")
 GITIGNORE_LINES = (
@@ -274,7 +276,7 @@ def outcome_lines(plan: KitPlan) -> list[str]:
 
 
 def report_json(plan: KitPlan) -> dict[str, Any]:
-    """``kit --json``: the outcome of each file by the spec's names (spec/cli.md §4.4)."""
+    """``kit --json``: the outcome of each file, by the reference's names."""
     return {
         "kitVersion": plan.kit_version,
         "projectRoot": str(plan.root),

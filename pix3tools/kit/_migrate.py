@@ -1,4 +1,4 @@
-"""``pix3 kit --migrate``: a 1.x kit to 2.x, every change reported (spec/cli.md §4.5).
+"""``pix3 kit --migrate``: a 1.x kit to 2.x, every change reported (docs/kit.md, "Migrating a 1.x kit").
 
 Touches only the kit's own traces: the retired ``pix3 mcp`` server in ``.mcp.json``,
 ``metadata.pix3Hybrid``, kit files 2.x no longer ships, then the kit with ``--update``
@@ -29,6 +29,7 @@ from pix3tools.kit._install import (
 from pix3tools.kit._source import Kit, sha256_hex
 from pix3tools.kit._writes import relative
 from pix3tools.kit._yamledit import ManifestError, remove_metadata_key
+from pix3tools.project import load_manifest
 
 STAGING = ".pix3/kit-migrate"
 
@@ -233,12 +234,8 @@ def _stage_if_still_1x(plan: MigratePlan, kit: Kit, outcome: Outcome) -> None:
 
 
 def _recorded_kit_version(root: Path) -> str | None:
-    from ruamel.yaml import YAML
-
-    try:
-        data = YAML(typ="safe", pure=True).load((root / PROJECT_FILE).read_text(encoding="utf-8"))
-    except Exception:
-        return None
+    manifest = load_manifest(root)
+    data = manifest.data if manifest is not None else None
     meta = data.get("metadata") if isinstance(data, dict) else None
     kit = meta.get("agentKit") if isinstance(meta, dict) else None
     version = kit.get("version") if isinstance(kit, dict) else None
@@ -262,7 +259,7 @@ _STEP_LABELS = {"removed": "removed", "kept": "KEPT", "staged": "STILL 1.x"}
 
 
 def migrate_report_json(plan: MigratePlan) -> dict[str, Any]:
-    """``kit --migrate --json``: the 1.x steps (spec/cli.md §4.5), then the kit's own report."""
+    """``kit --migrate --json``: the 1.x steps, then the kit's own report."""
     kit = report_json(plan.kit)
     return {
         "migratedFrom": plan.from_version,

@@ -1,4 +1,4 @@
-"""Edit one key of ``pix3project.yaml`` and keep every other byte (spec/cli.md §4.4, §7.16).
+"""Edit one key of ``pix3project.yaml`` and keep every other byte.
 
 ruamel's round-trip loader tells where each key sits (line and column); the edit splices lines of
 the original text, so comments, quoting, flow maps and blank lines elsewhere stay exactly as the

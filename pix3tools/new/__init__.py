@@ -1,6 +1,6 @@
 """`pix3 new`: a project from a starter (base layer + the 2d or 3d template), then the kit.
 
-The starters are our own templates, package data under ``templates/`` (spec/cli.md §5). The
+The starters are our own templates, package data under ``templates/`` (docs/new.md). The
 command is ``pix3tools.new.command``.
 """
 

@@ -1,4 +1,4 @@
-"""Create a project from a starter (spec/cli.md §5.3): files, manifest, template record, the kit.
+"""Create a project from a starter (docs/new.md, "The project"): files, manifest, template record, the kit.
 
 Either the whole project is created or nothing is: a failure half-way removes what was written
 (and the folder, when this call created it).

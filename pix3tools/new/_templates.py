@@ -1,4 +1,4 @@
-"""The starters: template folders with ``template.yaml`` + ``files/``, over layers (spec/cli.md §5.2).
+"""The starters: template folders with ``template.yaml`` + ``files/``, over layers (docs/new.md, "Starters").
 
 The templates are package data (``pix3tools/new/templates/``); ``PIX3_TEMPLATES_DIR`` points at
 another root (tests, a template author).

@@ -1,5 +1,6 @@
 """The Pix3 scene model: ``.pix3scene`` / ``pix3project.yaml`` as data with line numbers, the
-disk-format descriptor and the node-type schemas (spec/validate.md §1).
+disk-format descriptor and the node-type schemas (docs/validate.md). The project around the
+scenes (its files, manifest, prefabs) is ``pix3tools.project``.
 
 Public surface (what validate, tree, kit and character-compile import):
 
@@ -8,9 +9,6 @@ Public surface (what validate, tree, kit and character-compile import):
   Raises ``YamlError(message, line)``.
 - ``iter_nodes(data) -> NodeRef…``: every node mapping under ``root:`` (path, depth, node, parent).
 - ``format_path(path)``: ``root[0].properties.width``.
-- ``project_path(ref)``: a ``res://`` / bare reference as a project path, or None.
-- ``ProjectFiles(root)``: the walked file list (ignores node_modules, .git, .pix3, dist …).
-- ``load_manifest(root)``: ``pix3project.yaml`` as a Document (or None).
 - ``NODE_TYPES`` (canonical names a scene may use), ``KNOWN_NODE_TYPES`` (+ ``Layout2D``),
   ``resolve_node_type(name) -> (canonical|None, "exact"|"case"|"alias"|"")``,
   ``suggest_node_type(name)``.
@@ -33,17 +31,7 @@ from pix3tools.scene._disk import (
     suggest_node_type,
     type_format,
 )
-from pix3tools.scene._project import (
-    IGNORED_DIRS,
-    MANIFEST,
-    NodeRef,
-    ProjectFiles,
-    format_path,
-    iter_nodes,
-    load_manifest,
-    project_path,
-    read_text,
-)
+from pix3tools.scene._nodes import NodeRef, format_path, iter_nodes
 from pix3tools.scene._schema import COMPONENTS, MISSING, NODE_SCHEMAS, VALUE_TYPES, ComponentSchema, Prop
 from pix3tools.scene._yaml import Document, PathSeg, YamlError, parse_yaml
 
@@ -52,9 +40,7 @@ CURRENT_SCENE_FORMAT_VERSION = "1.0.0"
 __all__ = [
     "COMPONENTS",
     "CURRENT_SCENE_FORMAT_VERSION",
-    "IGNORED_DIRS",
     "KNOWN_NODE_TYPES",
-    "MANIFEST",
     "MISSING",
     "NODE_SCHEMAS",
     "NODE_TYPES",
@@ -64,7 +50,6 @@ __all__ = [
     "Document",
     "NodeRef",
     "PathSeg",
-    "ProjectFiles",
     "Prop",
     "TypeFormat",
     "YamlError",
@@ -72,10 +57,7 @@ __all__ = [
     "format_path",
     "iter_nodes",
     "levenshtein",
-    "load_manifest",
     "parse_yaml",
-    "project_path",
-    "read_text",
     "resolve_node_type",
     "suggest_node_type",
     "type_format",

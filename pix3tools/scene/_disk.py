@@ -170,6 +170,8 @@ class TypeFormat:
     relocated: dict[str, str]
     not_stored: dict[str, str]  # name -> reason
     write_only: frozenset[str]
+    kinds: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """``classify_key`` of every key that is not "unknown", worked out once per type."""
 
     @property
     def class_export(self) -> str:
@@ -190,19 +192,18 @@ def _format(name: str) -> TypeFormat:
     relocated.update(explicit)
     not_stored = dict.fromkeys(("id", "name", "type", "groups"), _NODE_ENTRY_REASON)
     not_stored.update(not_stored_extra)
-    return TypeFormat(name, family, NODE_SCHEMAS[name], extras, relocated, not_stored, frozenset(write_only))
-
-
-_FORMATS: dict[str, TypeFormat] = {name: _format(name) for name in NODE_SCHEMAS}
-
-
-def type_format(name: str) -> TypeFormat:
-    """The descriptor of a canonical node type (KeyError for an unknown one)."""
-    return _FORMATS[name]
+    fmt = TypeFormat(name, family, NODE_SCHEMAS[name], extras, relocated, not_stored, frozenset(write_only))
+    for key in (*fmt.schema, *fmt.extras, *fmt.not_stored):
+        fmt.kinds[key] = _classify(fmt, key)
+    return fmt
 
 
 def classify_key(fmt: TypeFormat, key: str) -> str:
     """``resolveSceneDiskKey``: extra | unknown | not-stored | relocated | write-only | schema."""
+    return fmt.kinds.get(key, "unknown")
+
+
+def _classify(fmt: TypeFormat, key: str) -> str:
     if key in fmt.extras:
         return "extra"
     if key not in fmt.schema and key not in fmt.not_stored:
@@ -214,6 +215,14 @@ def classify_key(fmt: TypeFormat, key: str) -> str:
     if key in fmt.write_only:
         return "write-only"
     return "schema"
+
+
+_FORMATS: dict[str, TypeFormat] = {name: _format(name) for name in NODE_SCHEMAS}
+
+
+def type_format(name: str) -> TypeFormat:
+    """The descriptor of a canonical node type (KeyError for an unknown one)."""
+    return _FORMATS[name]
 
 
 # -- node types -----------------------------------------------------------------------------------
@@ -283,9 +292,12 @@ def _norm(name: str) -> str:
 _BY_KEY: dict[str, str] = {_norm(t): t for t in KNOWN_NODE_TYPES}
 
 
+_CANONICAL = frozenset(KNOWN_NODE_TYPES)
+
+
 def resolve_node_type(authored: str) -> tuple[str | None, str]:
     """(canonical type or None, how): how is "exact", "case" (case/separators differ) or "alias"."""
-    if authored in _BY_KEY.values():
+    if authored in _CANONICAL:
         return authored, "exact"
     key = _norm(authored)
     if key in _BY_KEY:

@@ -1,17 +1,26 @@
 """A line-based reader for the YAML subset editors and agents write in scenes.
 
-Why: through its Python binding, libyaml hands every event to Python as an object (about a million for 10 MB
-of scenes); reading lines with a few regexes does less work for the same result. It covers block
-mappings and sequences (compact ``- key: v`` included), plain/quoted scalars and one-line flow
-collections. Anything else — anchors, tags, block scalars, multi-line scalars, tabs, comments
-inside flow collections, odd indentation, duplicate keys — raises :class:`Unsupported` and the
-caller parses the text with the full parser, which also reports real errors with their line.
-The result must equal the full parser's; ``tests/unit/test_validate_fastyaml.py`` checks that.
+Why: through its Python binding, libyaml hands every event to Python as an object (about a million
+for 10 MB of scenes); reading lines does less work for the same result. It covers block mappings
+and sequences (compact ``- key: v`` included), plain/quoted scalars, simply quoted keys and
+one-line flow collections. Anything else — anchors, tags, block scalars, multi-line scalars, tabs,
+comments inside flow collections, odd indentation, duplicate keys — raises :class:`Unsupported` and
+the caller parses the text with the full parser, which also reports real errors with their line.
+
+What makes it fast (docs/validate.md, "Performance"): what a line does is worked out once per
+distinct line and kept (scenes repeat most of their lines: the same keys, values and indents), so
+the usual line costs a dictionary lookup and a few comparisons; the one-line flows a scene does
+not repeat (a node's transform) are numbers, read by json's C decoder once their keys are quoted.
+
+The result must equal the full parser's; ``tests/unit/test_validate_fastyaml.py`` compares the
+four readers on fixtures, tricky snippets and generated documents.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pix3tools.scene._yaml import MAX_DEPTH, resolve_plain
@@ -30,6 +39,8 @@ _KEY = re.compile(r"([^\s#'\"\[\]{},&*!|>%@`?:\-][^:#]*?|-[^\s:#][^:#]*?)[ ]*:(?
 _FAST_ENTRY = re.compile(
     r"([A-Za-z_][A-Za-z0-9_]*):(?: +(?:((?:[A-Za-z0-9_+/]|\.(?=[0-9])|-(?=\S))[^:#\t]*?)|\"([^\"\\]*)\"))? *$"
 )
+# A quoted key ('0': …, "a/b": …), without escapes: the editor quotes keys YAML would read as numbers.
+_QUOTED_KEY = re.compile(r"""(?:'((?:[^']|'')*)'|"([^"\\]*)")[ ]*:(?:[ ]+|$)""")
 _FLOW_ENTRY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): +(?=[\[{])")
 _BAD_START = frozenset("&*!|>%@`?'\"[]{},#")
 _DQ = re.compile(r'"([^"\\]*)"')
@@ -146,9 +157,68 @@ def _cached_flow(text: str) -> tuple[Any, int] | None:
     return None if found is None else (_copy(found[0]), found[1])
 
 
+# A flow of numbers (``{ position: [10, -4.5], rotation: 90 }``, ``[1, 1]``) is JSON once its keys
+# are quoted, and json's C decoder builds it in a third of the time (most of the lines a scene
+# does not repeat are such transforms). A key is an identifier between "{ " or ", " and ": ".
+# What JSON accepts beyond that subset is refused after the decode (a word, a key YAML reads as a
+# bool or null, a repeated key); the rest never decodes.
+_YAML_WORDS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
+_NOT_JSON = frozenset("\"'\\#\t")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN / Infinity are JSON extensions; in YAML they are plain words
+
+
+# The decoder's C scanner itself: ``decode`` wraps it in Python that a one-line flow does not need.
+_DECODER: Any = json.JSONDecoder(parse_constant=_no_constant)  # typeshed does not list scan_once
+_scan: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
+
+
+def _scalars(items: list[Any]) -> bool:
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is list or kind is dict:
+            return False
+    return True
+
+
+def _number_flow(text: str) -> tuple[Any, int] | None:
+    """``text`` (one whole flow collection) read as JSON when it is numbers, flags and nulls under
+    identifier keys; None otherwise."""
+    if not _NOT_JSON.isdisjoint(text):
+        return None
+    parts = text.split(": ")
+    for index in range(len(parts) - 1):
+        head, _, key = parts[index].rpartition(" ")
+        if not key.isidentifier() or head[-1:] not in ("{", ","):
+            return None
+        parts[index] = f'{head} "{key}"'
+    quoted = ": ".join(parts)
+    try:
+        value, end = _scan(quoted, 0)
+    except (StopIteration, ValueError):
+        return None
+    if end != len(quoted) and quoted[end:].strip(" "):
+        return None
+    kind = type(value)
+    if kind is list:
+        return (value, len(text)) if _scalars(value) and ": " not in text else None
+    if kind is not dict or len(value) != text.count(": ") or not _YAML_WORDS.isdisjoint(value):
+        return None
+    for item in value.values():
+        item_kind = type(item)
+        if item_kind is str or item_kind is dict or (item_kind is list and not _scalars(item)):
+            return None
+    return value, len(text)
+
+
 def _simple_flow(text: str) -> tuple[Any, int] | None:
     """The common shapes, without a tokenizer: ``[1, 2]`` and ``{ a: 1, b: [1, 2] }`` with plain
     scalars only. None when the text is anything else."""
+    numbers = _number_flow(text)
+    if numbers is not None:
+        return numbers
     if text[0] == "[":
         match = _SIMPLE_SEQ.match(text)
         return (_simple_items(match.group(1)), match.end()) if match else None
@@ -278,145 +348,213 @@ def _flow_tokens(tokens: list[tuple[str, Any]], k: int, depth: int) -> tuple[Any
             raise Unsupported
 
 
-class _Frame:
-    __slots__ = ("indent", "is_map", "obj", "pending", "same_indent_child")
+# What one line of the subset does, cached per distinct line (scenes repeat most of their lines:
+# in the bench's 2 000 generated scenes 11 % of the lines are distinct, in the starters ~40 %).
+# An entry is (indent, op, key, value, inner indent); ``value`` of a *_FLOW op is a template that
+# is cloned per use, so no two documents share a list or a mapping.
+_SKIP, K_SCALAR, K_OPEN, K_FLOW, I_SCALAR, I_OPEN, I_FLOW, IK_SCALAR, IK_OPEN, IK_FLOW = range(10)
+_BLANK = (-1, _SKIP, None, None, 0)
+_LINES: dict[str, tuple[int, int, Any, Any, int]] = {}
+_LINES_MAX = 1 << 16  # ~10 MB of cached lines at most; the cache starts over when full
+_FLOW_OPS = frozenset((K_FLOW, I_FLOW, IK_FLOW))
+_ONCE: tuple[int, int, Any, Any, int] = (-1, _SKIP, None, None, 0)  # a flow line seen once
 
-    def __init__(self, indent: int, obj: Any, is_map: bool) -> None:
-        self.indent = indent
-        self.obj = obj
-        self.is_map = is_map
-        self.pending: Any = _NONE  # key (map) or index (seq) whose value may be a nested block
-        self.same_indent_child = False  # a sequence written at its parent key's column
+
+def _clone(value: Any) -> Any:
+    if type(value) is list:
+        return [_clone(v) if type(v) is list or type(v) is dict else v for v in value]
+    return {k: (_clone(v) if type(v) is list or type(v) is dict else v) for k, v in value.items()}
+
+
+def _value_op(value: Any, scalar: int) -> int:
+    return scalar + 2 if type(value) is list or type(value) is dict else scalar
+
+
+def _general_key(text: str) -> tuple[Any, int] | None:
+    """A mapping key at the start of ``text`` (plain, or simply quoted) and where its value
+    starts; None when ``text`` does not start with a key."""
+    match = _KEY.match(text)
+    if match is not None:
+        key = _scalar_key(match.group(1).rstrip(" "))
+        if isinstance(key, float):
+            raise Unsupported
+        return key, match.end()
+    match = _QUOTED_KEY.match(text)
+    if match is not None:
+        single, double = match.group(1), match.group(2)
+        return (single.replace("''", "'") if single is not None else double), match.end()
+    return None
+
+
+def _analyse(line: str) -> tuple[int, int, Any, Any, int]:
+    """What ``line`` does; raises :class:`Unsupported` outside the subset."""
+    content = line.lstrip(" ")
+    if not content or content[0] == "#":
+        return _BLANK
+    indent = len(line) - len(content)
+    first = content[0]
+    if first == "\t" or first == "%" or (indent == 0 and content[:3] in ("---", "...")):
+        raise Unsupported
+    if first == "-" and (len(content) == 1 or content[1] == " "):
+        rest = content[1:].lstrip(" ")
+        if not rest or rest[0] == "#":
+            return (indent, I_OPEN, None, None, 0)
+        inner = indent + len(content) - len(rest)
+        simple = _FAST_ENTRY.match(rest)
+        if simple is not None:
+            plain, quoted = simple.group(2), simple.group(3)
+            key = _resolve(simple.group(1))
+            if plain is not None:
+                return (indent, IK_SCALAR, key, _resolve(plain), inner)
+            if quoted is not None:
+                return (indent, IK_SCALAR, key, quoted, inner)
+            return (indent, IK_OPEN, key, None, inner)
+        found_key = _general_key(rest)
+        if found_key is None:
+            if rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
+                raise Unsupported
+            value = _inline(rest)
+            return (indent, _value_op(value, I_SCALAR), None, value, 0)
+        key, end = found_key
+        value_text = rest[end:]
+        if not value_text or value_text[0] == "#":
+            return (indent, IK_OPEN, key, None, inner)
+        value = _inline(value_text)
+        return (indent, _value_op(value, IK_SCALAR), key, value, inner)
+    simple = _FAST_ENTRY.match(content)
+    if simple is not None:
+        plain, quoted = simple.group(2), simple.group(3)
+        key = _resolve(simple.group(1))
+        if plain is not None:
+            return (indent, K_SCALAR, key, _resolve(plain), 0)
+        if quoted is not None:
+            return (indent, K_SCALAR, key, quoted, 0)
+        return (indent, K_OPEN, key, None, 0)
+    flow = _FLOW_ENTRY.match(content)
+    if flow is not None:
+        found = _simple_flow(content[flow.end() :])
+        if found is not None and found[1] == len(content) - flow.end():
+            return (indent, K_FLOW, _resolve(flow.group(1)), found[0], 0)
+    found_key = _general_key(content)
+    if found_key is None:
+        raise Unsupported
+    key, end = found_key
+    value_text = content[end:]
+    if not value_text or value_text[0] == "#":
+        return (indent, K_OPEN, key, None, 0)
+    value = _inline(value_text)
+    return (indent, _value_op(value, K_SCALAR), key, value, 0)
 
 
 _NONE = object()
 
 
 def fast_load(text: str) -> Any:
-    """The data of ``text`` if it is in the subset; raises :class:`Unsupported` otherwise."""
-    stack: list[_Frame] = []
-    root: Any = _NONE
+    """The data of ``text`` if it is in the subset; raises :class:`Unsupported` otherwise.
+
+    One pass over the lines with the innermost open block in locals (indent, container, is it a
+    mapping, the key or index still waiting for a nested block, and whether it is a list written
+    at its parent key's column); the blocks around it wait on ``stack``.
+    """
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
             raise Unsupported
-    fast_entry = _FAST_ENTRY.match
-    resolve = _resolve
+    cache = _LINES
+    lookup = cache.get
+    analyse = _analyse
+    clone = _clone
+    once = _ONCE
+    none = _NONE
+    holder: dict[int, Any] = {}
+    stack: list[tuple[int, Any, bool, Any, bool]] = []
+    push = stack.append
+    pop = stack.pop
+    # The innermost block; below the document a stand-in whose pending slot receives the root.
+    t_ind: int = -1
+    t_obj: Any = holder
+    t_map: bool = True
+    t_pend: Any = 0
+    t_same: bool = False
+    started = False
     for line in text.split("\n"):
-        content = line.lstrip(" ")
-        if not content or content[0] == "#":
-            if "\t" in content[:1]:
+        entry = lookup(line)
+        if entry is None or entry is once:
+            fresh = entry is None
+            entry = analyse(line)
+            if len(cache) >= _LINES_MAX:
+                cache.clear()
+            if fresh and entry[1] in _FLOW_OPS:
+                # A flow value seen for the first time is used as built (most are never seen
+                # again: positions differ from node to node); a second sighting keeps a template.
+                cache[line] = once
+                entry = (entry[0], entry[1] - 2, entry[2], entry[3], entry[4])
+            else:
+                cache[line] = entry
+        ind, op, key, value, inner = entry
+        if op == K_SCALAR and ind == t_ind and t_map:
+            # The most common line by far: `key: scalar` in the mapping being read.
+            if key in t_obj:
                 raise Unsupported
+            t_obj[key] = value
+            t_pend = none
             continue
-        indent = len(line) - len(content)
-        if content[0] == "\t" or (indent == 0 and content[:3] in ("---", "...")) or content[0] == "%":
+        if op == 0:
+            continue
+        while ind < t_ind:
+            t_ind, t_obj, t_map, t_pend, t_same = pop()
+        is_item = op >= I_SCALAR
+        if ind > t_ind:
+            if t_pend is none or len(stack) >= MAX_DEPTH or (not started and ind):
+                raise Unsupported
+            started = True
+            child: Any = [] if is_item else {}
+            t_obj[t_pend] = child
+            push((t_ind, t_obj, t_map, none, t_same))
+            t_ind, t_obj, t_map, t_pend, t_same = ind, child, not is_item, none, False
+        elif is_item:
+            if t_map:
+                if t_pend is none or len(stack) >= MAX_DEPTH:
+                    raise Unsupported
+                child = []
+                t_obj[t_pend] = child
+                push((t_ind, t_obj, t_map, none, t_same))
+                t_ind, t_obj, t_map, t_pend, t_same = ind, child, False, none, True
+        elif t_same:
+            t_ind, t_obj, t_map, t_pend, t_same = pop()
+        if t_map == is_item:
             raise Unsupported
-        is_item = content[0] == "-" and (len(content) == 1 or content[1] == " ")
-        while stack and stack[-1].indent > indent:
-            stack.pop()
-        if not is_item and stack and stack[-1].indent == indent and stack[-1].same_indent_child:
-            stack.pop()
-        if not stack:
-            if root is not _NONE:
+        if op == K_SCALAR:
+            if key in t_obj:
                 raise Unsupported
-            if indent != 0:
-                raise Unsupported
-            frame = _Frame(0, [] if is_item else {}, not is_item)
-            root = frame.obj
-            stack.append(frame)
-        top = stack[-1]
-        if top.indent < indent:
-            if top.pending is _NONE or len(stack) >= MAX_DEPTH:
-                raise Unsupported
-            frame = _Frame(indent, [] if is_item else {}, not is_item)
-            top.obj[top.pending] = frame.obj
-            top.pending = _NONE
-            stack.append(frame)
-            top = frame
-        elif top.is_map and is_item:
-            if top.pending is _NONE or len(stack) >= MAX_DEPTH:
-                raise Unsupported
-            frame = _Frame(indent, [], False)
-            frame.same_indent_child = True
-            top.obj[top.pending] = frame.obj
-            top.pending = _NONE
-            stack.append(frame)
-            top = frame
-        if top.is_map == is_item:
-            raise Unsupported
-        top.pending = _NONE
-        if is_item:
-            rest = content[1:].lstrip(" ")
-            seq = top.obj
-            if not rest or rest[0] == "#":
-                seq.append(None)
-                top.pending = len(seq) - 1
-                continue
+            t_obj[key] = value
+            t_pend = none
+        elif op >= IK_SCALAR:  # a compact `- key: …` opens a mapping in the list
             if len(stack) >= MAX_DEPTH:
                 raise Unsupported
-            simple = fast_entry(rest)
-            if simple is not None:
-                frame = _Frame(indent + (len(content) - len(rest)), {}, True)
-                seq.append(frame.obj)
-                stack.append(frame)
-                _fast_value(frame, resolve(simple.group(1)), simple)
-                continue
-            key_match = _KEY.match(rest)
-            if key_match is None:
-                if rest[0] == "-" and (len(rest) == 1 or rest[1] == " "):
-                    raise Unsupported
-                seq.append(_inline(rest))
-                continue
-            mapping: dict[Any, Any] = {}
-            seq.append(mapping)
-            frame = _Frame(indent + (len(content) - len(rest)), mapping, True)
-            stack.append(frame)
-            _entry(frame, key_match, rest)
-        else:
-            simple = fast_entry(content)
-            if simple is not None:
-                key = resolve(simple.group(1))
-                if key in top.obj:
-                    raise Unsupported
-                _fast_value(top, key, simple)
-                continue
-            flow = _FLOW_ENTRY.match(content)
-            if flow is not None:
-                simple_flow = _cached_flow(content[flow.end() :])
-                if simple_flow is not None and simple_flow[1] == len(content) - flow.end():
-                    key = resolve(flow.group(1))
-                    if key in top.obj:
-                        raise Unsupported
-                    top.obj[key] = simple_flow[0]
-                    continue
-            key_match = _KEY.match(content)
-            if key_match is None:
+            mapping = {key: clone(value) if op == IK_FLOW else value}
+            t_obj.append(mapping)
+            push((t_ind, t_obj, False, none, t_same))
+            t_ind, t_obj, t_map, t_pend, t_same = inner, mapping, True, (key if op == IK_OPEN else none), False
+        elif op == K_OPEN:
+            if key in t_obj:
                 raise Unsupported
-            _entry(top, key_match, content)
-    if root is _NONE:
+            t_obj[key] = None
+            t_pend = key
+        elif op == K_FLOW:
+            if key in t_obj:
+                raise Unsupported
+            t_obj[key] = clone(value)
+            t_pend = none
+        elif op == I_SCALAR:
+            t_obj.append(value)
+            t_pend = none
+        elif op == I_OPEN:
+            t_obj.append(None)
+            t_pend = len(t_obj) - 1
+        else:
+            t_obj.append(clone(value))
+            t_pend = none
+    if not started:
         raise Unsupported
-    return root
-
-
-def _fast_value(frame: _Frame, key: Any, match: re.Match[str]) -> None:
-    plain, quoted = match.group(2), match.group(3)
-    if plain is not None:
-        frame.obj[key] = _resolve(plain)
-    elif quoted is not None:
-        frame.obj[key] = quoted
-    else:
-        frame.obj[key] = None
-        frame.pending = key
-
-
-def _entry(frame: _Frame, match: re.Match[str], content: str) -> None:
-    key = _scalar_key(match.group(1).rstrip(" "))
-    mapping = frame.obj
-    if key in mapping or isinstance(key, float):
-        raise Unsupported
-    value_text = content[match.end() :]
-    if not value_text or value_text[0] == "#":
-        mapping[key] = None
-        frame.pending = key
-        return
-    mapping[key] = _inline(value_text)
+    return holder[0]

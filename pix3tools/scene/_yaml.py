@@ -2,11 +2,13 @@
 
 Scenes are parsed the way the reference validator's `yaml` package does (YAML 1.2 core schema:
 ``yes``/``on`` are strings, ``1_000`` is a string; duplicate keys are an error; no ``<<`` merges;
-at most ``MAX_ALIASES`` alias expansions). Readers, fastest first: the line-based reader of
-``_fastyaml`` for the subset scenes use; libyaml's C parser through ruamel.yaml's C binding
-(``ruamel.yaml.clib``, a dependency; when it is not built for the platform the next reader is used)
-(events only: ~9 MB/s of scene YAML here, against ~0.3 MB/s for ruamel.yaml's pure-Python
-loader); else ruamel.yaml's own parser. All three give the same data.
+at most ``MAX_ALIASES`` alias expansions). Four readers, fastest first (cold, on the bench's
+scenes, one core here): the line reader of ``_fastyaml`` for the subset scenes use (~40 MB/s);
+libyaml's C parser through ruamel.yaml's C binding (``ruamel.yaml.clib``, a dependency), its events
+read by a tight loop for plain documents (~8 MB/s) or by the general builder that also keeps lines,
+anchors and tags (~6 MB/s); else ruamel.yaml's own pure-Python parser (~0.4 MB/s), where the
+binding is not built or libyaml refuses valid YAML 1.2 (a ``:`` in a plain scalar inside a flow
+mapping). They give the same data (``tests/unit/test_validate_fastyaml.py``).
 
 Lines are not kept while loading (most files have no diagnostics): ``Document.line_of(path)``
 parses the text once more in line mode, only for files that need a line.
@@ -232,10 +234,11 @@ class _Loc:
     items: list[tuple[int, _Loc | None]] = field(default_factory=list)
 
 
-def _build(text: str, with_lines: bool) -> tuple[Any, _Loc | None, int]:
+def _build(text: str, with_lines: bool, events: Iterator[Event] | None = None) -> tuple[Any, _Loc | None, int]:
     """Data of the single document in ``text``; with its line tree when asked.
 
-    Returns (data, loc, first content line (0-based)).
+    Returns (data, loc, first content line (0-based)). ``events`` replaces the events of the
+    usual source (libyaml, else ruamel's parser), for a test that compares the readers.
     """
     anchors: dict[str, tuple[Any, _Loc | None]] = {}
     aliases = 0
@@ -254,7 +257,7 @@ def _build(text: str, with_lines: bool) -> tuple[Any, _Loc | None, int]:
     loc: _Loc | None = None
     anchor_here: Any = None
     start = 0
-    for kind, value, line, anchor, style, tag in _events(text):
+    for kind, value, line, anchor, style, tag in _events(text) if events is None else events:
         child_loc: _Loc | None = None
         if kind == "scalar":
             if tag is not None and tag != "!":

@@ -1,4 +1,4 @@
-"""`pix3 sfx`: an offline jsfxr-style synth (spec/tools.md §3).
+"""`pix3 sfx`: an offline jsfxr-style synth (docs/sfx.md).
 
 ``render(params, noise_seed)`` gives float32 samples at 44.1 kHz; ``encode_wav`` the 16-bit
 PCM file; ``pick_preset`` / ``apply_modifiers`` / ``vary`` turn a description and a seed into

@@ -1,4 +1,4 @@
-"""JavaScript number semantics the port must match bit for bit (spec/tools.md, conventions)."""
+"""JavaScript number semantics the port must match bit for bit (docs/sfx.md, "Rendering")."""
 
 from __future__ import annotations
 

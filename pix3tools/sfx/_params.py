@@ -1,4 +1,6 @@
-"""Parameters, presets, text → preset, modifiers and the seeded variation (spec/tools.md §3.2–§3.5)."""
+"""Parameters, presets, text → preset, modifiers and the seeded variation.
+
+See docs/sfx.md: "Text → preset", "Modifiers", "Parameters and presets", "Seeded variation"."""
 
 from __future__ import annotations
 
@@ -179,7 +181,7 @@ def apply_modifiers(params: Params, text: str) -> tuple[Params, list[str]]:
 
 
 def vary(params: Params, seed: int) -> Params:
-    """The seeded variation: draws in the spec's exact order from mulberry32(seed ^ 0x9E3779B9)."""
+    """The seeded variation: draws in a fixed order from mulberry32(seed ^ 0x9E3779B9)."""
     rand = Mulberry32((seed ^ 0x9E3779B9) & 0xFFFFFFFF)
 
     def jitter(amount: float) -> float:

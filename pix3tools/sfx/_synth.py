@@ -1,7 +1,7 @@
-"""The renderer: mono float32 samples at 44.1 kHz (spec/tools.md §3.6).
+"""The renderer: mono float32 samples at 44.1 kHz (docs/sfx.md, "Rendering").
 
 Everything that does not carry state from one sample to the next is computed with numpy in the
-spec's exact floating-point order (element-wise +, −, ×, ÷ round exactly like JavaScript's; the
+reference's exact floating-point order (element-wise +, −, ×, ÷ round exactly like JavaScript's; the
 phase is a sequential ``cumsum``). Only the low-pass and the DC blocker, whose state feeds the
 next sample, run in a plain loop — about 5 ms for the longest preset.
 """
@@ -60,7 +60,7 @@ def _envelope(p: Params, t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     d = d - p.sustain
     in_release = ~in_attack & ~in_decay & ~in_sustain & (d < p.release)
     q = 1 - d[in_release] / p.release
-    env[in_release] = p.sustainLevel * (q * q)  # x*x, not x**2 (spec §3.10)
+    env[in_release] = p.sustainLevel * (q * q)  # x*x: CPython's x**2 differs from JavaScript's in the last bit
     return env
 
 

@@ -1,4 +1,4 @@
-"""16-bit mono PCM WAV with the classic 44-byte header (spec/tools.md §3.7)."""
+"""16-bit mono PCM WAV with the classic 44-byte header (docs/sfx.md, "The WAV file")."""
 
 from __future__ import annotations
 

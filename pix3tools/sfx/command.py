@@ -1,4 +1,4 @@
-"""`pix3 sfx <preset|"text"> [--out <file.wav>] [--seed <n>] [--json]` (spec/tools.md §3.1, §3.8)."""
+"""`pix3 sfx <preset|"text"> [--out <file.wav>] [--seed <n>] [--json]` (docs/sfx.md, "Output")."""
 
 from __future__ import annotations
 

@@ -13,15 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pix3tools.tree._paths import SceneError, project_path, read_scene
+from pix3tools.project import Project, first_mapping, project_path
 from pix3tools.tree._text import is_number, tidy_number
 
 __all__ = ["Instance", "Node", "OutlineOptions", "build_outline", "count_nodes", "normalise_type"]
 
 MARGIN_SIDES = ("left", "right", "top", "bottom")
-# A prefab instancing a prefab instancing…: the type shown is the innermost root's; the chain
-# is cut here so a cycle (reported by validate as E_PREFAB_CYCLE) cannot loop.
-MAX_PREFAB_CHAIN = 16
 _NON_ALNUM = re.compile(r"[^a-z0-9]")
 
 Size = tuple[float | None, float | None]
@@ -90,36 +87,19 @@ def count_nodes(items: object) -> int:
     return total
 
 
-class _Prefabs:
-    """Prefab root facts (type, name), read once per file."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.cache: dict[str, tuple[str | None, str | None] | None] = {}
-
-    def root_of(self, reference: str, chain: int = 0) -> tuple[str | None, str | None] | None:
-        rel = project_path(reference)
-        if rel is None or chain > MAX_PREFAB_CHAIN:
-            return None
-        if rel in self.cache:
-            return self.cache[rel]
-        self.cache[rel] = None  # a cycle reads as unreadable
-        try:
-            doc = read_scene(self.root / rel)
-        except SceneError:
-            return None
-        roots = [item for item in doc["root"] if isinstance(item, dict)]
-        if not roots:
-            return None
-        first = roots[0]
-        name = first.get("name") if isinstance(first.get("name"), str) else None
-        kind: str | None = first.get("type") if isinstance(first.get("type"), str) else None
-        inner = first.get("instance")
-        if isinstance(inner, str):
-            nested = self.root_of(inner, chain + 1)
-            kind = nested[0] if nested else None
-        self.cache[rel] = (kind, name)
-        return self.cache[rel]
+def _prefab_root(project: Project, reference: str) -> tuple[str | None, str | None] | None:
+    """(type, name) an instance line shows for its prefab: the prefab's first node as written,
+    with the type of the node a chain of instances finally stands for; None when unreadable.
+    A type that cannot be followed (a cycle, an unreadable inner prefab) is None."""
+    target = project_path(reference)
+    roots = project.prefabs.roots(target)
+    first = first_mapping(roots) if roots is not None and target is not None else None
+    if first is None or target is None:
+        return None
+    name = first.get("name") if isinstance(first.get("name"), str) else None
+    inner, complete = project.prefabs.innermost(first, {target}, first_mapping)
+    kind = inner.get("type") if complete and isinstance(inner, dict) else None
+    return (kind if isinstance(kind, str) else None), name
 
 
 def _vector(value: Any) -> list[float] | None:
@@ -194,7 +174,7 @@ def _resolve_layout(node: Node, layout: dict[str, Any], parent: Size) -> None:
     node.resolved_size = (tidy_number(w), tidy_number(h))
 
 
-def _make(raw: dict[str, Any], depth: int, parent: Size, prefabs: _Prefabs) -> Node:
+def _make(raw: dict[str, Any], depth: int, parent: Size, project: Project) -> Node:
     props = raw.get("properties")
     properties: dict[str, Any] = props if isinstance(props, dict) else {}
     ident = raw.get("id")
@@ -209,7 +189,7 @@ def _make(raw: dict[str, Any], depth: int, parent: Size, prefabs: _Prefabs) -> N
     )
     reference = raw.get("instance")
     if isinstance(reference, str):
-        found = prefabs.root_of(reference)
+        found = _prefab_root(project, reference)
         overrides, own = _edits(raw)
         node.instance = Instance(reference, found[0] if found else None, found[1] if found else None, overrides, own)
         node.type = (found[0] or "?") if found else "Instance"
@@ -257,10 +237,10 @@ def build_outline(
     props: Callable[[Node], dict[str, Any] | None] | None = None,
 ) -> list[Node]:
     """The outline of a scene document (``doc["root"]`` is a list)."""
-    prefabs = _Prefabs(root)
+    project = Project(root)
 
     def build(raw: dict[str, Any], depth: int, parent: Size) -> Node:
-        node = _make(raw, depth, parent, prefabs)
+        node = _make(raw, depth, parent, project)
         if props is not None:
             node.props = props(node)
         children = raw.get("children")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pix3tools.project import Project, project_path, read_text
 from pix3tools.tree._outline import count_nodes
-from pix3tools.tree._paths import IGNORED_DIRS, SceneError, project_path, read_scene, scene_files
+from pix3tools.tree._paths import SceneError, scene_of
 from pix3tools.tree._text import is_number
 
 __all__ = ["Overview", "build_overview", "overview_json", "overview_lines"]
@@ -47,24 +47,15 @@ class Overview:
         return any(scene.error is not None for scene in self.scenes)
 
 
-def _scripts(root: Path) -> list[str]:
+def _scripts(project: Project) -> list[str]:
     names: set[str] = set()
-    for folder in ("scripts", "src/scripts"):
-        base = root / folder
-        if not base.is_dir():
+    for rel in project.files.files:
+        name = rel.rsplit("/", 1)[-1]
+        if not _SCRIPT_FILE.match(rel) or name.endswith(".d.ts") or ".spec." in name:
             continue
-        for here, dirs, files in os.walk(base):
-            dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
-            for name in files:
-                rel = os.path.relpath(os.path.join(here, name), root).replace(os.sep, "/")
-                if not _SCRIPT_FILE.match(rel) or name.endswith(".d.ts") or ".spec." in name:
-                    continue
-                try:
-                    text = (root / rel).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                if _EXTENDS_SCRIPT.search(text):
-                    names.update(_EXPORTED_CLASS.findall(text))
+        text = read_text(project.root / rel)
+        if text is not None and _EXTENDS_SCRIPT.search(text):
+            names.update(_EXPORTED_CLASS.findall(text))
     return sorted(f"user:{name}" for name in names)
 
 
@@ -77,10 +68,10 @@ def _kind(path: str, instanced: set[str]) -> str:
     return "scene"
 
 
-def _facts(root: Path, path: str) -> SceneFacts:
+def _facts(project: Project, path: str) -> SceneFacts:
     facts = SceneFacts(path)
     try:
-        doc = read_scene(root / path)
+        doc = scene_of(project.load(path))
     except SceneError as exc:
         facts.error = str(exc)
         return facts
@@ -113,12 +104,13 @@ def _facts(root: Path, path: str) -> SceneFacts:
 def build_overview(root: Path, manifest: dict[str, Any] | None) -> Overview:
     entry = manifest.get("defaultExportScenePath") if manifest else None
     entry_path = project_path(entry) if isinstance(entry, str) else None
-    scenes = [_facts(root, path) for path in scene_files(root)]
+    project = Project(root)
+    scenes = [_facts(project, path) for path in project.files.scenes]
     instanced = {target for scene in scenes for target in scene.instances}
     for scene in scenes:
         scene.kind = _kind(scene.path, instanced)
         scene.entry = scene.path == entry_path
-    return Overview(root, manifest, _scripts(root), scenes)
+    return Overview(root, manifest, _scripts(project), scenes)
 
 
 def _project_facts(manifest: dict[str, Any]) -> dict[str, Any]:

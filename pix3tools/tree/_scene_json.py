@@ -10,7 +10,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from pix3tools.scene import MANIFEST, load_manifest
+from pix3tools.core import PROJECT_FILE
+from pix3tools.project import load_manifest
 from pix3tools.tree._outline import Node, OutlineOptions, Size, build_outline
 from pix3tools.tree._paths import parse_scene, read_scene
 from pix3tools.tree._render import node_json
@@ -21,7 +22,7 @@ __all__ = ["json_safe", "manifest_data", "scene_outline", "viewport_of"]
 
 def manifest_data(root: Path) -> dict[str, Any] | None:
     """`pix3project.yaml` as a mapping; None without one, {} when it is not a YAML mapping."""
-    if not (root / MANIFEST).is_file():
+    if not (root / PROJECT_FILE).is_file():
         return None
     doc = load_manifest(root)
     return doc.data if doc is not None and isinstance(doc.data, dict) else {}

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pix3tools.scene import Document, PathSeg, YamlError, parse_yaml, project_path, read_text
-from pix3tools.validate._context import Project
+from pix3tools.project import project_path, read_text
+from pix3tools.scene import Document, PathSeg, YamlError, parse_yaml
+from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
 
 __all__ = ["check_anims", "json_doc"]
@@ -34,7 +35,7 @@ def _got(value: Any) -> str:
     return "string" if isinstance(value, str) else "object"
 
 
-def check_anims(project: Project, references: set[str], whole: bool) -> list[Diagnostic]:
+def check_anims(project: ValidateProject, references: set[str], whole: bool) -> list[Diagnostic]:
     chosen = {r for r in references if r.endswith(ANIM_SUFFIX) and project.files.exists(r)}
     if whole:
         chosen |= set(project.files.with_suffix(ANIM_SUFFIX))
@@ -44,7 +45,7 @@ def check_anims(project: Project, references: set[str], whole: bool) -> list[Dia
     return out
 
 
-def _check_one(project: Project, rel: str) -> list[Diagnostic]:
+def _check_one(project: ValidateProject, rel: str) -> list[Diagnostic]:
     text = read_text(project.root / rel)
     if text is None:
         return []

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
-from pix3tools.scene import MANIFEST, Document, project_path
-from pix3tools.validate._context import Project
+from pix3tools.core import PROJECT_FILE
+from pix3tools.project import project_path
+from pix3tools.scene import Document
+from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
 from pix3tools.validate._scripts import is_script_folder
 
@@ -14,7 +16,7 @@ __all__ = ["check_autoloads"]
 _SCRIPT_EXT = re.compile(r"\.(?:ts|js|mjs|cjs|tsx|jsx)$")
 
 
-def check_autoloads(project: Project, manifest: Document | None) -> list[Diagnostic]:
+def check_autoloads(project: ValidateProject, manifest: Document | None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if manifest is None or not isinstance(manifest.data, dict):
         return out
@@ -23,7 +25,7 @@ def check_autoloads(project: Project, manifest: Document | None) -> list[Diagnos
         return out
 
     def emit(path: tuple[str | int, ...], message: str, fix: str | None = None) -> None:
-        out.append(Diagnostic("E_AUTOLOAD", MANIFEST, message, path=path, fix=fix, doc=manifest))
+        out.append(Diagnostic("E_AUTOLOAD", PROJECT_FILE, message, path=path, fix=fix, doc=manifest))
 
     if not isinstance(autoloads, list):
         emit(("autoloads",), "autoloads: must be a list; the game reads none.")

@@ -9,11 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pix3tools.scene import MANIFEST, Document, PathSeg, project_path, read_text
+from pix3tools.core import PROJECT_FILE
+from pix3tools.project import project_path, read_text
+from pix3tools.scene import Document, PathSeg
 from pix3tools.validate._anim import json_doc
-from pix3tools.validate._context import Project
+from pix3tools.validate._check import KeyUse
+from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
-from pix3tools.validate._scene import KeyUse
 
 __all__ = ["LocaleCheck", "Localization", "check_localization", "resolve_localization"]
 
@@ -35,7 +37,7 @@ class Localization:
         return list(dict.fromkeys([self.default, self.fallback, *self.locales]))
 
 
-def resolve_localization(project: Project, manifest: Document | None) -> Localization | None:
+def resolve_localization(project: ValidateProject, manifest: Document | None) -> Localization | None:
     block = manifest.data.get("localization") if manifest is not None and isinstance(manifest.data, dict) else None
     if isinstance(block, dict):
         raw = block.get("locales")
@@ -74,7 +76,7 @@ class _Table:
 class LocaleCheck:
     """The tables loaded once per run: their own diagnostics, and key lookups for scenes/scripts."""
 
-    project: Project
+    project: ValidateProject
     table_diagnostics: list[Diagnostic] = field(default_factory=list)
     lookup: list[_Table] | None = None  # None: not localised, or the default table did not load
     where: str = ""
@@ -145,7 +147,7 @@ def _kind(value: Any) -> str:
     return "a number" if isinstance(value, int | float) else f"a {type(value).__name__}"
 
 
-def check_localization(project: Project, manifest: Document | None, whole: bool) -> LocaleCheck:
+def check_localization(project: ValidateProject, manifest: Document | None, whole: bool) -> LocaleCheck:
     """Load the tables; their diagnostics are kept only on whole-project runs."""
     result = LocaleCheck(project)
     loc = resolve_localization(project, manifest)
@@ -176,7 +178,7 @@ def check_localization(project: Project, manifest: Document | None, whole: bool)
             out.append(
                 Diagnostic(
                     prefix + "LOCALE_MISSING",
-                    MANIFEST,
+                    PROJECT_FILE,
                     f'{role} "{locale}" has no table {rel}: the game loads it empty — {consequence}.',
                     path=path if loc.declared else None,
                     fix=f'write {rel} (copy the default locale\'s table), or drop "{locale}" from localization:',
@@ -292,7 +294,7 @@ def check_localization(project: Project, manifest: Document | None, whole: bool)
 
 
 def _script_keys(
-    project: Project,
+    project: ValidateProject,
     has: Callable[[str, str], bool],
     where: str,
     text_fix: Callable[[str], str],

@@ -5,32 +5,35 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pix3tools.scene import MANIFEST, load_manifest
+from pix3tools.core.walk import INVENTORY, walk_files
+from pix3tools.project import sort_paths
 from pix3tools.validate._anim import check_anims
 from pix3tools.validate._autoload import check_autoloads
-from pix3tools.validate._context import Project
-from pix3tools.validate._locale import check_localization
+from pix3tools.validate._context import ValidateProject
+from pix3tools.validate._locale import LocaleCheck, check_localization
+from pix3tools.validate._nodes import check_scene
 from pix3tools.validate._report import Diagnostic, ValidateReport, sort_diagnostics
-from pix3tools.validate._scene import check_scene
 from pix3tools.validate._unused import unused_assets
+from pix3tools.validate._workers import in_workers, split_by_size
 
 __all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_validate"]
 
 SCENE_SUFFIX = ".pix3scene"
 # Level 2 loads every scene through the JavaScript runtime (@pix3/runtime + esbuild); this
-# implementation has no JavaScript engine, so it never runs (spec/validate.md §2.6).
-LEVEL2_UNAVAILABLE = "the Python CLI cannot load @pix3/runtime (level 2 needs the JavaScript runtime)"
+# implementation has no JavaScript engine, so it never runs (docs/validate.md, "Level 2 is not
+# run"). Said once: in the summary line and as `level2.reason` (no note repeats it).
+LEVEL2_CAUSE = "the Python CLI cannot load @pix3/runtime"
+LEVEL2_UNAVAILABLE = (
+    f"{LEVEL2_CAUSE}, so the loader checks (E_LOAD, E_PENDING_COMPONENT), user: component config and"
+    " renderability are missing from this report, not passed"
+)
 
 
 class ValidateUsageError(Exception):
     """A bad path argument: ``pix3 validate`` prints it with the usage and exits 2."""
-
-
-def _js_sort(names: list[str]) -> list[str]:
-    """JavaScript's default sort: UTF-16 code units."""
-    return sorted(names, key=lambda s: s.encode("utf-16-be"))
 
 
 def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[str] | None:
@@ -49,57 +52,82 @@ def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[
         if resolved.is_dir():
             if resolved == root:
                 return None
-            for folder, dirs, names in os.walk(resolved):
-                dirs[:] = [
-                    d for d in dirs if d not in ("node_modules", ".git", ".pix3", "dist", ".vite", ".cache", ".yalc")
-                ]
-                base = Path(folder).relative_to(root)
-                targets.extend((base / n).as_posix() for n in names if n.endswith(SCENE_SUFFIX))
+            # The folder named is entered whatever its name; below it, the inventory's rules.
+            targets.extend(p for p in walk_files(root, INVENTORY, rel.as_posix()) if p.endswith(SCENE_SUFFIX))
             continue
         if not resolved.name.endswith(SCENE_SUFFIX):
             raise ValidateUsageError(f"{arg} is not a .pix3scene file")
         targets.append(rel.as_posix())
-    return _js_sort(list(dict.fromkeys(targets)))
+    return sort_paths(dict.fromkeys(targets))
 
 
-def run_validate(
-    root: Path, paths: Sequence[str] | None = None, *, hydrate: bool = True, cwd: Path | None = None
-) -> ValidateReport:
-    """Validate ``paths`` (scene files or folders, relative to ``cwd``) or, with none, the whole
-    project at ``root``. Raises :class:`ValidateUsageError` for a path outside the project or not
-    a scene."""
-    root = root.resolve()
-    explicit = resolve_targets(root, paths, cwd or Path.cwd())
-    project = Project.open(root)
-    whole = explicit is None
-    targets = _js_sort(project.files.with_suffix(SCENE_SUFFIX)) if explicit is None else explicit
-    diagnostics: list[Diagnostic] = []
-    files: list[tuple[str, str]] = []
-    references: set[str] = set()
-    uses_user = False
-    manifest = load_manifest(root)
-    locale = check_localization(project, manifest, whole)
+@dataclass
+class _Scenes:
+    """What checking a run of scenes found (sent back from a worker process as a pickle)."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[tuple[str, str]] = field(default_factory=list)  # (file, sha256)
+    references: set[str] = field(default_factory=set)
+    uses_user: bool = False
+
+
+def _check_scenes(project: ValidateProject, locale: LocaleCheck, targets: list[str]) -> _Scenes:
+    """Level 1 for each target in turn; a scene is dropped once checked (memory stays flat)."""
+    out = _Scenes()
     for rel in targets:
         load = project.load(rel)
         if load.raw is None:
-            if load.error is None:
-                diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
+            if load.unreadable is None:
+                out.diagnostics.append(Diagnostic("E_SHAPE", rel, f"{rel} does not exist."))
             else:
-                diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.error.message}"))
+                out.diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}"))
             continue
-        files.append((rel, hashlib.sha256(load.raw).hexdigest()))
-        if load.error is not None or load.doc is None:
-            message = load.error.message if load.error else "unreadable"
+        out.files.append((rel, hashlib.sha256(load.raw).hexdigest()))
+        if load.doc is None:
             line = load.error.line if load.error else None
-            diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {message}", line=line))
+            out.diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}", line=line))
             continue
         result = check_scene(project, rel, load.doc)
         found = result.diagnostics + locale.key_diagnostics(rel, result.key_uses, load.doc)
         for diag in found:
             diag.resolve_line()
-        diagnostics.extend(found)
-        references |= result.references
-        uses_user = uses_user or result.uses_user
+        out.diagnostics.extend(found)
+        out.references |= result.references
+        out.uses_user = out.uses_user or result.uses_user
+    return out
+
+
+def run_validate(
+    root: Path,
+    paths: Sequence[str] | None = None,
+    *,
+    hydrate: bool = True,
+    cwd: Path | None = None,
+    workers: int = 1,
+) -> ValidateReport:
+    """Validate ``paths`` (scene files or folders, relative to ``cwd``) or, with none, the whole
+    project at ``root``. Raises :class:`ValidateUsageError` for a path outside the project or not
+    a scene. ``workers`` > 1 checks the scenes in that many processes when there are enough of
+    them (``_workers``: only for a single-threaded caller)."""
+    root = root.resolve()
+    explicit = resolve_targets(root, paths, cwd or Path.cwd())
+    project = ValidateProject(root)
+    whole = explicit is None
+    targets = project.files.scenes if explicit is None else explicit
+    manifest = project.manifest
+    locale = check_localization(project, manifest, whole)
+
+    def check(run: list[str]) -> _Scenes:
+        return _check_scenes(project, locale, run)
+
+    runs = split_by_size(root, targets, workers) if workers > 1 else [list(targets)]
+    scenes = in_workers(check, runs) if len(runs) > 1 else [check(runs[0])]
+    diagnostics = [d for part in scenes for d in part.diagnostics]
+    files = [f for part in scenes for f in part.files]
+    references: set[str] = set()
+    for part in scenes:
+        references |= part.references
+    uses_user = any(part.uses_user for part in scenes)
     diagnostics.extend(check_autoloads(project, manifest))
     diagnostics.extend(check_anims(project, references, whole))
     if whole:
@@ -116,15 +144,11 @@ def run_validate(
                 Diagnostic(
                     "W_HYDRATE_SKIPPED",
                     "scripts",
-                    f"Level 2 skipped for scenes with user: components: {LEVEL2_UNAVAILABLE}"
+                    f"Level 2 skipped for scenes with user: components: {LEVEL2_CAUSE}"
                     " (user: component properties not checked).",
                     fix="run with --no-hydrate to check level 1 only",
                 )
             )
-        notes.append(
-            f"Level 2 did not run: {LEVEL2_UNAVAILABLE}. Loader checks (E_LOAD, E_PENDING_COMPONENT), user:"
-            " component config and renderability are missing from this report, not passed."
-        )
     else:
         level2 = {"state": "disabled"}
         if uses_user:
@@ -136,6 +160,3 @@ def run_validate(
         level2=level2,
         notes=notes,
     )
-
-
-__all__ += ["MANIFEST"]

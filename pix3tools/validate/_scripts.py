@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pix3tools.scene import ProjectFiles, read_text
+from pix3tools.project import ProjectFiles, read_text
 
 __all__ = ["ScriptIndex", "export_names", "is_script_folder", "scan_scripts"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pix3tools.scene import read_text
-from pix3tools.validate._context import Project
+from pix3tools.project import read_text
+from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
 
 __all__ = ["REFERENCING_EXTENSIONS", "unused_assets"]
@@ -13,7 +13,7 @@ REFERENCING_EXTENSIONS = (
 )  # fmt: skip
 
 
-def unused_assets(project: Project, references: set[str]) -> list[Diagnostic]:
+def unused_assets(project: ValidateProject, references: set[str]) -> list[Diagnostic]:
     candidates = [
         rel
         for rel in project.files.files

@@ -10,7 +10,7 @@ from typing import Any
 from pix3tools._js import js_number, js_string
 from pix3tools.scene import PathSeg, Prop
 
-__all__ = ["Emit", "check_kind", "check_prop", "describe", "js_number", "js_string"]
+__all__ = ["Emit", "check_kind", "check_prop", "describe", "js_number", "js_string", "kind_prop", "plainly_valid"]
 
 # emit(code, path, message, fix)
 Emit = Callable[[str, tuple[PathSeg, ...], str, str | None], None]
@@ -126,6 +126,46 @@ def _check_texture(emit: Emit, name: str, value: Any, path: tuple[PathSeg, ...])
     )
 
 
+_KIND_PROPS: dict[str, Prop] = {}
+
+
+def kind_prop(kind: str) -> Prop:
+    """A property of a bare value type (no options, no range): what a disk kind is checked as."""
+    prop = _KIND_PROPS.get(kind)
+    if prop is None:
+        prop = _KIND_PROPS[kind] = Prop(kind, kind)
+    return prop
+
+
+def plainly_valid(prop: Prop, value: Any) -> bool:
+    """Whether ``check_prop`` finds nothing and ``resource_value`` has nothing to check: the
+    common values (a number in range, a vector of numbers, an option, a flag, a text, a colour)
+    answered without a call into the value checks."""
+    kind, vtype = prop.type, type(value)
+    if kind == "number":
+        return (
+            (vtype is int or vtype is float)
+            and value - value == 0  # finite
+            and (not prop.positive or value > 0)
+            and (prop.min is None or value >= prop.min)
+            and (prop.max is None or value <= prop.max)
+        )
+    if kind in _VECTOR_N:
+        if vtype is not list or len(value) < _VECTOR_N[kind]:
+            return False
+        for item in value[: _VECTOR_N[kind]]:
+            if (type(item) is not int and type(item) is not float) or item - item != 0:
+                return False
+        return True
+    if kind == "enum" or kind == "select":
+        return value in prop.options if prop.options else True
+    if kind == "color":
+        return value is None or (vtype is str and _COLOR.fullmatch(value.strip()) is not None)
+    if kind == "string" or kind == "node":
+        return value is None or vtype is str
+    return kind == "boolean" and vtype is bool
+
+
 def check_prop(emit: Emit, name: str, value: Any, path: tuple[PathSeg, ...], prop: Prop) -> None:
     """A value against a schema property (its PropertyType and rules)."""
     kind = prop.type
@@ -179,4 +219,4 @@ def check_kind(
         if value not in options:
             emit("E_PROPERTY_ENUM", path, f"{name} is {describe(value)}; allowed: {', '.join(options)}.", None)
     else:
-        check_prop(emit, name, value, path, Prop(name, kind))
+        check_prop(emit, name, value, path, kind_prop(kind))

@@ -13,6 +13,7 @@ from typing import TextIO
 from pix3tools.core.argv import Args, Option, Project, Syntax, UsageError
 from pix3tools.core.cli import Call, run
 from pix3tools.validate._run import ValidateUsageError, run_validate
+from pix3tools.validate._workers import available_cores
 from pix3tools.validate.codes import codes_help
 
 __all__ = ["SYNTAX", "main"]
@@ -45,7 +46,13 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 def _validate(call: Call) -> int:
     paths = list(call.args.words)
     try:
-        report = run_validate(call.project, paths or None, hydrate=not call.args.flag("--no-hydrate"), cwd=call.cwd)
+        report = run_validate(
+            call.project,
+            paths or None,
+            hydrate=not call.args.flag("--no-hydrate"),
+            cwd=call.cwd,
+            workers=available_cores(),  # the command line runs single-threaded: it may fork
+        )
     except ValidateUsageError as exc:
         raise UsageError(str(exc)) from None
     call.out.write(report.json_text() if call.args.flag("--json") else report.human_text())

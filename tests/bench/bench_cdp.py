@@ -1,4 +1,4 @@
-"""The CDP proxy against Chrome's own DevTools port, side by side in one run (DESIGN "Performance").
+"""The CDP proxy against Chrome's own DevTools port, side by side in one run.
 
 Two Chromiums of the same build with the same flags: one owned by `pix3 __chrome-owner` (started
 with `start_owner`, as `pix3 editor` does) behind the token proxy, one started directly with

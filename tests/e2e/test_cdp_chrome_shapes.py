@@ -1,5 +1,5 @@
 """Real Chromium writes session messages in the shape the router splices without parsing
-(DESIGN decision 2): ``{"id":N,`` or ``{"method":"…",`` first, ``,"sessionId":"…"}`` last. If a
+(docs/cdp-proxy.md, "Big messages"): ``{"id":N,`` or ``{"method":"…",`` first, ``,"sessionId":"…"}`` last. If a
 Chrome release changed that, the proxy would stay correct but fall back to parsing every message;
 this test says so instead of a bench slowly getting worse."""
 

@@ -29,6 +29,7 @@ from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.chrome.state import read_record
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
+from tests.support.editor import pages_of
 from tests.support.ports import free_port
 from tests.support.processes import pid_alive, processes_with, wait_until
 
@@ -103,8 +104,22 @@ def _finish(process: subprocess.Popen[str], timeout: float = 60) -> Any:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _await_files(clients: dict[str, subprocess.Popen[str]], folder: Path, suffix: str, timeout: float = 60) -> None:
+    """Wait until every client wrote ``<name><suffix>`` in ``folder``; fail at once if one exited."""
+    deadline = time.monotonic() + timeout
+    while not all((folder / f"{name}{suffix}").exists() for name in clients):
+        for name, process in clients.items():
+            if process.poll() is not None and not (folder / f"{name}{suffix}").exists():
+                _, err = process.communicate()
+                raise AssertionError(f"node client {name} exited {process.returncode} before {name}{suffix}:\n{err}")
+        if time.monotonic() > deadline:
+            for process in clients.values():
+                process.kill()
+            raise AssertionError(f"timed out after {timeout} s waiting for every client's {suffix} in {folder}")
+        time.sleep(0.02)
+
+
 def test_two_puppeteer_clients_at_once_each_see_only_their_own(live: Live, tmp_path: Path) -> None:
-    flag = tmp_path / "go"
     clients = {}
     for name in ("alpha", "beta"):
         env = {"PIX3_PROTOCOL_LOG": str(tmp_path / f"{name}.frames")}
@@ -117,21 +132,17 @@ def test_two_puppeteer_clients_at_once_each_see_only_their_own(live: Live, tmp_p
                 live.endpoint,
                 live.token,
                 name,
-                str(flag),
+                str(tmp_path),
             ],
             env={**os.environ, "NODE_PATH": str(live.node_modules), **env},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-
-    def connected(name: str) -> bool:
-        return (tmp_path / f"go.{name}.connected").exists()
-
-    wait_until(lambda: all(map(connected, clients)) or any(p.poll() is not None for p in clients.values()), 30,
-               "both clients to connect")  # fmt: skip
-    assert all(map(connected, clients)), {name: p.poll() for name, p in clients.items()}
-    flag.touch()  # both are connected: go
+    _await_files(clients, tmp_path, ".ready")  # both are connected (each auto-attached to every target)
+    (tmp_path / "go").touch()
+    _await_files(clients, tmp_path, ".done")  # both closed their page; each stayed connected meanwhile
+    (tmp_path / "finish").touch()
     summaries = {name: _finish(process) for name, process in clients.items()}
     a, b = summaries["alpha"], summaries["beta"]
     assert a["started"] < b["ended"] and b["started"] < a["ended"], "the two clients overlapped in time"
@@ -139,6 +150,7 @@ def test_two_puppeteer_clients_at_once_each_see_only_their_own(live: Live, tmp_p
         assert summary["results"] == [f"{name}:{k}:{name}" for k in range(25)]
         assert summary["consoleSeen"] == [f"{name}:{k}" for k in range(25)]
         assert summary["text"] == name and summary["stillOpen"] == []
+    assert not [url for url in pages_of(live.port, live.token) if "<title>alpha<" in url or "<title>beta<" in url]
     # Raw frames: every frame a client received belongs to it — a reply to an id it sent, or a
     # message on a session announced to it — and none mentions the other client's page.
     for name, other in (("alpha", "beta"), ("beta", "alpha")):
@@ -175,7 +187,7 @@ class Mcp:
 
     def __init__(self, live: Live, config: Path) -> None:
         binary = live.node_modules / "chrome-devtools-mcp" / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
-        # agent-setup's launch (spec/cli.md §2.3) minus `npx -y`: the package is installed here.
+        # agent-setup's launch (docs/agent-setup.md, "What is written") minus `npx -y`: the package is installed here.
         self.process = subprocess.Popen(
             [
                 "node",
@@ -248,7 +260,7 @@ class Mcp:
 
 
 def _mcp_config(path: Path, live: Live, token: str) -> Path:
-    # spec/cli.md §2.4: wsEndpoint, then wsHeaders as a *string* of compact JSON; 0600.
+    # The --config file: wsEndpoint, then wsHeaders as a *string* of compact JSON; 0600.
     headers = json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":"))
     path.write_text(json.dumps({"wsEndpoint": live.endpoint, "wsHeaders": headers}, indent=2) + "\n")
     path.chmod(0o600)
@@ -286,7 +298,7 @@ def test_chrome_devtools_mcp_through_its_config_file(live: Live, tmp_path: Path)
         assert not shot.get("isError"), shot
         images = [part for part in shot["content"] if part.get("type") == "image"]
         assert images and base64.b64decode(images[0]["data"])[:4] in (PNG[:4], b"\xff\xd8\xff\xe0", b"RIFF")
-        # While everything runs, no process's command line holds the token (§9, measured upstream).
+        # While everything runs, no process's command line holds the token.
         assert processes_with(live.token) == []
     finally:
         mcp.close()

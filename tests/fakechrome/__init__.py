@@ -1,4 +1,4 @@
-"""A fake Chrome for tests (spec/cdp.md §8.4): the sans-IO model, an in-memory channel over it,
+"""A fake Chrome for tests: the sans-IO model, an in-memory channel over it,
 and ``python -m tests.fakechrome``, which speaks the real pipe protocol on fds 3/4."""
 
 from tests.fakechrome.model import PRODUCT, FakeChrome

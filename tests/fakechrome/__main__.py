@@ -1,7 +1,7 @@
 """``python -m tests.fakechrome [chrome flags…] [url]``: the fake Chrome as a process.
 
 Speaks Chrome's pipe protocol: NUL-terminated JSON, commands read on fd 3, answers and events
-written on fd 4 (spec/cdp.md §1.3). The URL is ``--app=<url>`` or the last argument that does
+written on fd 4 (docs/chrome-owner.md, "The pipe"). The URL is ``--app=<url>`` or the last argument that does
 not start with ``--``. Ends (exit 0) on pipe EOF or after answering ``Browser.close``.
 
 Faults and probes, through the environment (so an owner test can set them through

@@ -1,4 +1,4 @@
-"""A sans-IO fake Chrome (spec/cdp.md §8.4): CDP messages in, messages out, no I/O.
+"""A sans-IO fake Chrome: CDP messages in, messages out, no I/O.
 
 Targets ``T<n>`` and sessions ``S<n>`` share one counter; the browser target comes first, then
 one page per initial URL (title = URL). Output is shaped like Chrome's own: compact JSON with

@@ -41,7 +41,7 @@ def fake_chrome(*args: str, env: dict[str, str] | None = None) -> Iterator[Piped
     answer_read, answer_write = os.pipe()
 
     def into_3_and_4() -> None:
-        # Move out of the way first: os.pipe() may itself have returned 3 or 4 (DESIGN decision 7).
+        # Move out of the way first: os.pipe() may itself have returned 3 or 4, and a dup2(3, 3) keeps close-on-exec.
         high_read = fcntl.fcntl(command_read, fcntl.F_DUPFD, 10)
         high_write = fcntl.fcntl(answer_write, fcntl.F_DUPFD, 10)
         os.dup2(high_read, 3)

@@ -1,4 +1,4 @@
-"""The forward scope of the proof (DESIGN decision 5) through the real proxy: only a port listed
+"""The forward scope of the proof (docs/cdp-proxy.md, "Proof") through the real proxy: only a port listed
 in cdp-forward-ports.json gets a forward proof, and a relay that reaches the proxy through
 another port cannot turn it into a proof for the port its victim dialled."""
 

@@ -1,4 +1,4 @@
-"""Port inspection and choice (spec/cdp.md §4.1–§4.2, §8.2 cases 19–23) and proxy_call (§1.6),
+"""Port inspection and choice and proxy_call (docs/cdp-proxy.md, "Client side" and "Port inspection"),
 against the real proxy over the fake Chrome, plain-DevTools look-alikes and squatters."""
 
 from __future__ import annotations

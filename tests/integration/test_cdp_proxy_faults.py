@@ -1,5 +1,5 @@
-"""Bad input and slow clients against the real transport (spec/cdp.md §2.6, §2.8; DESIGN
-decision 3): each is refused or closed as the spec says and the other clients keep being served."""
+"""Bad input and slow clients against the real transport (docs/cdp-proxy.md, "Session model" and
+"Transport"): each is refused or closed as documented and the other clients keep being served."""
 
 from __future__ import annotations
 

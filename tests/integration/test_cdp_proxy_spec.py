@@ -1,4 +1,5 @@
-"""spec/cdp.md §8.1 against `serve_proxy` over the in-memory fake Chrome (real sockets, httpx
+"""The proxy's contract (docs/cdp-proxy.md: routes, auth, proof, sessions, Chrome gone) against
+`serve_proxy` over the in-memory fake Chrome (real sockets, httpx
 for HTTP, pix3's WebSocket client and trio-websocket)."""
 
 from __future__ import annotations

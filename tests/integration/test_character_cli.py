@@ -1,4 +1,4 @@
-"""`pix3 character-compile` as a real process (spec/tools.md §6 cases 36–39): the art drop
+"""`pix3 character-compile` as a real process: the art drop
 outside the project, dry run / rerun / conflicts / --force, refusals, usage errors, and folders
 that cannot be written — with nothing half-written."""
 

@@ -1,4 +1,4 @@
-"""The parent's side of the owner: start failures and `--stop-chrome` (spec/cdp.md §1.5, §1.7, cases 18/34/40)."""
+"""The parent's side of the owner: start failures and `--stop-chrome` (docs/chrome-owner.md, "The parent's side")."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_stop_gives_up_after_6_s(pix3_home: Path, monkeypatch: pytest.MonkeyPatc
 
 
 async def test_full_life_through_start_and_stop_with_the_fake_chrome(pix3_home: Path, tmp_path: Path) -> None:
-    """§8.2 cases 31 and 34: the launch `pix3 editor` makes, then `--stop-chrome`."""
+    """The launch `pix3 editor` makes (pipe, profile, record, proof), then `--stop-chrome` frees the port."""
     wrapper = fake_chrome_wrapper(tmp_path)
     port = free_port()
     url = "http://localhost:5173/__pix3/"
@@ -151,7 +151,7 @@ async def test_full_life_through_start_and_stop_with_the_fake_chrome(pix3_home: 
 
 
 async def test_chrome_that_exits_at_once_fails_the_start(pix3_home: Path, tmp_path: Path) -> None:
-    """§8.2 case 35."""
+    """A Chrome that exits before it answers: the start fails with the owner's advice and leaves no record."""
     wrapper = fake_chrome_wrapper(tmp_path, "--fake-exit-at-once")
     with pytest.raises(OwnerStartError) as caught:
         await start_owner(

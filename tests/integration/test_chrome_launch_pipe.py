@@ -1,4 +1,4 @@
-"""Chrome's launch with the pipe on fds 3/4 (DESIGN decision 7) and the pipe channel, with a stand-in child."""
+"""Chrome's launch with the pipe on fds 3/4 (also when os.pipe() returned 3 or 4) and the pipe channel, with a stand-in child."""
 
 from __future__ import annotations
 

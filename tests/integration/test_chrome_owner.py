@@ -1,4 +1,4 @@
-"""`pix3 __chrome-owner` as a real process with the fake Chrome (spec/cdp.md §1.4, §8.2 owner/port/token cases, §8.3 case 42)."""
+"""`pix3 __chrome-owner` as a real process with the fake Chrome (docs/chrome-owner.md, "The owner process")."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def test_owner_killed_chrome_exits_by_itself(pix3_home: Path, tmp_path: Path) ->
         owner.process.kill()
         owner.process.wait(timeout=5)
         wait_until(lambda: not pid_alive(chrome_pid), 2, "Chrome's exit after its owner died")
-        assert (pix3_home / "chrome.json").exists()  # a SIGKILLed owner leaves a stale record (§1.4)
+        assert (pix3_home / "chrome.json").exists()  # a SIGKILLed owner leaves a stale record
 
 
 def test_chrome_exiting_at_once_is_exit_3_with_advice(pix3_home: Path, tmp_path: Path) -> None:

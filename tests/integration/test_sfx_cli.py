@@ -1,4 +1,4 @@
-"""`pix3 sfx` as a real process: arguments, messages, exit codes, files (spec/tools.md §3.1, §3.8)."""
+"""`pix3 sfx` as a real process: arguments, messages, exit codes, files (docs/sfx.md, "Output")."""
 
 from __future__ import annotations
 

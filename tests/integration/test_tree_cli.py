@@ -230,7 +230,8 @@ def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
         tmp_path,
         {
             "scenes/deep.pix3scene": _nested(200),
-            "scenes/deeper.pix3scene": _nested(5000),
+            # deeper than the reader's 500 levels, and under the 64 MB a scene may weigh
+            "scenes/deeper.pix3scene": _nested(600),
             "scenes/a.pix3scene": "root:\n  - id: a\n    instance: res://scenes/b.pix3scene\n",
             "scenes/b.pix3scene": "root:\n  - id: b\n    instance: res://scenes/a.pix3scene\n",
         },
@@ -244,6 +245,10 @@ def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
     code, lines, err = tree("scenes/deeper.pix3scene", cwd=root)
     assert code == 1 and lines == [""]
     assert err.startswith("pix3 tree: scenes/deeper.pix3scene is not valid YAML: nesting deeper than")
+    (root / "scenes/huge.pix3scene").write_bytes(b"root: []\n" + b"#" * (64 * 1024 * 1024))
+    code, lines, err = tree("scenes/huge.pix3scene", cwd=root)
+    assert code == 1 and lines == [""]
+    assert err == "pix3 tree: scenes/huge.pix3scene is too large: 67108873 bytes, over the 67108864-byte limit.\n"
     code, lines, err = tree("scenes/a.pix3scene", cwd=root)
     assert (code, err) == (0, "")
     assert lines[1] == "?#a ↳ instance res://scenes/b.pix3scene (no overrides)"

@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+from pix3tools.validate import LEVEL2_UNAVAILABLE
 from tests.support.pix3 import run_pix3
 from tests.support.validate import make, scene
 
@@ -51,7 +52,6 @@ def test_human_report_from_a_subfolder(tmp_path: Path) -> None:
     assert "scenes/a.pix3scene:4  warning  W_TYPE_CASE [a]" in done.stdout
     assert "    at root[0].type\n    fix: type: Sprite2D\n" in done.stdout
     assert re.search(r"1 file\(s\) checked, 0 error\(s\), 1 warning\(s\); level 2 skipped: ", done.stdout)
-    assert "note: Level 2 did not run" in done.stdout
     off = run_pix3("validate", "--no-hydrate", cwd=root)
     assert off.stdout.rstrip().endswith("level 2 off.")
 
@@ -134,3 +134,25 @@ def test_a_50_mb_scene(tmp_path: Path) -> None:
     assert done.returncode == 1 and "Traceback" not in done.stderr
     diag = json.loads(done.stdout)["diagnostics"]
     assert [(d["code"], d["line"]) for d in diag] == [("E_UNKNOWN_NODE_TYPE", 5)]
+
+
+def test_level_2_not_running_is_said_once(tmp_path: Path) -> None:
+    """The summary line says level 2 was skipped and what that leaves out; no note repeats it
+    (notes are for what the reference notes: --no-hydrate with user: components, …)."""
+    root = make(tmp_path / "plain", {"scenes/a.pix3scene": scene("  - id: a\n    type: Node2D\n")})
+    done = run_pix3("validate", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"1 file(s) checked, 0 error(s), 0 warning(s); level 2 skipped: {LEVEL2_UNAVAILABLE}.\n"
+    assert done.stdout.count("@pix3/runtime") == 1
+    report = json.loads(run_pix3("validate", "--json", cwd=root).stdout)
+    assert report["notes"] == [] and report["level2"] == {"state": "skipped", "reason": LEVEL2_UNAVAILABLE}
+    user = make(
+        tmp_path / "user",
+        {
+            "scenes/a.pix3scene": scene("  - id: a\n    type: Node2D\n    components:\n      - type: user:Spin\n"),
+            "scripts/Spin.ts": "export class Spin extends Script {}\n",
+        },
+    )
+    done = run_pix3("validate", cwd=user)
+    assert "W_HYDRATE_SKIPPED" in done.stdout and "note:" not in done.stdout
+    assert done.stdout.count("missing from this report") == 1

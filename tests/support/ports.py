@@ -23,8 +23,8 @@ def free_port_run(count: int) -> int:
         try:
             for p in range(base, base + count):
                 s = socket.socket()
+                socks.append(s)  # before bind: a port that is taken must still close its socket
                 s.bind(("127.0.0.1", p))
-                socks.append(s)
             return base
         except OSError:
             continue

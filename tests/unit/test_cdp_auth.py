@@ -1,4 +1,4 @@
-"""Origin → Host → Bearer (spec/cdp.md §2.2–§2.3) as pure checks over header lists."""
+"""Origin → Host → Bearer (docs/cdp-proxy.md, "Auth") as pure checks over header lists."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The envelope splice (DESIGN decision 2) agrees with parse-and-dump on every message shape."""
+"""The envelope splice (docs/cdp-proxy.md, "Big messages") agrees with parse-and-dump on every message shape."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Challenge/proof (spec/cdp.md §3, DESIGN decision 5): vectors computed with Node's crypto."""
+"""Challenge/proof, local and forward scope (docs/cdp-proxy.md, "Proof"): vectors computed with Node's crypto."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pure router as traces: messages in (>>) and actions out (<<), spec/cdp.md §2.5–§2.8."""
+"""The pure router as traces: messages in (>>) and actions out (<<) (docs/cdp-proxy.md, "Session model")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The token file (spec/cdp.md §5): format, mode, races and repairs, on real files."""
+"""The token file (docs/cdp-proxy.md, "The token file"): format, mode, races and repairs, on real files."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """character-compile's pure parts: the frame scan, PNG header, names, YAML scalars, the
-`.pix3anim` normalisation (spec/tools.md §4, §6 cases 28–36)."""
+`.pix3anim` normalisation (docs/character-compile.md, "What the runtime reads")."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_yaml_scalars_read_back_as_themselves() -> None:
 
 
 def _normalise(resource: dict[str, Any]) -> dict[str, Any]:
-    """spec/tools.md §4.9, what the runtime makes of a resource (only what the compiler writes)."""
+    """What the runtime makes of a resource (only the fields the compiler writes)."""
 
     def xy(v: Any, missing: float) -> dict[str, Any]:
         v = v if isinstance(v, dict) else {}

@@ -1,4 +1,4 @@
-"""Chrome discovery (spec/cdp.md §1.1, case 25) and the "No Chrome found" text."""
+"""Chrome discovery (docs/chrome-owner.md, "Finding Chrome") and the "No Chrome found" text."""
 
 from __future__ import annotations
 

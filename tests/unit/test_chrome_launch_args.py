@@ -1,4 +1,4 @@
-"""Chrome's command lines (spec/cdp.md §1.2, case 24) and DESIGN decision 6 (--no-sandbox as root)."""
+"""Chrome's command lines, exact (docs/chrome-owner.md, "Command lines"), and --no-sandbox only as root."""
 
 from __future__ import annotations
 

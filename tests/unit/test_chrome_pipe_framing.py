@@ -1,4 +1,4 @@
-"""NUL framing of Chrome's pipe (spec/cdp.md §1.3): split anywhere, bad JSON dropped, big messages linear."""
+"""NUL framing of Chrome's pipe (docs/chrome-owner.md, "The pipe"): split anywhere, bad JSON dropped, big messages linear."""
 
 from __future__ import annotations
 

@@ -1,10 +1,13 @@
-"""`chrome.json` (spec/cdp.md §4.4, cases 27 and 41) and the profile folder (§0, §4.3)."""
+"""`chrome.json` (docs/chrome-owner.md, "The record: chrome.json") and the profile folder."""
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
+
+import pytest
 
 from pix3net.chrome.state import ChromeRecord, profile_dir, read_record, record_path, remove_record, write_record
 from pix3tools.core import pix3_home
@@ -52,7 +55,10 @@ def test_removed_only_by_its_owner(tmp_path: Path) -> None:
     assert remove_record(tmp_path, 111) is False
 
 
-def test_profile_dir(tmp_path: Path) -> None:
+def test_profile_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fallback lives in the temporary folder: this test's own, not the /tmp every run shares.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     home = tmp_path / "home"
     assert profile_dir(home, {}) == home / "chrome"
     assert (home / "chrome").is_dir()
@@ -61,5 +67,5 @@ def test_profile_dir(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     fallback = profile_dir(home, {"PIX3_CHROME_PROFILE": str(blocker / "sub")})
-    assert fallback.name == "pix3-chrome" and fallback.is_dir()
+    assert fallback == tmp_path / "tmp" / "pix3-chrome" and fallback.is_dir()
     assert os.path.isabs(fallback)

@@ -1,4 +1,4 @@
-"""The synth, pure (spec/tools.md §3): PRNG vectors, text → preset, modifiers, variation, golden numbers."""
+"""The synth, pure (docs/sfx.md): PRNG vectors, text → preset, modifiers, variation, golden numbers."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_js_round_and_to_fixed() -> None:
     assert to_fixed_number(-0.03125, 4) == -0.0313
 
 
-# (samples, bytes, durationMs, KiB shown) — spec/tools.md §3.9
+# (samples, bytes, durationMs, KiB shown) — docs/sfx.md, "Reference numbers"
 GOLDEN = {
     "coin": (13318, 26680, 302, "26.1"),
     "jump": (8908, 17860, 202, "17.4"),

@@ -1,10 +1,18 @@
-"""The line-based YAML reader gives exactly the full parser's data, or steps aside."""
+"""The four YAML readers agree: the line reader, libyaml's events through the fast loop and through
+the general builder, and ruamel's pure parser (the reference here) give the same data, or the
+faster ones step aside.
+
+A reader that steps aside compares nothing, so the generated families state the share of cases
+the line reader must take itself: the point of it is to take the common case.
+"""
 
 from __future__ import annotations
 
 import io
 import json
 import math
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,30 +22,101 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from pix3tools.scene._fastyaml import Unsupported, fast_load
-from pix3tools.scene._yaml import YamlError, _build
+from pix3tools.scene._yaml import YamlError, _build, _Fallback, _fast_data, _libyaml_events, _ruamel_events
+from tests.support.scene_corpus import generated_scene
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+STEPPED_ASIDE = object()
 
 
-def _same(text: str) -> bool:
-    """True when the fast reader handled the text (and then it must agree with the parser)."""
+def _line_reader(text: str) -> Any:
     try:
-        fast = fast_load(text)
+        return fast_load(text)
     except Unsupported:
-        return False
+        return STEPPED_ASIDE
+
+
+def _libyaml_loop(text: str) -> Any:
     try:
-        full, _, _ = _build(text, False)
-    except YamlError as exc:
-        raise AssertionError(f"fast reader accepted text the parser rejects ({exc.message}): {text!r}") from None
-    assert json.dumps(fast, sort_keys=True, default=str) == json.dumps(full, sort_keys=True, default=str), text
-    return True
+        return _fast_data(text)
+    except _Fallback:
+        return STEPPED_ASIDE
 
 
-def test_every_fixture_scene_is_read_alike() -> None:
+def _libyaml_builder(text: str) -> Any:
+    events = _libyaml_events(text)
+    assert events is not None, "ruamel.yaml.clib is a dependency: its C parser must load"
+    try:
+        return _build(text, False, events)[0]
+    except YamlError:
+        # libyaml refuses some valid YAML 1.2 (a ':' in a plain scalar inside a flow mapping);
+        # parse_yaml then asks the pure parser, so for the comparison this reader stepped aside.
+        return STEPPED_ASIDE
+
+
+READERS: dict[str, Callable[[str], Any]] = {
+    "line reader": _line_reader,
+    "libyaml fast loop": _libyaml_loop,
+    "libyaml events + builder": _libyaml_builder,
+}
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def _compare(text: str) -> set[str]:
+    """Every reader against ruamel's pure parser; the names of the readers that answered."""
+    try:
+        reference: Any = _canonical(_build(text, False, _ruamel_events(text))[0])
+    except YamlError:
+        reference = None
+    answered = set()
+    for name, read in READERS.items():
+        data = read(text)
+        if data is STEPPED_ASIDE:
+            continue
+        answered.add(name)
+        if reference is None and name != "line reader" and _tab_after_indicator(text):
+            # One known difference: ruamel's pure parser refuses a tab as the space after `:` or
+            # `-`, which YAML 1.2 allows and libyaml (what parse_yaml uses) reads. The line reader
+            # leaves every tab to the others.
+            continue
+        assert reference is not None, f"{name} accepts text the reference parser rejects: {text!r}"
+        assert _canonical(data) == reference, f"{name} differs from the reference on {text!r}"
+    return answered
+
+
+def _tab_after_indicator(text: str) -> bool:
+    return any(mark in text for mark in (":\t", "-\t"))
+
+
+def _dump(data: Any, flow: bool | None, *, unicode: bool = True) -> str:
+    dumper = YAML(typ="safe", pure=True)
+    dumper.default_flow_style = flow
+    dumper.width = 10**6
+    dumper.allow_unicode = unicode
+    out = io.StringIO()
+    dumper.dump(data, out)
+    return out.getvalue()
+
+
+def test_every_fixture_scene_is_read_alike_and_by_the_line_reader() -> None:
     ours = [*(FIXTURES / "projects").rglob("*.pix3scene"), *(FIXTURES / "scenes").rglob("*.pix3scene")]
-    assert ours and all(_same(p.read_text()) for p in ours)
-    for other in FIXTURES.rglob("*.pix3scene"):  # others' fixtures: whatever the reader takes must agree
-        _same(other.read_text())
+    assert ours
+    for path in ours:
+        assert "line reader" in _compare(path.read_text()), path
+    for other in FIXTURES.rglob("*.pix3scene"):  # others' fixtures: whatever a reader takes must agree
+        _compare(other.read_text())
+
+
+def test_generated_scenes_are_read_alike_by_all_four() -> None:
+    # The bench's scenes: a `url: res://…` inside a flow mapping is valid YAML 1.2 that libyaml
+    # refuses, so with those the two libyaml readers step aside; quoted, they take the scene too.
+    for i in range(0, 2000, 97):
+        text = generated_scene(i)
+        assert "line reader" in _compare(text)
+        assert _compare(text.replace("url: res://sprites/a.png", 'url: "res://sprites/a.png"')) == set(READERS)
 
 
 @pytest.mark.parametrize(
@@ -85,10 +164,22 @@ def test_every_fixture_scene_is_read_alike() -> None:
         "# only a comment\n",
         "hello\n",
         "a: 1\r\nb: 2\r\n",
+        # flows of numbers (the line reader reads them as JSON): what JSON takes and YAML reads otherwise
+        "t: { position: [1, 2], scale: [1, 1], rotation: 0 }\n",
+        "t: { a: 1, a: 2 }\n",
+        "t: { true: 1 }\n",
+        "t: { a : 1 }\n",
+        "t: { a: NaN, b: Infinity }\n",
+        "t: { a: 1e400, b: -0, c: 1E3, d: 0.5 }\n",
+        "t: { a: 01, b: .5, c: +1, d: 1. }\n",
+        "t: { a: [true, false, null], b: null }\n",
+        "t: [1, 2, 3]\nu: [1, [2]]\n",
+        "t: {a: 1}\nu: { b: {c: 1} }\n",
+        "- { x: 1, y: 2 }\n- [3, 4]\n",
     ],
 )
 def test_tricky_snippets(text: str) -> None:
-    _same(text)
+    _compare(text)
 
 
 _scalars = st.one_of(
@@ -105,41 +196,62 @@ _data = st.recursive(
     max_leaves=12,
 )
 
-
-@settings(max_examples=300, deadline=None)
-@given(st.dictionaries(_keys, _data, min_size=1, max_size=4), st.sampled_from([None, False, True]))
-def test_agrees_with_the_parser_on_dumped_data(data: dict[str, Any], flow: bool | None) -> None:
-    dumper = YAML(typ="safe", pure=True)
-    dumper.default_flow_style = flow
-    dumper.width = 10**6
-    dumper.allow_unicode = True
-    out = io.StringIO()
-    dumper.dump(data, out)
-    _same(out.getvalue())
-
-
-_tame_scalars = st.one_of(
+_scene_scalars = st.one_of(
     st.integers(-(10**4), 10**4),
     st.sampled_from([0.5, -1.25, 1e-3, 100.0]),
     st.booleans(),
     st.none(),
-    st.text(alphabet="abcXYZ019 ._/:-#", min_size=1, max_size=10),
+    st.text(alphabet="abcXYZ019 ._/-", min_size=1, max_size=10),
     st.sampled_from(["res://sprites/a.png", "#ff8800", "core:Rotate", "yes", "1.0.0", "-", "a: b", "x #y"]),
 )
-_tame_keys = st.text(alphabet="abcxyz_09", min_size=1, max_size=6)
-_tame = st.recursive(
-    _tame_scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_tame_keys, inner, max_size=4)),
-    max_leaves=16,
+_scene_keys = st.from_regex(r"[a-z_][a-zA-Z0-9_]{0,7}", fullmatch=True).filter(
+    lambda k: k not in ("y", "n", "yes", "no", "on", "off", "true", "false", "null")  # dumped quoted
+)
+_scene_leaf = st.one_of(
+    _scene_scalars,
+    st.lists(_scene_scalars, max_size=4),
+    st.dictionaries(_scene_keys, st.one_of(_scene_scalars, st.lists(st.integers(-99, 99), max_size=3)), max_size=4),
+)
+# What scenes look like: a block mapping at the top; nodes are mappings, in lists (root:,
+# children:) or under keys (properties:); small collections of scalars are one-line flows or blocks.
+_scene_node = st.recursive(
+    st.dictionaries(_scene_keys, _scene_leaf, min_size=1, max_size=5),
+    lambda inner: st.one_of(
+        st.dictionaries(
+            _scene_keys, st.one_of(_scene_leaf, inner, st.lists(inner, min_size=1, max_size=3)), min_size=1, max_size=5
+        )
+    ),
+    max_leaves=12,
+)
+_scene_like = st.dictionaries(
+    _scene_keys, st.one_of(_scene_node, st.lists(_scene_node, min_size=1, max_size=3)), min_size=1, max_size=4
 )
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.dictionaries(_tame_keys, _tame, min_size=1, max_size=5), st.sampled_from([None, False]))
-def test_agrees_on_scene_like_data(data: dict[str, Any], flow: bool | None) -> None:
-    dumper = YAML(typ="safe", pure=True)
-    dumper.default_flow_style = flow
-    dumper.width = 10**6
-    out = io.StringIO()
-    dumper.dump(data, out)
-    _same(out.getvalue())
+def _share(strategy: st.SearchStrategy[Any], styles: list[bool | None], examples: int) -> Counter[bool]:
+    """How many generated documents the line reader took (True) or left to the others (False);
+    every document is also compared across the four readers."""
+    taken: Counter[bool] = Counter()
+
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None)
+    @given(strategy, st.sampled_from(styles))
+    def check(data: Any, flow: bool | None) -> None:
+        taken["line reader" in _compare(_dump(data, flow))] += 1
+
+    check()
+    return taken
+
+
+def test_scene_like_documents_take_the_line_reader() -> None:
+    taken = _share(_scene_like, [None, False], 300)
+    assert sum(taken.values()) >= 250
+    # Stated share: at least 90 % of scene-shaped documents never reach the slower readers (they
+    # step aside for anchors, tags, block scalars, multi-line or oddly quoted scalars).
+    assert taken[True] >= 0.9 * sum(taken.values()), taken
+
+
+def test_wild_documents_agree_whoever_reads_them() -> None:
+    taken = _share(st.dictionaries(_keys, _data, min_size=1, max_size=4), [None, False, True], 300)
+    # Tabs, backslashes, `? ` keys and one-line flow documents are left to the full parsers; the
+    # rest is still the line reader's: at least a fifth of these.
+    assert taken[True] >= 0.2 * sum(taken.values()), taken

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pix3tools.project import project_path
 from pix3tools.scene import (
     NODE_TYPES,
     YamlError,
@@ -11,7 +12,6 @@ from pix3tools.scene import (
     format_path,
     iter_nodes,
     parse_yaml,
-    project_path,
     resolve_node_type,
     suggest_node_type,
     type_format,

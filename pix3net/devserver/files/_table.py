@@ -12,12 +12,13 @@ import stat
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from pix3tools.core.walk import FILE_TABLE, walk_fd
+
 from ._paths import TEMP_NAME
 
-# Directories skipped at any depth (a FILE with such a name is kept), §7.3.
-EXCLUDED_DIRS = frozenset(
-    {"node_modules", ".git", ".yalc", ".vscode", ".idea", "dist", "build", "out", "coverage", ".cache"}
-)
+# Directories skipped at any depth (a FILE with such a name is kept) and the root's `.pix3`: the
+# table's rules for the project walk every file tool shares.
+EXCLUDED_DIRS = FILE_TABLE.anywhere
 READ_WHOLE = 1024 * 1024  # files up to this size are hashed with one read
 
 
@@ -141,7 +142,7 @@ class Scanner:
                     return out
                 last = index == len(parts) - 1
                 if stat.S_ISDIR(st.st_mode):
-                    if part in EXCLUDED_DIRS or (index == 0 and part == ".pix3"):
+                    if FILE_TABLE.skips(part, index == 0):
                         return out
                     try:
                         child = os.open(part, _DIR_FLAGS, dir_fd=fd)
@@ -167,33 +168,17 @@ class Scanner:
             out[wire] = Entry("file", st.st_size, st.st_mtime_ns // 1_000_000, sha)
 
     def _walk(self, wire: str, dir_fd: int, out: dict[str, Entry]) -> None:
-        try:
-            with os.scandir(dir_fd) as it:
-                children = sorted(it, key=lambda d: d.name)
-        except OSError:
-            return
-        for child in children:
-            name = child.name
+        for found in walk_fd(dir_fd, wire, FILE_TABLE, top=wire == "", order=str):
             try:
-                st = child.stat(follow_symlinks=False)
+                st = found.entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            sub = f"{wire}/{name}" if wire else name
             mode = st.st_mode
+            name = found.entry.name
             if stat.S_ISDIR(mode):
-                if name in EXCLUDED_DIRS or (wire == "" and name == ".pix3"):
-                    continue
-                try:
-                    sub_fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
-                except OSError:
-                    continue  # replaced by a link or removed since the listing
-                try:
-                    out[sub] = Entry("dir", st.st_size, st.st_mtime_ns // 1_000_000)
-                    self._walk(sub, sub_fd, out)
-                finally:
-                    os.close(sub_fd)
+                out[found.path] = Entry("dir", st.st_size, st.st_mtime_ns // 1_000_000)
             elif stat.S_ISREG(mode) and not (name[0] == "." and TEMP_NAME.match(name)):
-                self._file(sub, st, out, dir_fd, name)
+                self._file(found.path, st, out, found.dir_fd, name)
 
     def forget(self, prefix: str) -> None:
         for wire in [w for w in self._cache if under(w, prefix)]:

@@ -66,7 +66,7 @@ function verdictOf(outcome, errs, untilCount) {
   }
 }
 
-// Runs `spec` (normalised) against the player's current session; resolves the §6.6-shaped answer.
+// Runs `spec` (normalised) against the player's current session; resolves the answer of docs/bridge.md, "6.3 The answer".
 export async function runGame({ spec, player, errors, notes: givenNotes = [] }) {
   const session = player.session;
   const notes = [...givenNotes];

@@ -1,21 +1,30 @@
 // One puppeteer-core client of the CDP proxy: opens its own page, drives it, closes it.
-// argv: <browserWSEndpoint> <token> <name> <startFlagFile>
-// Once connected it creates <startFlagFile>.<name>.connected, then waits until <startFlagFile>
-// exists (so two clients run at once), then prints a JSON summary.
-// Run with DEBUG='puppeteer:protocol:*' so the raw frames land on stderr for the test to check.
+// argv: <browserWSEndpoint> <token> <name> <dir>
+// Coordination through files in <dir>, so two clients provably run at once:
+//   writes <name>.ready once connected, then waits for `go`;
+//   writes <name>.done once its page is closed, then waits for `finish` before disconnecting
+//   (so it is still listening while the other client works), then prints a JSON summary.
+// Run with `node -r protocol_log.cjs` so the raw frames land in $PIX3_PROTOCOL_LOG for the test to check.
+// It never calls browser.pages(): that makes a Page (Runtime.enable, …) for *every* open page,
+// the other client's too, and Chrome then replays that page's console messages to this client.
 'use strict';
 const fs = require('fs');
+const path = require('path');
 const puppeteer = require('puppeteer-core');
 
+async function waitFor(file) {
+  while (!fs.existsSync(file)) await new Promise(r => setTimeout(r, 20));
+}
+
 async function main() {
-  const [endpoint, token, name, flag] = process.argv.slice(2);
+  const [endpoint, token, name, dir] = process.argv.slice(2);
   const browser = await puppeteer.connect({
     browserWSEndpoint: endpoint,
     headers: {Authorization: `Bearer ${token}`},
     defaultViewport: {width: 320, height: 240},
   });
-  fs.writeFileSync(`${flag}.${name}.connected`, '');
-  while (!fs.existsSync(flag)) await new Promise(r => setTimeout(r, 20));
+  fs.writeFileSync(path.join(dir, `${name}.ready`), '');
+  await waitFor(path.join(dir, 'go'));
   const started = Date.now();
   const page = await browser.newPage();
   const consoleSeen = [];
@@ -30,8 +39,10 @@ async function main() {
   const targetId = page.target()._targetId;
   await page.close();
   const ended = Date.now();
-  await new Promise(r => setTimeout(r, 200));  // let late console events arrive
-  const stillOpen = (await browser.pages()).map(p => p.url()).filter(u => u.includes(`<title>${name}<`));
+  fs.writeFileSync(path.join(dir, `${name}.done`), '');
+  await waitFor(path.join(dir, 'finish'));
+  // The targets this client was told about (Target.targetCreated/targetDestroyed through the proxy): no commands sent.
+  const stillOpen = browser.targets().filter(t => t.type() === 'page' && t.url().includes(`<title>${name}<`)).map(t => t.url());
   await browser.disconnect();
   console.log(JSON.stringify({name, started, ended, results, consoleSeen, text, targetId, stillOpen}));
 }
