@@ -117,7 +117,11 @@ def test_editor_headless_to_agent(
     assert "opened the editor in a new tab." in done.stdout  # a headless Chrome has tabs, not windows
     other_url = json.loads((other / ".pix3" / "dev.json").read_text())["editorUrl"]
     pages = pages_of(cdp, token)
-    assert any(u.startswith(editor_url) for u in pages) and any(u.startswith(other_url) for u in pages)
+    assert any(u.startswith(editor_url) for u in pages) and any(u.startswith(other_url) for u in pages), (
+        pages,
+        other_url,
+        done.stdout,
+    )
 
     # Stop everything: nothing is left behind.
     chrome_pid = record["chromePid"]
