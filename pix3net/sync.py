@@ -1,5 +1,5 @@
 """The flush client: `pix3 check` and `pix3 smoke` ask a running editor to write its unsaved
-scenes before they read the disk (spec/devserver.md §5.3).
+scenes before they read the disk (docs/devserver.md, "The flush client").
 
 Synchronous (httpx's sync client) so the file tools can call it without trio.
 """

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import unicodedata
 from typing import Any, TypeGuard
 
-__all__ = ["is_number", "js_number", "js_round", "js_string", "json_text", "plain_number"]
+__all__ = [
+    "is_number",
+    "js_number",
+    "js_round",
+    "js_string",
+    "json_text",
+    "locale_key",
+    "plain_number",
+    "to_number",
+]
 
 
 def is_number(value: object) -> TypeGuard[int | float]:
@@ -83,3 +94,56 @@ def plain_number(value: float) -> float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
+
+
+_DECIMAL = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+_RADIX = re.compile(r"^0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)$")
+
+
+def to_number(text: str) -> float:
+    """``Number(text)`` in JavaScript: blanks around ignored, empty → 0, ``0x``/``0o``/``0b``
+    integers, ``Infinity``; anything else NaN."""
+    s = text.strip()
+    if not s:
+        return 0.0
+    if s in ("Infinity", "+Infinity"):
+        return math.inf
+    if s == "-Infinity":
+        return -math.inf
+    if _DECIMAL.match(s):
+        return float(s)
+    if _RADIX.match(s):
+        return float(int(s, 0))
+    return math.nan
+
+
+# -- JavaScript String.prototype.localeCompare (ICU root collation), for ASCII-ish text ----------
+# Root collation puts whitespace, then punctuation and symbols in this order, then digits, then
+# letters (case-insensitive at the primary level, lowercase first at the tertiary level).
+_PUNCT = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+_PRIMARY: dict[str, int] = {ch: i for i, ch in enumerate(_PUNCT)}
+_DIGIT_BASE = len(_PUNCT)
+_LETTER_BASE = _DIGIT_BASE + 10
+
+
+def _primary(ch: str) -> tuple[int, int]:
+    weight = _PRIMARY.get(ch)
+    if weight is not None:
+        return (weight, 0)
+    if "0" <= ch <= "9":
+        return (_DIGIT_BASE + ord(ch) - 48, 0)
+    base = unicodedata.normalize("NFD", ch)[0].lower()
+    if "a" <= base <= "z":
+        return (_LETTER_BASE + ord(base) - 97, 0 if base == ch.lower() else 1)
+    return (_LETTER_BASE + 26 + ord(base), 0)
+
+
+def locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
+    """A sort key approximating ``a.localeCompare(b)`` (primary letters, then accents, then case)."""
+    prim = [_primary(ch) for ch in text]
+    return (
+        tuple(p[0] for p in prim),
+        tuple(p[1] for p in prim),
+        tuple(1 if ch.isupper() else 0 for ch in text),
+        text,
+    )

@@ -1,4 +1,5 @@
-"""The `mcpServers` JSON files: Claude Code's `.mcp.json` and pi's `.pi/mcp.json` (spec/cli.md §2.6).
+"""The `mcpServers` JSON files: Claude Code's `.mcp.json` and pi's `.pi/mcp.json` (docs/agent-setup.md,
+"The two file formats").
 
 The file is re-serialised (2-space indent): other servers and top-level keys keep their values
 and order, not their bytes. Comparison is exact compact JSON, so key order and extra keys count.

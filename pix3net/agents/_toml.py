@@ -1,4 +1,5 @@
-"""Codex's `.codex/config.toml`: our `[mcp_servers.pix3-browser]` table (spec/cli.md §2.7).
+"""Codex's `.codex/config.toml`: our `[mcp_servers.pix3-browser]` table (docs/agent-setup.md,
+"The two file formats").
 
 No TOML round trip: the table is located by its header line and replaced as a whole, every other
 byte of the file is kept. Comparison ignores blank lines, comments and indentation inside the table.

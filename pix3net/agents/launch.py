@@ -1,4 +1,5 @@
-"""The chrome-devtools-mcp launch every agent gets, and the `--config` file it reads (spec/cli.md §2.3, §2.4).
+"""The chrome-devtools-mcp launch every agent gets, and the `--config` file it reads
+(docs/agent-setup.md, "What is written").
 
 The launch names a file in the home folder instead of carrying the endpoint and the token: every
 user of a machine can read every process's command line, and project files get committed. The

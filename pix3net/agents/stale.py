@@ -1,4 +1,5 @@
-"""Does the project's agent config reach this proxy? The check `pix3 editor` prints (spec/cli.md §2.12)."""
+"""Does the project's agent config reach this proxy? The check `pix3 editor` prints
+(docs/agent-setup.md, "What pix3 editor checks")."""
 
 from __future__ import annotations
 

@@ -46,11 +46,17 @@ def needs_no_sandbox(euid: int | None = None) -> bool:
     return (os.geteuid() if euid is None else euid) == 0
 
 
-def chrome_args(profile: str, url: str, *, headless: bool = False, no_sandbox: bool = False) -> list[str]:
-    """The owner's launch: never ``--remote-debugging-port``; headless ends with ``--headless=new <url>``."""
+def chrome_args(
+    profile: str, url: str, *, headless: bool = False, no_sandbox: bool = False, extra: Sequence[str] = ()
+) -> list[str]:
+    """The owner's launch: never ``--remote-debugging-port``; headless ends with ``--headless=new <url>``.
+
+    ``extra`` flags go before the mode (`pix3 smoke`'s private Chrome adds its quiet flags).
+    """
     args = [f"--user-data-dir={profile}", "--remote-debugging-pipe", *COMMON_FLAGS]
     if no_sandbox:
         args.append(NO_SANDBOX)
+    args += extra
     args += ["--headless=new", url] if headless else [f"--app={url}"]
     return args
 

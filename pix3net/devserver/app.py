@@ -1,6 +1,6 @@
 """The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync, check.
 
-spec/devserver.md §3–§6. The file API routes come from `pix3net.devserver.files`; everything
+docs/devserver.md, "The /__pix3 routes". The file API routes come from `pix3net.devserver.files`; everything
 outside `/__pix3` never reaches this app (see `dispatch.py`).
 """
 
@@ -36,7 +36,7 @@ PAGE_HEADERS = {
 
 
 class Claims(Protocol):
-    """What a writer claim needs from the file store (§6 hand-over)."""
+    """What a writer claim needs from the file store (the writer hand-over)."""
 
     async def claim(self, writer: object) -> dict[str, Any]:
         """Under the write mutex (writes already queued finish first): set the writer and
@@ -95,7 +95,7 @@ def create_app(ctx: Context) -> QuartTrio:
     async def _drain_unread(response: Response) -> Response:
         # A reply sent before the request body has fully arrived makes Hypercorn drop the
         # keep-alive connection mid-cycle (the client's next request then hangs), and the
-        # reference drains bodies before error replies anyway (§3.1). 413s close instead.
+        # reference drains bodies before error replies anyway. 413s close instead.
         if response.headers.get("Connection", "").lower() != "close":
             await drain()
         return response

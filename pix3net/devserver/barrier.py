@@ -1,4 +1,4 @@
-"""Flush and the sync barrier (spec/devserver.md §5.1–§5.2).
+"""Flush and the sync barrier (docs/devserver.md, "Flush" and "The sync barrier").
 
 The file table is reached through the small `Table` protocol (the file API's store provides it);
 tabs through the `Hub`. Barriers run one at a time, FIFO (trio.Lock is fair); a flush is not

@@ -1,6 +1,6 @@
 """`.pix3/dev.json`, the writer's side: building the record, the public-URL rule, writing it and
 removing it. Readers use ``pix3tools.core.devrecord``. Key order and format are the reference's
-(spec/devserver.md §1).
+(docs/devserver.md, "Running it" and "The public URL").
 """
 
 from __future__ import annotations

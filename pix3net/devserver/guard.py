@@ -1,4 +1,4 @@
-"""The `/__pix3` guard: pure checks on request facts (spec/devserver.md §3.1–§3.2).
+"""The `/__pix3` guard: pure checks on request facts (docs/devserver.md, "The guard").
 
 Each check returns None when the request passes, or the refusal to send (status, code, message).
 """
@@ -138,7 +138,7 @@ def check_socket(headers: dict[str, str], peer: str | None, allowed_hosts: bool 
 
 
 def header_map(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
-    """ASGI headers → lower-case names; repeated values joined with ", " (spec §3.2)."""
+    """ASGI headers → lower-case names; repeated values joined with ", "."""
     result: dict[str, str] = {}
     for name, value in raw:
         key = name.decode("latin-1").lower()

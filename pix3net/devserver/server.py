@@ -1,6 +1,6 @@
 """The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
-One nursery (DESIGN.md decision 8): the public listener, Hypercorn behind it, Vite as a child when the
+One nursery: the public listener, Hypercorn behind it, Vite as a child when the
 project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
 stops Vite and removes `.pix3/dev.json` if the record is still ours.
 """
@@ -94,7 +94,7 @@ def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
 
 @dataclass
 class Record:
-    """dev.json as this process wrote it; rewritten when a public URL is learnt (§1)."""
+    """dev.json as this process wrote it; rewritten when a public URL is learnt (docs/devserver.md, "The public URL")."""
 
     root: Path
     port: int
@@ -202,7 +202,7 @@ async def serve(
             )
             await nursery.start(listener.serve, sockets)
             record.write()
-            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (§1: checked after the first write)
+            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
             log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
             task_status.started(port)
             await stop.wait()

@@ -1,7 +1,8 @@
 """Editor tabs on `/__pix3/ws`: hello/welcome, broadcasts, request/reply, the writer id.
 
 The transport (the Quart websocket handler in `app.py`) feeds frames in and drains each tab's
-outbox; this module never touches a socket (spec/devserver.md §6).
+outbox; this module never touches a socket (docs/devserver.md,
+"The editor socket").
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import trio
 
 TAB_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 # Frames queued for one tab before it counts as stalled and is dropped: a tab that reads
-# nothing must not make the server hold every later broadcast for it (DESIGN.md decision 3).
+# nothing must not make the server hold every later broadcast for it.
 OUTBOX_FRAMES = 4096
 
 Frame = dict[str, Any]

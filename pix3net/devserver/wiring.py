@@ -25,15 +25,16 @@ from pix3tools.core import pix3_home
 
 RES_ROOT = "."
 BUILD = "html"
-# Scripts the editor executes (spec/devserver.md §5.2 step 3: the globbed roots; without the
-# reference plugin we have no import graph, so the globs alone).
+# Scripts the editor executes (docs/devserver.md, "The sync barrier", step 3: the globbed roots;
+# without the reference plugin we have no import graph, so the globs alone).
 _EDITOR_SCRIPT = re.compile(r"^(?:scripts|src/scripts|design/tests/bots)/(?:[^/]+/)*[^/]+\.ts$")
 _NOT_SCRIPT = (".d.ts", ".spec.ts", ".test.ts")
 
 
 class PublicUrl(Protocol):
     def learn(self, newest_origin: str | None) -> None:
-        """A tab said hello or left: rewrite dev.json when a new public URL shows (§1)."""
+        """A tab said hello or left: rewrite dev.json when a new public URL shows
+        (docs/devserver.md, "The public URL")."""
         ...
 
 
@@ -55,7 +56,7 @@ def script_frames(frame: Frame) -> list[Frame]:
 
 class Announcer:
     """Where the file store's `pix3:fs` frames go: every tab, and when Vite runs the game's
-    scripts, one `pix3:scripts` per editor script an edit outside a sync touched (§6)."""
+    scripts, one `pix3:scripts` per editor script an edit outside a sync touched."""
 
     def __init__(self, hub: Hub, scripts: bool) -> None:
         self._hub = hub

@@ -1,5 +1,5 @@
-"""`pix3 editor`'s arguments as the command reads them (spec/cdp.md §7, plus `--remote-port` of the
-seed README's Remote SSH): the ``--url`` rule and a typed view of the parse. The syntax itself is
+"""`pix3 editor`'s arguments as the command reads them (docs/editor.md, "The flow" and
+"Remote SSH"): the ``--url`` rule and a typed view of the parse. The syntax itself is
 declared in ``pix3net.editor.command``.
 """
 
@@ -60,5 +60,5 @@ def editor_url(name: str, text: str) -> str:
 
 def is_remote_host(env: Mapping[str, str], *, headless: bool) -> bool:
     """The remote host of Remote SSH: ``SSH_CONNECTION`` set; ``--headless`` or ``PIX3_CHROME``
-    disables it (harnesses on SSH boxes, spec/cdp.md §9)."""
+    disables it (test harnesses run on SSH boxes)."""
     return bool(env.get("SSH_CONNECTION")) and not headless and not env.get("PIX3_CHROME")

@@ -1,4 +1,4 @@
-"""`pix3 check`: flush, validate, type-check, versions, kit, editor chain (spec/tools.md §1–§2).
+"""`pix3 check`: flush, validate, type-check, versions, kit, editor chain (docs/check.md).
 
 Public surface: ``run_check(root, options, home=…, validate=…, sync=…)`` (the pipeline; the
 report is the ``--json`` shape), ``CheckOptions``, ``validate_project`` (its ``validate`` step),

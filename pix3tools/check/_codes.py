@@ -1,4 +1,4 @@
-"""The codes `pix3 check` adds to validate's, in help order (spec/tools.md §1.10)."""
+"""The codes `pix3 check` adds to validate's, in help order (docs/check.md, "Codes")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which tsconfig a check uses (spec/tools.md §1.4).
+"""Which tsconfig a check uses (docs/check.md, "Pipeline", step 2).
 
 A project with its own root ``tsconfig.json`` is checked with it, against its own
 ``node_modules``. Otherwise ``.pix3/tsconfig.check.json`` and ``.pix3/types/`` (the script types

@@ -1,9 +1,8 @@
-"""Where TypeScript comes from, and running it (spec/tools.md §1.5–§1.6).
+"""Where TypeScript comes from, and running it (docs/check.md, "Pipeline", steps 3–5).
 
 Search order: ``PIX3_TYPESCRIPT``, the project's ``node_modules/typescript`` (walking up), then
 the cache ``$PIX3_HOME/typescript/5.8.3`` — installed there with npm once unless ``--offline``.
-The type-check is ``tsc --noEmit -p`` itself, its plain output parsed (spec/tools.md §1.6, port
-note): diagnostics with file and line, chained messages as tsc indents them, and the root files
+The type-check is ``tsc --noEmit -p`` itself, its plain output parsed: diagnostics with file and line, chained messages as tsc indents them, and the root files
 from ``--explainFiles``.
 """
 

@@ -143,6 +143,9 @@ class Syntax:
     as the value, else as a flag (the entry's pre-parse)."""
     aliases: tuple[tuple[str, str], ...] = ()
     """Exact tokens read as a flag of another name (the entry: ``-v`` is ``--version``)."""
+    check: Callable[[Args], None] | None = None
+    """Rules between arguments (``--changed`` with ``--all``), run on every complete parse; raises
+    :class:`UsageError`. Part of the parse: with ``help="parsed"`` its error wins over ``--help``."""
 
     def option(self, name: str) -> Option | None:
         for option in self.options:
@@ -213,11 +216,14 @@ def parse(syntax: Syntax, argv: list[str]) -> Args:
         if syntax.words is not None and len(words) >= syntax.words:
             raise UsageError((syntax.too_many or syntax.unknown).format(arg=token, first=first))
         words.append(token)
+    parsed = Args(frozenset(flags), values, tuple(words))
+    if syntax.check is not None:
+        syntax.check(parsed)
     if wants_help:
         return Args(help=True)
     if syntax.required and not words:
         raise UsageError(syntax.required)
-    return Args(frozenset(flags), values, tuple(words))
+    return parsed
 
 
 # -- values -----------------------------------------------------------------------------------

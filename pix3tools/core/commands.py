@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "agent-setup": "pix3net.agents.command",
     "validate": "pix3tools.validate.command",
     "check": "pix3tools.check.command",
+    "smoke": "pix3net.smoke.command",
     "tree": "pix3tools.tree.command",
     "kit": "pix3tools.kit.command",
     "character-compile": "pix3tools.character.command",

@@ -1,4 +1,4 @@
-"""Which project a command works on, and the one message when there is none (docs/cli.md, "The project").
+"""Which project a command works on, and the one message when there is none (docs/cli.md, "Entry rules").
 
 ``--project <dir>`` is resolved from the current folder the way the reference resolves a path
 (lexically, symlinks kept) and used as is: no upward search, but it must hold the project file.

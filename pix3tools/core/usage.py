@@ -40,7 +40,7 @@ OVERVIEW_BLOCKS: dict[str, str] = {
     ),
     "smoke": (
         "  pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync]\n"
-        "             [--project <dir>]          run scenes headless and report what threw"
+        "             [--project <dir>]          run the game headless in Chrome, report what threw"
     ),
     "tree": (
         "  pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]\n"
@@ -126,18 +126,27 @@ Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
   --no-sync      do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
   --project dir  project root (default: nearest folder with pix3project.yaml)
 """,
-    "smoke": """Usage: pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]
+    "smoke": """Usage: pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]
 
-Run scenes headless and report what threw.
+Run the game headless in a real Chrome, scene by scene, and report what went wrong: the project's
+game page (/?scene=<res path>) from its dev server, N animation frames after it loaded; uncaught
+exceptions and unhandled rejections (with the frame and a stack in the project's files),
+console.error/warn, project files the page asked for and did not get, a page that does not load,
+a renderer crash, per-frame step time, and the game's debug snapshot. Nothing is tapped: input
+receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in a fresh
+browser context; otherwise a private headless Chrome runs for this command only.
 
-  [scene]              the scene to run
-  --changed            the scenes git sees as changed
-  --all                every scene
-  --frames N           frames to run (default 120)
-  --timeout S          seconds per scene (default 20)
+  [scene]              one .pix3scene (res://, project path or a path from here); none: a set,
+                       the scenes changed files reach (git), else every top-level scene
+  --changed            only the scenes changed files reach (needs git and a change)
+  --all                every top-level scene, whatever git says
+  --frames N           animation frames to run after the page loaded (default 120: 2 s)
+  --timeout S          seconds a scene may take before it is stopped (default 20)
   --json               the report as JSON on stdout
-  --no-sync            do not flush the editor first
-  --project <dir>      the project (default: the nearest folder with pix3project.yaml)
+  --no-sync            do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
+  --project <dir>      the project folder (default: the nearest folder with pix3project.yaml)
+
+Exit: 0 = no errors, 1 = errors, 2 = could not run (no project, no scene, no Chrome, timeout, crash).
 """,
     "tree": """Usage: pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]
 

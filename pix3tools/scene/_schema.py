@@ -1,4 +1,4 @@
-"""Node-type property schemas (spec/validate.md §1.4): names, value types, documented defaults.
+"""Node-type property schemas (docs/validate.md, "The disk format"): names, value types, documented defaults.
 
 The reference reads each runtime class's static ``getPropertySchema()``; we cannot, so this is the
 documented table as data. ``Prop.default`` is the documented default (``MISSING`` when the docs give

@@ -1,4 +1,4 @@
-"""`pix3 tree --props`: the authored properties that differ from the type's defaults (§4.5).
+"""`pix3 tree --props`: the authored properties that differ from the type's defaults (docs/tree.md, "Properties").
 
 The reference reads defaults from a bare instance of each runtime class; we have no runtime, so
 the defaults are the documented ones of the scene model's node-type schemas, reached through the
@@ -17,7 +17,7 @@ from pix3tools.tree._text import is_number
 
 __all__ = ["PropsReader", "flatten", "same_value"]
 
-# Keys the node line already shows (spec/validate.md §4.5).
+# Keys the node line already shows.
 _ON_LINE = frozenset({"transform.position", "position", "width", "height", "label"})
 _LAYOUT_KEYS = frozenset(
     {"layout.enabled", "layout.horizontalAlign", "layout.verticalAlign", "layout.left", "layout.right"}

@@ -1,4 +1,4 @@
-"""The outline as text lines and as JSON (spec/validate.md §4.2, §4.3, §4.6)."""
+"""The outline as text lines and as JSON (docs/tree.md, "The node line" and "JSON")."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def tidy_number(value: float | None) -> float | None:
 
 
 def value_text(value: Any) -> str:
-    """One property value on a ``--props`` line (spec/validate.md §4.5)."""
+    """One property value on a ``--props`` line (docs/tree.md, "Properties")."""
     if value is None or isinstance(value, bool | int | float):
         return js_string(value)
     if isinstance(value, str):

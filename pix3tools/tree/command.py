@@ -1,7 +1,7 @@
 """`pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]`.
 
 Exit 0 shown, 1 a scene does not parse, 2 a usage error, no project, or a scene not found
-(spec/validate.md §4.1). Like every command that reads a project, tree needs one: outside a
+(docs/tree.md, "Exit codes"). Like every command that reads a project, tree needs one: outside a
 project it says so rather than outline whatever folder it was started in.
 """
 

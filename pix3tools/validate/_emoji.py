@@ -1,4 +1,4 @@
-"""Emoji-only text (spec/validate.md §2.2, E_EMOJI_AS_ART), without a regex dependency.
+"""Emoji-only text (E_EMOJI_AS_ART; docs/validate.md, "Scene rules"), without a regex dependency.
 
 The code point ranges are Unicode 15's ``Extended_Pictographic``, ``Emoji_Modifier`` and
 ``Emoji_Component`` properties (what the reference's ``\\p{…}`` classes match), as data.

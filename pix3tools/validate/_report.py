@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pix3tools._js import locale_key
 from pix3tools.scene import Document, PathSeg, format_path
 from pix3tools.validate.codes import severity_of
 
@@ -52,38 +52,6 @@ class Diagnostic:
         if self.fix is not None:
             out["fix"] = self.fix
         return out
-
-
-# -- JavaScript String.prototype.localeCompare (ICU root collation), for ASCII-ish text ----------
-# Root collation puts whitespace, then punctuation and symbols in this order, then digits, then
-# letters (case-insensitive at the primary level, lowercase first at the tertiary level).
-_PUNCT = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-_PRIMARY: dict[str, int] = {ch: i for i, ch in enumerate(_PUNCT)}
-_DIGIT_BASE = len(_PUNCT)
-_LETTER_BASE = _DIGIT_BASE + 10
-
-
-def _primary(ch: str) -> tuple[int, int]:
-    weight = _PRIMARY.get(ch)
-    if weight is not None:
-        return (weight, 0)
-    if "0" <= ch <= "9":
-        return (_DIGIT_BASE + ord(ch) - 48, 0)
-    base = unicodedata.normalize("NFD", ch)[0].lower()
-    if "a" <= base <= "z":
-        return (_LETTER_BASE + ord(base) - 97, 0 if base == ch.lower() else 1)
-    return (_LETTER_BASE + 26 + ord(base), 0)
-
-
-def locale_key(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], str]:
-    """A sort key approximating ``a.localeCompare(b)`` (primary letters, then accents, then case)."""
-    prim = [_primary(ch) for ch in text]
-    return (
-        tuple(p[0] for p in prim),
-        tuple(p[1] for p in prim),
-        tuple(1 if ch.isupper() else 0 for ch in text),
-        text,
-    )
 
 
 def sort_diagnostics(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:

@@ -1,4 +1,4 @@
-"""Suggestions for misspelt keys and ids (spec/validate.md §3.6)."""
+"""Suggestions for misspelt keys and ids (docs/validate.md, "Suggestions")."""
 
 from __future__ import annotations
 

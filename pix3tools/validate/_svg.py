@@ -1,4 +1,4 @@
-"""SVG-as-image checks (spec/validate.md §2.5): pure string work on the file's text."""
+"""SVG-as-image checks (docs/validate.md, "SVG checks"): pure string work on the file's text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The diagnostic code registry (spec/validate.md §2.1; order as the reference lists it).
+"""The diagnostic code registry, in the reference's order (docs/validate.md, "Codes").
 
 ``CODES`` is importable by ``check`` (help texts) and the kit generator. Severity follows the
 code: ``W_…`` is a warning, everything else an error.

@@ -1,4 +1,4 @@
-"""`pix3 check` as a real process (spec/tools.md §1 and its cases 8–19), with a real TypeScript."""
+"""`pix3 check` as a real process (docs/check.md), with a real TypeScript."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a script is type-checked against, with the real TypeScript compiler: three's published types
 and the @pix3/runtime declarations generated from the scene model (a project without its own
-tsconfig.json), and the kit's bot-policy types (cli.md §4.3 and its case 32, in both modes)."""
+tsconfig.json), and the kit's bot-policy types (docs/kit.md, "Bot-policy types", in both modes)."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def test_a_bot_policy_without_a_tsconfig_of_its_own(recipe: Path) -> None:
 
 
 def test_a_bot_policy_in_a_starter(tmp_path: Path, pix3_home: Path) -> None:
-    """cli.md §6 case 32: the starter's own tsconfig.json includes design/tests."""
+    """The starter's own tsconfig.json includes design/tests: a policy's type error is found there."""
     assert run_pix3("new", "2d", "game", cwd=tmp_path).returncode == 0
     root = tmp_path / "game"
     (root / "node_modules").mkdir()

@@ -1,4 +1,4 @@
-"""`pix3` as a real process: version, help, unknown commands (spec/cli.md §1)."""
+"""`pix3` as a real process: version, help, unknown commands (docs/cli.md, "Entry rules")."""
 
 from __future__ import annotations
 

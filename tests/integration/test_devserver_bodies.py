@@ -51,7 +51,7 @@ async def test_nesting_bombs_are_bad_json(server: DevServer, route: str) -> None
 
 
 async def test_a_nesting_bomb_on_the_editor_socket_is_ignored(server: DevServer) -> None:
-    """Unparsable frames are ignored (§6); a frame nested too deep is one of them: the socket
+    """Unparsable frames are ignored; a frame nested too deep is one of them: the socket
     stays open and the tab's hello is still welcomed."""
     async with trio_websocket.open_websocket_url(server.ws_url) as ws:
         await ws.send_message("[" * DEEP + "]" * DEEP)

@@ -1,4 +1,4 @@
-"""A dev server SIGKILLed in the middle of a changeset, then restarted (spec/devserver.md §7.8, §8 cases 45–47).
+"""A dev server SIGKILLed in the middle of a changeset, then restarted (docs/devserver-files.md, "Changesets").
 
 The server runs as a real process (tests/support/file_api.py) whose fault hook
 kills it with SIGKILL at a named point of the transaction; the restart must leave nothing
@@ -113,7 +113,7 @@ def restart(start: Start, root: Path) -> tuple[dict[str, str], str]:
 
 @pytest.mark.slow
 def test_killed_after_the_first_rename_rolls_forward(start: Start, project: Path) -> None:
-    # spec/devserver.md §8 case 45
+    # Killed after the first rename with both files staged: the next start rolls forward.
     kill_during_changeset(start, project, "changeset:renamed:1")
     assert (project / "scenes" / "a.pix3scene").read_text() == "NEW SCENE"
     assert not (project / "prefabs" / "p.prefab").exists()  # half-done on disk before recovery
@@ -128,7 +128,7 @@ def test_killed_after_the_first_rename_rolls_forward(start: Start, project: Path
 
 @pytest.mark.slow
 def test_killed_then_staged_file_lost_rolls_back(start: Start, project: Path) -> None:
-    # spec/devserver.md §8 case 46
+    # A staged file lost before the restart: everything is rolled back from old/.
     tx = kill_during_changeset(start, project, "changeset:renamed:1")
     (tx / "new" / "1").unlink()
     files, log = restart(start, project)
@@ -142,7 +142,7 @@ def test_killed_then_staged_file_lost_rolls_back(start: Start, project: Path) ->
 
 @pytest.mark.slow
 def test_killed_after_both_renames_with_a_target_overwritten_rolls_back(start: Start, project: Path) -> None:
-    # spec/devserver.md §8 case 47
+    # Killed after both renames and a target overwritten before the restart: both back to the old bytes.
     kill_during_changeset(start, project, "changeset:renamed:2")
     (project / "prefabs" / "p.prefab").write_text("someone else")
     _files, log = restart(start, project)

@@ -1,4 +1,4 @@
-"""The file API over real HTTP: httpx against hypercorn serving the routes (spec/devserver.md §7, §8)."""
+"""The file API over real HTTP: httpx against hypercorn serving the routes (docs/devserver-files.md)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def error(response: httpx.Response) -> tuple[int, str]:
 
 
 async def test_put_create_only_etag_and_preconditions(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 20
+    # A create-only PUT and its ETag; a second create-only (412 exists) and a stale If-Match
+    # (412 base_mismatch) leave the file as it was.
     url = f"{API}/file?path=scenes/a.pix3scene"
     created = await client.put(url, content=SCENE, headers={"If-None-Match": "*"})
     assert created.status_code == 200
@@ -186,7 +187,7 @@ async def test_large_file_is_streamed_with_ranges(client: httpx.AsyncClient, pro
     ],
 )
 async def test_traversal_in_every_spelling(client: httpx.AsyncClient, query: str, status: int, code: str) -> None:
-    # spec/devserver.md §8 case 21
+    # A path that climbs out of the project, is absolute or names a private file is refused.
     assert error(await client.get(f"{API}/file?path={query}")) == (status, code)
     assert error(await client.put(f"{API}/file?path={query}", content="x")) == (status, code)
 
@@ -253,7 +254,7 @@ async def test_concurrent_conditional_puts_one_wins(client: httpx.AsyncClient, p
 
 
 async def test_move_replay_with_mutation_id(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 22
+    # The same move twice under one X-Mutation-Id: the second answer is a replay.
     body = {"from": "a.txt", "to": "b.txt"}
     first = await client.post(f"{API}/move", json=body, headers=writer(mutation="m-1"))
     second = await client.post(f"{API}/move", json=body, headers=writer(mutation="m-1"))
@@ -284,7 +285,7 @@ async def test_put_replay_ignores_the_body(client: httpx.AsyncClient, project: P
 
 
 async def test_manifest_content(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 23
+    # The manifest lists the project's files and nothing under node_modules, dist or .pix3.
     (project / "scenes").mkdir()
     (project / "scenes" / "a.pix3scene").write_text(SCENE)
     (project / "node_modules" / "x").mkdir(parents=True)
@@ -300,7 +301,8 @@ async def test_manifest_content(client: httpx.AsyncClient, project: Path) -> Non
 
 
 async def test_writer_frames_and_external_author(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 cases 24 and 25 (frames observed at the emit callback)
+    # An API write's frame names the writer and says `editor`; a write from another tab, or without a
+    # writer, is refused 409; an outside write says `external` (frames observed at the emit callback).
     claim = (await client.post(f"{API}/handover/claim", json={"writerId": "tab-a"})).json()
     assert claim["writerId"] == "tab-a" and claim["hashes"]["a.txt"] == sha("a")
     put = await client.put(f"{API}/file?path=scenes/a.pix3scene", content=SCENE, headers=writer("tab-a"))
@@ -339,7 +341,7 @@ async def test_writer_frames_and_external_author(client: httpx.AsyncClient, proj
 
 
 async def test_changeset_over_http(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 38
+    # A modify (ifMatch) and a create (createOnly): one seq, one frame, nothing left staged, the history.
     (await client.put(f"{API}/file?path=scenes/a.pix3scene", content="old")).raise_for_status()
     await client.post(f"{API}/handover/claim", json={"writerId": "tab-a"})
     count = len(await frames(client))
@@ -368,7 +370,8 @@ async def test_changeset_over_http(client: httpx.AsyncClient, project: Path) -> 
 
 
 async def test_changeset_refusals(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 cases 39 and 40
+    # A stale ifMatch, a createOnly on an existing file (each names its entry) and a superseded
+    # writer are refused, and nothing is written.
     stale = await client.post(
         f"{API}/changeset",
         json={"files": [{"path": "n.txt", "text": "n"}, {"path": "a.txt", "text": "x", "ifMatch": f'"{sha("b")}"'}]},
@@ -385,7 +388,7 @@ async def test_changeset_refusals(client: httpx.AsyncClient, project: Path) -> N
 
 
 async def test_changeset_base64_replay(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 41
+    # A base64 entry is written byte for byte, and replayed under the same X-Mutation-Id.
     body = {"files": [{"path": "bin/x.bin", "base64": base64.b64encode(b"\x00\xff\x10").decode()}]}
     first = await client.post(f"{API}/changeset", json=body, headers=writer(mutation="cs-1"))
     second = await client.post(f"{API}/changeset", json=body, headers=writer(mutation="cs-1"))
@@ -395,7 +398,7 @@ async def test_changeset_base64_replay(client: httpx.AsyncClient, project: Path)
 
 
 async def test_close_during_a_changeset(project: Path) -> None:
-    # spec/devserver.md §8 case 42: accepted work completes, new work gets 503 `closed`.
+    # Closing while a changeset runs: accepted work completes, new work gets 503 `closed`.
     reached = threading.Event()
     release = threading.Event()
 
@@ -547,7 +550,8 @@ async def test_a_put_is_read_no_faster_than_it_is_written(
 
 
 async def test_history_over_http(client: httpx.AsyncClient, project: Path) -> None:
-    # spec/devserver.md §8 case 52 (HTTP side) and case 54 restore
+    # Versions over HTTP (newest first, their bytes, 404 for an unknown id), a rejected draft, then a
+    # restore whose frame says `external` without a writer.
     url = f"{API}/file?path=scenes/a.pix3scene"
     await client.put(url, content="V1")
     await client.put(url, content="V2")
@@ -583,7 +587,8 @@ async def test_history_over_http(client: httpx.AsyncClient, project: Path) -> No
 
 
 async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
-    # spec/devserver.md §8 case 49
+    # A claim made while a changeset runs answers after it, with the new sha; the old writer's next
+    # changeset is refused.
     reached = threading.Event()
     release = threading.Event()
 
@@ -625,7 +630,7 @@ async def test_claim_waits_for_the_changeset_in_flight(project: Path) -> None:
 
 
 async def test_a_repeat_while_in_flight_waits_for_the_first_answer(project: Path) -> None:
-    # spec/devserver.md §7.7: same id + same fingerprint, also while still in flight → replay.
+    # The same id and fingerprint while the first is still running: the first's answer, replayed.
     reached = threading.Event()
     release = threading.Event()
     runs: list[str] = []

@@ -1,4 +1,4 @@
-"""External changes reach the emit callback: inotify batches and the periodic rescan (spec/devserver.md §7.3)."""
+"""External changes reach the emit callback: inotify batches and the periodic rescan (docs/devserver-files.md, "The file table and its events")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The real `pix3 __dev-server` process over real HTTP and WebSockets (spec/devserver.md §8).
+"""The real `pix3 __dev-server` process over real HTTP and WebSockets (docs/devserver.md).
 
 The project has no Vite here (the embedded default); tests/integration/test_devserver_vite.py runs
 the same server with the real Vite.
@@ -104,7 +104,7 @@ def test_default_port_is_5173_or_the_next_free_one(tmp_path: Path) -> None:
 
 
 def test_usage_errors_and_no_project(tmp_path: Path) -> None:
-    # A usage error is exit 2 with the usage, as for every command (the seed README).
+    # A usage error is exit 2 with the usage, as for every command.
     result = run_pix3("__dev-server", "--what")
     assert result.returncode == 2 and result.stderr.startswith('pix3 __dev-server: unknown option "--what"\n\nUsage:')
     result = run_pix3("__dev-server", "--port", "x")

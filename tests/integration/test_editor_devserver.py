@@ -1,4 +1,4 @@
-"""The dev-server side of `pix3 editor` (spec/cdp.md §8.2: 15–18, 29, 30, 40; devserver.md §2)."""
+"""The dev-server side of `pix3 editor` (docs/editor.md, "The flow", steps 4–6)."""
 
 from __future__ import annotations
 

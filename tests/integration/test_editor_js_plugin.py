@@ -1,5 +1,5 @@
 """A project that installs the reference JS plugin runs plain Vite, which writes dev.json itself
-(DESIGN.md: the `@pix3/vite-plugin` path; spec/devserver.md §2 "Starting Vite")."""
+(docs/editor.md, "The flow", step 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`pix3 kit`: install, update, own files kept, bad input (spec/cli.md §4.4, §6.28–31)."""
+"""`pix3 kit`: install, update, own files kept, bad input (docs/kit.md, "Install, all or nothing")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`pix3 kit --migrate`: a 1.x-shaped project to the 2.x kit (spec/cli.md §4.5, §6.34–39)."""
+"""`pix3 kit --migrate`: a 1.x-shaped project to the 2.x kit (docs/kit.md, "Migrating a 1.x kit")."""
 
 from __future__ import annotations
 

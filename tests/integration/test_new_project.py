@@ -1,4 +1,4 @@
-"""`pix3 new`: the starters, the files they write, bad targets (spec/cli.md §5, §6.41–50)."""
+"""`pix3 new`: the starters, the files they write, bad targets (docs/new.md)."""
 
 from __future__ import annotations
 

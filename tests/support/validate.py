@@ -1,4 +1,4 @@
-"""Tiny projects for validate tests (spec/validate.md §5 fixture helpers)."""
+"""Tiny projects for validate tests."""
 
 from __future__ import annotations
 

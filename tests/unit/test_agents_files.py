@@ -1,4 +1,5 @@
-"""The launch, the `--config` file and the two project-file formats (spec/cli.md §6, agent-setup.spec 11–18)."""
+"""The launch, the `--config` file and the two project-file formats (docs/agent-setup.md,
+"What is written" and "The two file formats")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The editor-chain scan (spec/tools.md §2 and its cases in §6, 1–7)."""
+"""The editor-chain scan (docs/check.md, "The editor chain")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where `pix3 check` finds TypeScript (spec/tools.md §1.5; cases 15–17) and the tsconfig layout (§1.4)."""
+"""Where `pix3 check` finds TypeScript and which tsconfig it uses (docs/check.md, "Pipeline")."""
 
 from __future__ import annotations
 

@@ -78,6 +78,17 @@ OK = [
         ("spec.yaml",),
     ),
     ("__dev-server", ["--project=p", "--port", "5174"], set(), {"--project": "p", "--port": 5174}, ()),
+    (
+        "smoke",
+        ["scenes/main.pix3scene", "--json", "--frames", "2", "--timeout=1.5"],
+        {"--json"},
+        {"--frames": 2, "--timeout": 1.5},
+        ("scenes/main.pix3scene",),
+    ),
+    ("smoke", ["--frames=0.5", "--all", "--no-sync"], {"--all", "--no-sync"}, {"--frames": 0}, ()),  # floored
+    ("smoke", ["--frames", " 0x10 ", "--changed"], {"--changed"}, {"--frames": 16}, ()),  # JavaScript's Number()
+    ("smoke", ["--project="], set(), {"--project": ""}, ()),
+    ("smoke", ["--project", "-odd"], set(), {"--project": "-odd"}, ()),
 ]
 
 ERRORS = [
@@ -121,6 +132,25 @@ ERRORS = [
     ("character-compile", ["a", "--project", "--json"], "--project needs a value", True),
     ("__dev-server", ["--port", "x"], "--port needs a port", True),
     ("__dev-server", ["--what"], 'unknown option "--what"', True),
+    ("smoke", ["--frames", "lots"], "--frames needs a positive number", True),
+    ("smoke", ["--frames", "-1"], "--frames needs a positive number", True),
+    ("smoke", ["--frames="], "--frames needs a positive number", True),
+    ("smoke", ["--timeout", "Infinity"], "--timeout needs a positive number", True),
+    ("smoke", ["--frames"], "--frames needs a value", True),
+    ("smoke", ["--project", "--json"], "--project needs a value", True),
+    ("smoke", ["--project=--json"], "--project needs a value", True),
+    ("smoke", ["--json=1"], "unknown argument --json=1", True),
+    ("smoke", ["-"], "unknown argument -", True),
+    ("smoke", ["--frame", "3"], "unknown argument --frame", True),
+    ("smoke", ["a.pix3scene", "b.pix3scene"], "one scene at a time (got a.pix3scene and b.pix3scene)", True),
+    ("smoke", ["--all", "--changed"], "--changed and --all exclude each other", True),
+    (
+        "smoke",
+        ["scenes/main.pix3scene", "--all"],
+        "--all picks the scenes; drop scenes/main.pix3scene or the flag",
+        True,
+    ),
+    ("smoke", ["--changed", "x.pix3scene"], "--changed picks the scenes; drop x.pix3scene or the flag", True),
 ]
 
 HELP = [
@@ -136,6 +166,9 @@ HELP = [
     ("tree", ["--help", "--depth", "3"], True),
     ("character-compile", ["--help"], True),  # help wins over the missing spec
     ("tree", ["--types", "-h"], None),  # a value, not help: --types stops only at "--"
+    ("smoke", ["--changed", "--help"], True),
+    ("smoke", ["--help", "--all", "--changed"], False),  # the rules between arguments are part of the parse
+    ("smoke", ["--bogus", "--help"], False),
 ]
 
 

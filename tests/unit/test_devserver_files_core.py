@@ -1,4 +1,4 @@
-"""The file core without HTTP: table, events, writes, changesets, journal (spec/devserver.md §7)."""
+"""The file core without HTTP: table, events, writes, changesets, journal (docs/devserver-files.md)."""
 
 from __future__ import annotations
 
@@ -165,7 +165,7 @@ def test_external_changes_get_one_frame_and_the_changed_map(project: Path) -> No
 
 
 def test_put_conditions(project: Path) -> None:
-    # spec/devserver.md §8 case 20, without HTTP
+    # Create-only and If-Match preconditions, without HTTP.
     core, _frames, _l = make(project)
     reply = core.put_bytes("scenes/b.pix3scene", SCENE.encode(), create_only=True)
     assert reply["sha256"] == sha(SCENE) and reply["size"] == len(SCENE) and reply["seq"] == 1
@@ -286,7 +286,7 @@ def test_read_whole_and_large(project: Path) -> None:
 
 
 def test_changeset_is_one_frame_and_journals_editor(project: Path) -> None:
-    # spec/devserver.md §8 case 38
+    # A changeset is one seq and one frame, and every file is journaled `editor`.
     core, frames, _l = make(project)
     core.claim("tab-a")
     entries = parse_changeset(
@@ -314,7 +314,7 @@ def test_changeset_is_one_frame_and_journals_editor(project: Path) -> None:
 
 
 def test_changeset_refusals_write_nothing(project: Path) -> None:
-    # spec/devserver.md §8 case 39
+    # Refused changesets write nothing.
     core, frames, _l = make(project)
     stale = parse_changeset(
         {
@@ -370,7 +370,7 @@ class Boom(Exception):
 
 @pytest.mark.parametrize("point", ["changeset:renamed:1", "changeset:renamed:2"])
 def test_fault_during_renames_rolls_back(project: Path, point: str) -> None:
-    # spec/devserver.md §8 cases 43 and 44 (the second entry is a create)
+    # A fault after the first or the second rename undoes what was renamed (the second entry is a create).
     def fault(at: str) -> None:
         if at == point:
             raise Boom(at)
@@ -391,7 +391,7 @@ def test_fault_during_renames_rolls_back(project: Path, point: str) -> None:
 
 
 def test_tx_without_intent_is_discarded(project: Path) -> None:
-    # spec/devserver.md §8 case 48
+    # A changeset folder without an intent is discarded at start; the files are untouched.
     tx = project / ".pix3" / "tx" / "1700000000000-abcdefabcdef"
     (tx / "new").mkdir(parents=True)
     (tx / "new" / "0").write_text("staged")
@@ -420,7 +420,7 @@ def test_committed_tx_is_cleaned_up_and_journaled(project: Path) -> None:
 
 
 def test_startup_snapshot_and_versions(project: Path) -> None:
-    # spec/devserver.md §8 cases 51 and 52
+    # The start-up snapshot journals each scene once as `external`; later versions come newest first.
     core, _frames, _l = make(project)
     assert [e["author"] for e in core.history_entries("scenes/a.pix3scene")["entries"]] == ["external"]
     assert core.history_entries("notes.txt") == {"entries": []}
@@ -443,7 +443,7 @@ def test_startup_snapshot_and_versions(project: Path) -> None:
 
 
 def test_record_rejected_draft(project: Path) -> None:
-    # spec/devserver.md §8 case 53
+    # A superseded tab may record a rejected draft; any other author is refused.
     core, _frames, _l = make(project)
     core.claim("tab-b")
     entry = core.record("scenes/a.pix3scene", "draft", "rejected-draft", "merge lost")
@@ -467,7 +467,7 @@ def test_record_rejected_draft(project: Path) -> None:
 
 
 def test_restore(project: Path) -> None:
-    # spec/devserver.md §8 case 54
+    # Restore: the writer and If-Match are checked; the frame says `external` without a writer.
     core, frames, _l = make(project)
     old_id = core.history_entries("scenes/a.pix3scene")["entries"][0]["id"]
     core.put_bytes("scenes/a.pix3scene", b"V2", writer="tab-a")
@@ -490,7 +490,7 @@ def test_restore(project: Path) -> None:
 
 
 def test_restart_snapshot_only_when_changed(project: Path) -> None:
-    # spec/devserver.md §8 case 55
+    # A restart journals a file only when it changed between the two runs.
     core, _f, _l = make(project)
     make(project)
     assert len(core.history_entries("scenes/a.pix3scene")["entries"]) == 1
@@ -500,7 +500,7 @@ def test_restart_snapshot_only_when_changed(project: Path) -> None:
 
 
 def test_retention_keeps_200(project: Path) -> None:
-    # spec/devserver.md §8 case 56
+    # 205 versions keep the newest 200; the dropped versions' bytes are deleted.
     clock = Clock()
     core, _f, _l = make(project, clock_ms=clock)
     ids = [core.history.record("scenes/v.pix3scene", f"v{n}".encode(), "editor")["id"] for n in range(205)]
@@ -514,7 +514,7 @@ def test_retention_keeps_200(project: Path) -> None:
 
 
 def test_retention_by_age(project: Path) -> None:
-    # spec/devserver.md §8 case 57
+    # Versions older than 7 days go, except the newest one.
     clock = Clock()
     core, _f, _l = make(project, clock_ms=clock)
     core.history.record("scenes/a.pix3scene", b"second", "editor")

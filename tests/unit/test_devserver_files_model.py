@@ -1,5 +1,5 @@
 """Hypothesis: any sequence of API writes and outside changes keeps the table equal to a fresh
-scan, and the emitted events replayed on an empty model give the same files (spec/devserver.md §7.3)."""
+scan, and the emitted events replayed on an empty model give the same files (docs/devserver-files.md, "The file table and its events")."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_events_replay_to_the_table(ops: list[tuple[Any, ...]]) -> None:
             seqs.append(core.seq)
         assert seqs == sorted(seqs)
         fresh = Scanner(str(root)).scan("")
-        # Files match exactly; a folder's own mtime may lag (stat-only changes are silent, §7.3).
+        # Files match exactly; a folder's own mtime may lag (stat-only changes are silent).
         assert {p: e if e.kind == "file" else e.kind for p, e in core.table.items()} == {
             p: e if e.kind == "file" else e.kind for p, e in fresh.items()
         }

@@ -1,4 +1,4 @@
-"""Wire path parsing and resolution (spec/devserver.md §7.1–§7.2), with Hypothesis."""
+"""Wire path parsing and resolution (docs/devserver-files.md, "Wire paths"), with Hypothesis."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_4096_chars_is_the_limit() -> None:
 
 
 def test_journaled_paths() -> None:
-    # spec/devserver.md §8 case 50
+    # Journaled: the project file, scenes, prefabs and `locales/<name>.json` in any folder; nothing else.
     for yes in ("pix3project.yaml", "scenes/a.pix3scene", "p/b.prefab", "locales/en.json", "res/locales/de.json"):
         assert is_journaled(yes), yes
     for no in ("package.json", "locales/en/extra.json", "src/locales.json", "scripts/a.ts"):

@@ -1,4 +1,4 @@
-"""Pure parts of the dev server: dev.json, the public URL rule, the guard (spec/devserver.md §8 1–8, 64)."""
+"""Pure parts of the dev server: dev.json, the public URL rule, the guard (docs/devserver.md)."""
 
 from __future__ import annotations
 

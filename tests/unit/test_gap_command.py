@@ -1,4 +1,4 @@
-"""`pix3 gap` in process with a fixed clock: the reference's gap.spec cases (spec/cli.md §6.25–27)."""
+"""`pix3 gap` in process with a fixed clock: records, listing, refusals (docs/gap.md)."""
 
 from __future__ import annotations
 

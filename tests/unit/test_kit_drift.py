@@ -19,7 +19,7 @@ from pix3tools.gap import KINDS
 from pix3tools.kit import Kit, load_kit
 from pix3tools.kit._registries import BRIDGE_TOOLS, diagnostic_codes, node_types, starter_scripts
 
-# Protocol reasons the kit may quote (spec/devserver.md §5.1, seed README: the bridge's refusals).
+# Protocol reasons the kit may quote (docs/devserver.md, "Flush"; docs/bridge.md, "4. Refusals").
 REASONS = {"gesture_in_progress", "external_change", "write_failed", "timeout", "tab_closed", "not_owner"}
 # Other snake_case words the kit may put in backticks: folder names.
 FOLDERS = {"node_modules"}
@@ -256,7 +256,7 @@ def test_node_property_tables_match_the_disk_format() -> None:
 
 
 def test_the_bot_policy_types_are_global() -> None:
-    """cli.md §4.3: global ``declare interface`` types, no import or export (a policy imports nothing)."""
+    """Global ``declare interface`` types, no import or export (a policy imports nothing)."""
     text = load_kit().files["design/tests/bots/pix3-test-bot.d.ts"].decode()
     declared = re.findall(r"^declare interface (\w+) \{", text, re.M)
     assert declared == ["BotNodeView", "Pix3TestBot", "BotPolicy"]

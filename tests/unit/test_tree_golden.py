@@ -1,5 +1,5 @@
 """Golden outlines of our own scenes (tests/fixtures/tree/*): every line-format feature of
-spec/validate.md §4.2–§4.7. The expected text lives in tests/fixtures/tree/golden/."""
+docs/tree.md. The expected text lives in tests/fixtures/tree/golden/."""
 
 from __future__ import annotations
 

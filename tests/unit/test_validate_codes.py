@@ -1,4 +1,4 @@
-"""Every code we can emit: one project that triggers it, one near miss that does not (§5 case 48)."""
+"""Every code we can emit: one project that triggers it, one near miss that does not."""
 
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ CASES: dict[str, tuple[Case, Case]] = {
     ),
 }
 
-# Level-2 codes: only the JavaScript runtime can produce them (spec/validate.md §2.6).
+# Level-2 codes: only the JavaScript runtime can produce them (docs/validate.md, "Level 2 is not run").
 NOT_EMITTED = {"E_LOAD", "E_PENDING_COMPONENT", "E_SCRIPT_COMPILE", "W_SCRIPT_IMPORT", "W_RENDERABILITY"}
 
 

@@ -1,4 +1,4 @@
-"""Diagnostics are ordered like JavaScript's ``localeCompare`` (spec/validate.md §3.5)."""
+"""Diagnostics are ordered like JavaScript's ``localeCompare`` (docs/validate.md, "Output")."""
 
 from __future__ import annotations
 

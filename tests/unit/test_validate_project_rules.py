@@ -1,5 +1,5 @@
-"""Level-1 project rules: SVG, .pix3anim, locales, autoloads, unused assets (§5 cases 18, 21–26,
-37–46)."""
+"""Level-1 project rules: SVG, .pix3anim, locales, autoloads, unused assets (docs/validate.md,
+"Project rules" and "SVG checks")."""
 
 from __future__ import annotations
 

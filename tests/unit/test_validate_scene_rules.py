@@ -1,4 +1,4 @@
-"""Level-1 scene rules: the reference's cases (spec/validate.md §5, validate.spec.ts 1–26)."""
+"""Level-1 scene rules (docs/validate.md, "Scene rules"), on the reference's test projects."""
 
 from __future__ import annotations
 

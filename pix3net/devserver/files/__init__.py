@@ -1,4 +1,4 @@
-"""The dev server's file API (spec/devserver.md §7): a synchronous core, its async store, routes.
+"""The dev server's file API (docs/devserver-files.md): a synchronous core, its async store, routes.
 
 `FileCore` knows nothing of HTTP; `FileStore` runs it for trio (write mutex, worker threads,
 the watcher); `register_file_routes` mounts the HTTP surface on a Quart app.

@@ -1,4 +1,4 @@
-"""The changeset transaction and its start-up recovery (spec/devserver.md §7.8).
+"""The changeset transaction and its start-up recovery (docs/devserver-files.md, "Changesets").
 
 Stage every new file and a copy of every old one in `.pix3/tx/<id>/`, write `intent.json`
 durably, rename the new files over their targets, mark the intent committed, clean up. A
@@ -28,7 +28,7 @@ from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 if TYPE_CHECKING:
     from ._core import FileCore
 
-MAX_FILES = 1000  # §3.4
+MAX_FILES = 1000
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class ChangeEntry:
 
 
 def parse_changeset(body: dict[str, Any]) -> list[ChangeEntry]:
-    """Validate a changeset body (§7.8); errors name the entry."""
+    """Validate a changeset body; errors name the entry."""
     files = body.get("files")
     if not isinstance(files, list) or not files:
         raise ApiError(400, "bad_request", "`files` must be a non-empty array.")
@@ -98,7 +98,7 @@ def _write_intent(folder: str, intent: dict[str, Any]) -> None:
 def _stage(
     core: FileCore, folder: str, tx_id: str, entries: list[ChangeEntry]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """`new/<n>`, `old/<n>` and a durable `intent.json` in ``folder`` (§7.8 step 2)."""
+    """`new/<n>`, `old/<n>` and a durable `intent.json` in ``folder``."""
     os.makedirs(os.path.join(folder, "new"))
     os.makedirs(os.path.join(folder, "old"))
     intent_files = []
@@ -239,7 +239,7 @@ def _read_intent(folder: str) -> dict[str, Any] | None:
 
 
 def recover(core: FileCore) -> None:
-    """Finish or undo every changeset a killed server left in `.pix3/tx` (§7.8)."""
+    """Finish or undo every changeset a killed server left in `.pix3/tx`."""
     tx_root = os.path.join(core.root, ".pix3", "tx")
     try:
         names = sorted(os.listdir(tx_root))

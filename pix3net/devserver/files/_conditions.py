@@ -7,7 +7,7 @@ from pix3net.devserver.errors import ApiError
 
 
 def parse_etags(raw: str | None) -> list[str] | None:
-    """An If-Match / If-None-Match list: comma-separated, `W/` and quotes stripped (§3.5)."""
+    """An If-Match / If-None-Match list: comma-separated, `W/` and quotes stripped."""
     if raw is None:
         return None
     tags = []
@@ -22,7 +22,7 @@ def parse_etags(raw: str | None) -> list[str] | None:
 
 
 def check_preconditions(wire: str, current: str | None, if_match: list[str] | None, create_only: bool) -> None:
-    """412 `exists` / `base_mismatch` (§7.5)."""
+    """412 `exists` / `base_mismatch` (docs/devserver-files.md, "Writing a file")."""
     if create_only and current is not None:
         raise ApiError(412, "exists", f"{wire} already exists.", path=wire, currentHash=current)
     if if_match is None:

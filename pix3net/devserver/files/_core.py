@@ -1,6 +1,6 @@
 """The file service core: table, reads, conditional writes, mkdir/delete/move, history.
 
-Synchronous and HTTP-free (spec/devserver.md §7). Every method runs under one re-entrant
+Synchronous and HTTP-free (docs/devserver-files.md). Every method runs under one re-entrant
 lock, so the async facade may call it from worker threads; frames go out through ``emit`` in
 seq order. The changeset transaction lives in `_changeset.py` and shares this lock.
 """
@@ -48,7 +48,7 @@ from ._table import (
     sort_paths,
 )
 
-WHOLE_READ_LIMIT = 8 * 1024 * 1024  # §7.4: files up to 8 MiB are read whole
+WHOLE_READ_LIMIT = 8 * 1024 * 1024  # files up to 8 MiB are read whole
 WRITER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-")
 TMP_MAX_AGE_S = 600  # a temp of another live process older than this is a leftover all the same
 _TEMP_OWNER = re.compile(r"^[a-z]+-(\d+)-[0-9a-f]+$")  # `put-<pid>-<hex>`, `restore-<pid>-<hex>`
@@ -74,7 +74,7 @@ def symlink_error(wire: str) -> ApiError:
 
 
 def valid_token(value: object) -> bool:
-    """`[A-Za-z0-9_.:-]{1,128}`: writer ids and mutation ids (§3.5, §6)."""
+    """`[A-Za-z0-9_.:-]{1,128}`: writer ids and mutation ids."""
     return isinstance(value, str) and 1 <= len(value) <= 128 and set(value) <= WRITER_ID_CHARS
 
 
@@ -96,7 +96,7 @@ class FileRead:
 
 
 class FileCore:
-    """The project's file table and every file operation of §7, without HTTP."""
+    """The project's file table and every file operation of the file API, without HTTP."""
 
     def __init__(
         self,
@@ -123,7 +123,7 @@ class FileCore:
 
     # -- start-up -------------------------------------------------------------------------------
     def start(self) -> None:
-        """Recover interrupted changesets, scan the project, snapshot journaled files (§7.8, §7.9)."""
+        """Recover interrupted changesets, scan the project, snapshot journaled files."""
         with self.lock:
             self._clean_tmp()
             recover(self)
@@ -157,7 +157,7 @@ class FileCore:
         return os.path.join(self.root, *wire.split("/"))
 
     def _journal(self, wire: str, author: str, note: str | None = None) -> None:
-        """Journal failures are logged, never fail the write (§7.9)."""
+        """Journal failures are logged, never fail the write."""
         try:
             fd = open_file_nofollow(self.root, wire)
             try:
@@ -179,7 +179,8 @@ class FileCore:
         scanned: dict[str, Entry] | None = None,
         keep: frozenset[str] = frozenset(),
     ) -> list[dict[str, Any]]:
-        """Rescan ``prefixes``, update the table, bump seq, emit one frame, journal (§7.3).
+        """Rescan ``prefixes``, update the table, bump seq, emit one frame, journal
+        (docs/devserver-files.md, "The file table and its events").
 
         ``mode``: ``own`` (API write: author editor, seq bumps even without events),
         ``restore`` (author external, seq bumps), ``external`` (watcher/rescan).
@@ -338,7 +339,7 @@ class FileCore:
         return path, fd
 
     def put_precheck(self, wire: str, writer: str | None) -> None:
-        """Writer and path checks done before the body is read (§7.5)."""
+        """Writer and path checks done before the body is read."""
         self.check_writer(writer)
         resolve(self.root, wire, allow_missing=True)
 

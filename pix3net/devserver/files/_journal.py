@@ -1,4 +1,4 @@
-"""The version journal `.pix3/history/<path>/` (spec/devserver.md §7.9).
+"""The version journal `.pix3/history/<path>/` (docs/devserver-files.md, "The version journal").
 
 Per journaled path: `index.jsonl` (one JSON line per version, oldest first) and one raw file
 per version named by its id. Readers skip torn lines; retention rewrites the index atomically
@@ -16,8 +16,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-KEEP_VERSIONS = 200  # §7.9
-KEEP_MS = 7 * 24 * 3600 * 1000  # §7.9: 7 days, the newest version always survives
+KEEP_VERSIONS = 200
+KEEP_MS = 7 * 24 * 3600 * 1000  # 7 days, the newest version always survives
 VERSION_ID = re.compile(r"^\d{13}-[0-9a-f]{8}(-\d{1,4})?$")
 AUTHORS = ("editor", "external", "restore", "rejected-draft")
 

@@ -1,4 +1,4 @@
-"""`X-Mutation-Id` replay (spec/devserver.md §7.7): one outcome per id, 2 000 ids kept."""
+"""`X-Mutation-Id` replay (docs/devserver-files.md, "Replays (X-Mutation-Id)"): one outcome per id, 2 000 ids kept."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import trio
 
 from pix3net.devserver.errors import ApiError
 
-MAX_IDS = 2000  # §7.7 / §9: mutation-id memory
+MAX_IDS = 2000  # mutation-id memory
 
 Outcome = tuple[int, dict[str, Any]]
 

@@ -1,6 +1,6 @@
 """Wire paths: parsing, the private `.pix3` names, and resolution without following symlinks.
 
-spec/devserver.md §7.1–§7.2. A wire path is a POSIX path relative to the project root; it is
+docs/devserver-files.md, "Wire paths". A wire path is a POSIX path relative to the project root; it is
 rejected rather than normalised. Resolution lstat()s every existing component: a symbolic link
 anywhere refuses the request, so nothing is ever reached through one.
 """
@@ -17,11 +17,11 @@ from pix3net.devserver.errors import ApiError
 
 from ._errors import not_found
 
-MAX_WIRE_PATH = 4096  # §3.4
-RESERVED_CHILDREN = frozenset({"dev.json", "dev.log", "tmp", "tx", "history", "local"})  # §7.1
+MAX_WIRE_PATH = 4096
+RESERVED_CHILDREN = frozenset({"dev.json", "dev.log", "tmp", "tx", "history", "local"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
-JOURNALED = re.compile(r"(^|/)locales/[^/]+\.json$")  # §7.9
-TEMP_NAME = re.compile(r"^\..+\.pix3-tmp-[0-9a-f]+$")  # §7.3: our own cross-device temps
+JOURNALED = re.compile(r"(^|/)locales/[^/]+\.json$")
+TEMP_NAME = re.compile(r"^\..+\.pix3-tmp-[0-9a-f]+$")  # our own cross-device temps
 
 Kind = Literal["file", "dir", "other", "none"]
 
@@ -75,7 +75,7 @@ def check_reserved(wire: str) -> None:
 
 
 def is_journaled(wire: str) -> bool:
-    """Scenes, prefabs, locale tables and the project file keep a version journal (§7.9)."""
+    """Scenes, prefabs, locale tables and the project file keep a version journal."""
     if wire == "pix3project.yaml" or wire.endswith((".pix3scene", ".prefab")):
         return True
     return "locales/" in wire and JOURNALED.search(wire) is not None
@@ -90,7 +90,7 @@ def kind_of(mode: int) -> Kind:
 
 
 def resolve(root: str, wire: str, *, allow_missing: bool = False) -> tuple[Kind, os.stat_result | None]:
-    """lstat every component of ``wire`` under ``root`` (§7.2): its kind and final stat.
+    """lstat every component of ``wire`` under ``root``: its kind and final stat.
 
     A symlink anywhere → 403 ``symlink``; a parent that is not a directory → 409
     ``not_a_directory``; missing → 404 unless ``allow_missing`` (then kind ``none``).

@@ -1,4 +1,4 @@
-"""The file API routes under `<base>__pix3/api/` (spec/devserver.md §3.3–§3.5, §7).
+"""The file API routes under `<base>__pix3/api/` (docs/devserver-files.md).
 
 The guard (Host, peer, `X-Pix3`, Origin, `.pix3` filter) runs before these in the app's
 `before_request`; here: body limits, parsing, exact statuses, bodies and headers.
@@ -28,8 +28,8 @@ from ._errors import no_space
 from ._paths import content_type, parse_wire_path
 from ._store import FileStore
 
-CHANGESET_LIMIT = 256 * 1024 * 1024  # §3.4
-MAX_HASH_PATHS = 20_000  # §3.4
+CHANGESET_LIMIT = 256 * 1024 * 1024  # docs/devserver-files.md, "Limits"
+MAX_HASH_PATHS = 20_000
 STREAM_CHUNK = 256 * 1024
 ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -77,7 +77,7 @@ def base_file_headers(sha: str) -> dict[str, str]:
 
 
 def parse_range(raw: str | None, size: int) -> tuple[int, int] | None:
-    """(start, end) inclusive; None = whole file; raises 416 for an unsatisfiable range (§7.4)."""
+    """(start, end) inclusive; None = whole file; raises 416 for an unsatisfiable range."""
     if raw is None:
         return None
     match = _RANGE.match(raw.strip())

@@ -1,6 +1,6 @@
 """`FileStore`: the async face of the file service for the trio dev server.
 
-Mutations queue on one fair `trio.Lock` (the write mutex of spec/devserver.md §6/§7) and run in
+Mutations queue on one fair `trio.Lock` (the write mutex of docs/devserver-files.md, "Writers") and run in
 a worker thread so big files never block the loop; frames the core produces are emitted on
 the trio thread, in seq order, after each operation.
 """
@@ -27,7 +27,7 @@ from ._errors import closed_error, no_space
 from ._mutations import MutationLog, Outcome
 from ._watch import Watcher
 
-MAX_PUT_BYTES = 1024 * 1024 * 1024  # §3.4: PUT file ≤ 1 GiB
+MAX_PUT_BYTES = 1024 * 1024 * 1024  # a PUT body ≤ 1 GiB
 WRITE_BATCH = 1024 * 1024  # upload bytes handed to a worker thread at once
 
 T = TypeVar("T")
@@ -92,7 +92,7 @@ class FileStore:
         await Watcher(self).run(task_status=task_status)
 
     async def aclose(self) -> None:
-        """Refuse new work with 503 `closed`; return when the queued work has finished (§7.10)."""
+        """Refuse new work with 503 `closed`; return when the queued work has finished."""
         self.closed = True
         async with self.mutex:
             pass
@@ -129,7 +129,7 @@ class FileStore:
     async def mutation(
         self, mutation_id: str | None, fp: str, op: Callable[[], Awaitable[dict[str, Any]]]
     ) -> tuple[int, dict[str, Any], bool]:
-        """Run a mutation once per ``X-Mutation-Id`` (§7.7): (status, body, replayed)."""
+        """Run a mutation once per ``X-Mutation-Id``: (status, body, replayed)."""
         if mutation_id is not None and not valid_token(mutation_id):
             raise ApiError(400, "bad_mutation_id", "X-Mutation-Id must be 1–128 chars of [A-Za-z0-9_.:-].")
         self._check_open()
@@ -149,11 +149,11 @@ class FileStore:
 
     # -- operations ------------------------------------------------------------------------------
     async def claim(self, writer: object) -> dict[str, Any]:
-        """Set the writer under the mutex (writes already queued finish first), §6."""
+        """Set the writer under the mutex (writes already queued finish first)."""
         return await self.locked(self.core.claim, writer)
 
     async def rescan(self) -> dict[str, str | None]:
-        """Full immediate rescan for the sync barrier: `changed` (§5.2 step 1)."""
+        """Full immediate rescan for the sync barrier: `changed`."""
         return await self.locked(self.core.rescan)
 
     async def manifest(self) -> dict[str, Any]:
@@ -175,7 +175,7 @@ class FileStore:
         if_none_match: str | None,
         writer: str | None,
     ) -> dict[str, Any]:
-        """Stream an upload into `.pix3/tmp` and rename it over ``wire`` (§7.5)."""
+        """Stream an upload into `.pix3/tmp` and rename it over ``wire`` (docs/devserver-files.md, "Writing a file")."""
         if content_length is not None and content_length > MAX_PUT_BYTES:
             raise too_large()
         self._check_open()

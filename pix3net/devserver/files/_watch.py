@@ -1,4 +1,4 @@
-"""Seeing changes made outside the file API (spec/devserver.md §7.3 "watcher batching").
+"""Seeing changes made outside the file API (docs/devserver-files.md, "The file table and its events").
 
 inotify marks paths dirty; a batch waits until 300 ms pass without a new event (at most 1 s
 after the first), scans, waits 300 ms, scans again under the write mutex and applies what
@@ -20,8 +20,8 @@ from ._table import EXCLUDED_DIRS, Entry, outermost
 if TYPE_CHECKING:
     from ._store import FileStore
 
-STABLE_S = 0.3  # §7.3: stability wait and re-arm delay
-BATCH_MAX_S = 1.0  # §7.3: a batch starts at most 1 s after its first dirty path
+STABLE_S = 0.3  # stability wait and re-arm delay
+BATCH_MAX_S = 1.0  # a batch starts at most 1 s after its first dirty path
 RESCAN_WITH_INOTIFY_S = 10.0  # safety net; inotify sees nearly everything
 RESCAN_WITHOUT_INOTIFY_S = 2.0  # rescan-only mode
 

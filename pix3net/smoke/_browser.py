@@ -1,0 +1,277 @@
+"""The Chrome a smoke run uses (docs/smoke.md, "The browser").
+
+A headless Chrome owner of this ``PIX3_HOME`` that proves it knows our token is reused as one
+more proxy client; every scene gets its own browser context there (created with
+``disposeOnDetach``: if this process dies, the proxy detaches its session and Chrome drops the
+context with it). Otherwise a private headless Chrome is launched over a pipe with the owner's
+launch code, for this run only, and closed after it. Never a windowed Chrome, never a port.
+
+The browser is sought as soon as the command knows it has a project, in the background: a
+private Chrome starts while the editor is flushed, the scenes are chosen and the dev server is
+found (:meth:`BrowserSource.get` waits for it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from pix3net.cdp.token import TOKEN_FILE, read_token
+from pix3net.chrome.discover import find_chrome, no_chrome_message
+from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.owner import CLOSE_GRACE_SECONDS, wait_ready
+from pix3net.chrome.state import PROXY_PROTOCOL, read_record
+from pix3net.smoke._cdp import Connection, PipeTransport
+
+if TYPE_CHECKING:
+    from pix3net.cdp.client import WsClient
+
+__all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_browser"]
+
+# A run must not phone home or update itself while it measures frames.
+QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio")
+HEADLESS_MARK = "HeadlessChrome"  # in the user agent of a --headless=new Chrome
+CONNECT_SECONDS = 5.0
+CLOSE_PAGE_SECONDS = 5.0
+PROFILE_PREFIX = "pix3-smoke-chrome-"
+
+
+class BrowserUnavailable(Exception):
+    """No Chrome for the run: every scene becomes this failure (``code``, ``reason``)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class Page:
+    """One scene's page: a fresh browser context, its one target, our session on it."""
+
+    connection: Connection
+    context_id: str
+    target_id: str
+    session: str
+    events: trio.MemoryReceiveChannel[tuple[str, dict[str, Any]]]
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        return await self.connection.call(method, params, self.session)
+
+    async def close(self) -> None:
+        """Dispose the context (its page with it); shielded, bounded, never raises."""
+        self.connection.forget(self.session)
+        await _dispose(self.connection, self.context_id)
+
+
+async def _dispose(connection: Connection, context_id: str) -> None:
+    with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_PAGE_SECONDS), contextlib.suppress(Exception):
+        await connection.call("Target.disposeBrowserContext", {"browserContextId": context_id})
+
+
+@dataclass
+class Browser:
+    connection: Connection
+    product: str
+    how: str  # for the report's note
+
+    async def open_page(self) -> Page:
+        call = self.connection.call
+        context = (await call("Target.createBrowserContext", {"disposeOnDetach": True}))["browserContextId"]
+        try:
+            created = await call("Target.createTarget", {"url": "about:blank", "browserContextId": context})
+            target = created["targetId"]
+            session = (await call("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
+        except BaseException:
+            await _dispose(self.connection, context)
+            raise
+        return Page(self.connection, context, target, session, self.connection.listen(session))
+
+
+class BrowserSource:
+    """Finds the browser in the background; :meth:`get` waits for it."""
+
+    def __init__(self, nursery: trio.Nursery, home: Path, env: Mapping[str, str]) -> None:
+        self._nursery = nursery
+        self._home = home
+        self._env = env
+        self._ready = trio.Event()
+        self._started = False
+        self._browser: Browser | None = None
+        self._failure: BrowserUnavailable | None = None
+        self._client: WsClient | None = None
+        self._chrome: ChromeProcess | None = None
+        self._profile: str | None = None
+
+    def start(self) -> None:
+        """Start looking for the browser (once)."""
+        if not self._started:
+            self._started = True
+            self._nursery.start_soon(self.acquire)
+
+    async def get(self) -> Browser:
+        """The browser (looked for now if it was not yet); raises :class:`BrowserUnavailable`."""
+        self.start()
+        await self._ready.wait()
+        if self._browser is None:
+            raise self._failure or BrowserUnavailable("E_SMOKE_CRASH", "Chrome did not start.")
+        return self._browser
+
+    async def acquire(self) -> None:
+        try:
+            self._browser = await self._reuse_owner() or await self._launch_private()
+        except BrowserUnavailable as failure:
+            self._failure = failure
+        except Exception as exc:  # anything else is reported the same way, as a run that could not be
+            self._failure = BrowserUnavailable("E_SMOKE_CRASH", f"could not get a Chrome: {exc}")
+        finally:
+            self._ready.set()
+
+    async def _reuse_owner(self) -> Browser | None:
+        """A proxy client of this home's running headless owner, when it proves our token."""
+        record = read_record(self._home)
+        token = read_token(self._home / TOKEN_FILE)
+        if record is None or token is None or record.proxy != PROXY_PROTOCOL:
+            return None  # nothing to reuse: the private Chrome starts without loading the proxy client
+        from pix3net.cdp.client import Closed, Rejected, WsClient
+        from pix3net.cdp.port import prove_proxy
+        from pix3net.smoke._cdp import WsTransport
+
+        if (await prove_proxy(record.port, token)).kind != "ours":
+            return None
+        with trio.move_on_after(CONNECT_SECONDS):
+            try:
+                client = await WsClient.connect(record.port, "/pix3", [("Authorization", f"Bearer {token}")])
+            except (Rejected, Closed, OSError):
+                return None
+            self._client = client
+            connection = Connection(WsTransport(client))
+            self._nursery.start_soon(connection.run)
+            try:
+                version = await connection.call("Browser.getVersion")
+            except Exception:
+                version = None
+            if isinstance(version, dict) and HEADLESS_MARK in str(version.get("userAgent", "")):
+                how = f"the running Chrome owner on port {record.port}, in a fresh browser context"
+                return Browser(connection, str(version.get("product", "Chrome")), how)
+        # A windowed Chrome (a person's editor window) is never used; nor one that does not answer.
+        await self._close_client()
+        return None
+
+    async def _launch_private(self) -> Browser:
+        binary = find_chrome(self._env, sys.platform)
+        if binary is None:
+            raise BrowserUnavailable("E_SMOKE_UNSUPPORTED", no_chrome_message(sys.platform))
+        self._profile = tempfile.mkdtemp(prefix=PROFILE_PREFIX)
+        args = chrome_args(
+            self._profile, "about:blank", headless=True, no_sandbox=needs_no_sandbox(), extra=QUIET_FLAGS
+        )
+        # Chrome's own temporary folder (its singleton socket) inside the profile: a quick exit
+        # leaves it behind, and it goes with the profile.
+        env = {**self._env, "TMPDIR": self._profile}
+        try:
+            chrome = spawn_chrome(binary, args, env)
+        except OSError as exc:
+            raise BrowserUnavailable("E_SMOKE_CRASH", f"could not start Chrome ({binary}): {exc}") from None
+        self._chrome = chrome
+        self._nursery.start_soon(chrome.reap)
+        self._nursery.start_soon(chrome.pump_stderr)
+        product, why = await wait_ready(chrome)
+        if product is None:
+            tail = "\n".join(chrome.stderr_tail)
+            raise BrowserUnavailable("E_SMOKE_CRASH", f"{why} ({binary})" + (f":\n{tail}" if tail else ""))
+        connection = Connection(PipeTransport(chrome.channel))
+        self._nursery.start_soon(connection.run)
+        return Browser(connection, product, "a private headless Chrome started for this run")
+
+    async def _close_client(self) -> None:
+        if self._client is not None:
+            with trio.CancelScope(shield=True):
+                await self._client.aclose()
+            self._client = None
+
+    async def close(self) -> None:
+        """Leave the owner (the proxy detaches us), or end the private Chrome and its profile."""
+        await self._close_client()
+        chrome = self._chrome
+        if chrome is not None:
+            with trio.CancelScope(shield=True):
+                await _end_chrome(chrome)
+        if self._profile is not None:
+            with trio.CancelScope(shield=True):
+                await _wait_children(self._profile)
+            shutil.rmtree(self._profile, ignore_errors=True)
+
+
+async def _end_chrome(chrome: ChromeProcess) -> None:
+    """SIGTERM (Chrome's quick exit: ~30 ms against ~300 ms for ``Browser.close``), then SIGKILL
+    after the owner's grace period; reaped either way."""
+    if chrome.exit_status is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(chrome.pid, signal.SIGTERM)
+        with trio.move_on_after(CLOSE_GRACE_SECONDS):
+            await chrome.exited.wait()
+    if chrome.exit_status is None:
+        chrome.kill()
+        with trio.move_on_after(CLOSE_GRACE_SECONDS):
+            await chrome.exited.wait()
+    await chrome.channel.close()
+
+
+def _children(marker: str) -> list[int]:
+    """Pids of live processes whose environment holds ``marker`` (Chrome's helpers inherit our
+    ``TMPDIR=<profile>``; the browser process itself is gone by then). Linux only; else none."""
+    needle = f"TMPDIR={marker}\0".encode()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/environ", "rb") as handle:
+                    environ = handle.read() + b"\0"
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    state = handle.read().rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if needle in environ and state != b"Z":
+                found.append(int(entry.name))
+    return found
+
+
+async def _wait_children(profile: str) -> None:
+    """Chrome's helper processes (GPU, network, zygotes, crashpad) exit within ~50 ms of the
+    browser; wait for them before removing the profile they may still write to, and end any
+    that outlive the grace period."""
+    with trio.move_on_after(CLOSE_GRACE_SECONDS):
+        while _children(profile):  # noqa: ASYNC110 - no event tells when another process exits
+            await trio.sleep(0.01)
+        return
+    for pid in _children(profile):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@contextlib.asynccontextmanager
+async def open_browser(home: Path, env: Mapping[str, str], *, early: bool = True) -> AsyncIterator[BrowserSource]:
+    """Start looking for the browser now (``early``) or at the first :meth:`BrowserSource.get`;
+    everything it started is gone when the block ends."""
+    async with trio.open_nursery() as nursery:
+        source = BrowserSource(nursery, home, env)
+        if early:
+            source.start()
+        try:
+            yield source
+        finally:
+            await source.close()
+            nursery.cancel_scope.cancel()

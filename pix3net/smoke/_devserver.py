@@ -1,0 +1,130 @@
+"""The dev server that serves the game page (docs/smoke.md, "The dev server").
+
+The live one named by ``.pix3/dev.json`` when it answers; else one started for the run, as
+`pix3 editor --no-chrome` would start it (ours, or plain Vite for a project with the reference
+plugin), and stopped after the run (SIGTERM: it removes its record and stops its Vite). It dies
+with this process even when this process is killed (``PR_SET_PDEATHSIG`` on Linux). That signal
+is SIGKILL: the kernel sends the death signal once per thread of the child that inherited it, and
+a second SIGTERM would cut the server's own shutdown short anyway; what a SIGKILL leaves is a
+stale ``.pix3/dev.json``, which every reader already treats as no server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from pix3net.editor.devserver import START_TIMEOUT_S, DevServerError, probe_hello, server_argv
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, read_dev_info
+
+__all__ = ["DevServerError", "game_server"]
+
+POLL_S = 0.1
+STOP_GRACE_S = 5.0  # SIGTERM, then SIGKILL to the group
+_PR_SET_PDEATHSIG = 1
+LOG_TAIL_LINES = 15
+
+
+async def answers(url: str) -> bool:
+    """``GET <url>__pix3/api/hello`` is 2xx within the probe time (`pix3 editor`'s own probe)."""
+    return await trio.to_thread.run_sync(probe_hello, url)
+
+
+def _die_with_parent(parent: int, sig: int) -> None:
+    """preexec_fn (Linux): ``sig`` when the spawning thread dies; close the race with an early death."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _tail(path: Path) -> str:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").rstrip("\n").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server's process group, then SIGKILL what is left; reap it."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(OSError):
+            os.killpg(child.pid, sig)
+        try:
+            child.wait(timeout=STOP_GRACE_S)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _spawn(root: Path) -> subprocess.Popen[bytes]:
+    argv, _ = server_argv(root, None)
+    (root / DEV_JSON).parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        (root / DEV_JSON).unlink()
+    env = {**os.environ, "FORCE_COLOR": "0"}
+    package_root = str(Path(__file__).resolve().parents[2])
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if package_root not in paths:
+        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
+    log = root / DEV_LOG
+    log.write_bytes(b"")
+    with open(log, "ab") as log_file:
+        # Blocking Popen from this (main) thread on purpose: the death signal follows the thread
+        # that spawned the child. Its own process group: the terminal's Ctrl-C reaches only us,
+        # and we stop it (and its Vite) as a group.
+        return subprocess.Popen(
+            argv,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+            preexec_fn=partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None,
+        )
+
+
+@contextlib.asynccontextmanager
+async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
+    """``(url, started)``: the dev server's base URL, and whether this run started it."""
+    info = read_dev_info(root)
+    if info is not None and await answers(info.url):
+        yield info.url, False
+        return
+    try:
+        child = _spawn(root)
+    except OSError as exc:
+        raise DevServerError(f"could not start the dev server: {exc}") from None
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            info = read_dev_info(root)
+            if info is not None and info.pid == child.pid and await answers(info.url):
+                break
+            code = child.poll()
+            if code is not None:
+                raise DevServerError(
+                    f"the dev server exited with code {code} (see {DEV_LOG}):\n{_tail(root / DEV_LOG)}"
+                )
+            if time.monotonic() >= deadline:
+                raise DevServerError(
+                    f"the dev server did not answer within {int(START_TIMEOUT_S * 1000)} ms"
+                    f" (see {DEV_LOG}):\n{_tail(root / DEV_LOG)}"
+                )
+            await trio.sleep(POLL_S)
+        yield info.url, True
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(_stop, child)

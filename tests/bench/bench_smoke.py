@@ -1,0 +1,178 @@
+"""`pix3 smoke` (a clean 120-frame run, whole process) against what the browser itself needs.
+
+The limit is measured in the same Chrome by a bare CDP script: open the game page, wait for its
+`load`, then 120 animation frames (the page load + 2 s of frames). Warm: `pix3 smoke` reuses the
+headless owner `pix3 editor --headless` started (its dev server live, the editor tab open, so the
+flush is asked too). Cold: no owner, so `pix3 smoke` launches its private Chrome; its limit adds
+a bare Chrome start (spawn over the pipe until `Browser.getVersion` answers). Samples of ours and
+of the limit are interleaved; medians.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from pix3net.cdp._wsclient import WsClient
+from pix3net.chrome.launch import chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.owner import wait_ready
+from tests.bench._report import Absolute, Result, pix3_env
+from tests.support.ports import free_port
+from tests.support.smoke import GAMES, make_game
+
+QUIET = "--disable-background-networking --disable-component-update --disable-sync"
+FRAMES = 120
+REPEAT = 5
+SCENE = "scenes/clean.pix3scene"
+PAGE_FRAMES = (
+    "new Promise((done) => { let n = 0; const f = () => (++n >= %d ? done(n) : requestAnimationFrame(f));"
+    " requestAnimationFrame(f); })"
+)
+
+
+class _Cdp:
+    def __init__(self, ws: WsClient) -> None:
+        self.ws = ws
+        self.next_id = 0
+        self.events: list[dict[str, Any]] = []
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
+        self.next_id += 1
+        message: dict[str, Any] = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        await self.ws.send(json.dumps(message))
+        while True:
+            reply = json.loads(await self.ws.receive())
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    async def wait_event(self, method: str) -> None:
+        while not any(e.get("method") == method for e in self.events):
+            self.events.append(json.loads(await self.ws.receive()))
+
+
+async def _bare_page_ms(port: int, token: str, url: str) -> float:
+    """Navigate → `load` → 120 animation frames, in a fresh context of the owner's Chrome."""
+    async with await WsClient.connect(port, "/pix3", [("Authorization", f"Bearer {token}")]) as ws:
+        cdp = _Cdp(ws)
+        context = (await cdp.call("Target.createBrowserContext", {"disposeOnDetach": True}))["browserContextId"]
+        target = (await cdp.call("Target.createTarget", {"url": "about:blank", "browserContextId": context}))[
+            "targetId"
+        ]
+        session = (await cdp.call("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
+        await cdp.call("Page.enable", {}, session)
+        cdp.events.clear()
+        start = time.perf_counter()
+        await cdp.call("Page.navigate", {"url": url}, session)
+        await cdp.wait_event("Page.loadEventFired")
+        await cdp.call(
+            "Runtime.evaluate",
+            {"expression": PAGE_FRAMES % FRAMES, "awaitPromise": True, "returnByValue": True},
+            session,
+        )
+        elapsed = time.perf_counter() - start
+        await cdp.call("Target.disposeBrowserContext", {"browserContextId": context})
+    return elapsed * 1000
+
+
+async def _bare_chrome_start_ms(chromium: str, scratch: Path) -> float:
+    """Spawn Chrome over the pipe (the owner's launch) until it answers `Browser.getVersion`."""
+    profile = tempfile.mkdtemp(prefix="bare-", dir=scratch)
+    args = chrome_args(profile, "about:blank", headless=True, no_sandbox=needs_no_sandbox(), extra=QUIET.split())
+    start = time.perf_counter()
+    chrome = spawn_chrome(chromium, args)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(chrome.reap)
+        nursery.start_soon(chrome.pump_stderr)
+        product, why = await wait_ready(chrome)
+        elapsed = time.perf_counter() - start
+        chrome.kill()
+        await chrome.exited.wait()
+        nursery.cancel_scope.cancel()
+    if product is None:
+        raise RuntimeError(f"bare Chrome did not start: {why}")
+    return elapsed * 1000
+
+
+def _smoke_ms(argv: list[str], project: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False)
+    elapsed = time.perf_counter() - start
+    report = json.loads(done.stdout) if done.stdout.strip() else None
+    if done.returncode != 0 or not report or report.get("frames") != FRAMES:
+        raise RuntimeError(f"pix3 smoke did not run cleanly ({done.returncode}):\n{done.stdout}{done.stderr}")
+    return elapsed * 1000
+
+
+def run() -> list[Result | Absolute]:
+    chromium = os.environ.get("PIX3_CHROME") or shutil.which("chromium") or "/usr/bin/chromium"
+    scratch = Path(tempfile.mkdtemp(prefix="pix3-bench-smoke-", dir="/tmp"))
+    home = scratch / "home"
+    project = make_game(scratch / "game", {"clean": GAMES["clean"]})
+    wrapper = scratch / "chrome.sh"
+    wrapper.write_text(f'#!/bin/sh\nexec "{chromium}" {QUIET} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**pix3_env(), "PIX3_HOME": str(home), "PIX3_CHROME": str(wrapper), "TMPDIR": str(scratch)}
+    env.pop("SSH_CONNECTION", None)
+    pix3 = [sys.executable, "-m", "pix3net"]
+    smoke = [*pix3, "smoke", SCENE, "--frames", str(FRAMES), "--json"]
+    try:
+        started = subprocess.run(
+            [*pix3, "editor", "--headless", "--cdp-port", str(free_port())],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        if started.returncode != 0:
+            raise RuntimeError(f"pix3 editor did not start: {started.stderr}")
+        record = json.loads((home / "chrome.json").read_text())
+        token = (home / "cdp-token").read_text().strip()
+        base = json.loads((project / ".pix3" / "dev.json").read_text())["url"]
+        url = f"{base}?scene=res%3A%2F%2F{SCENE.replace('/', '%2F')}"
+        _smoke_ms(smoke, project, env)  # warm-up: Chrome's caches, Python's bytecode
+        trio.run(_bare_page_ms, record["port"], token, url)
+        warm, bare = [], []
+        for _ in range(REPEAT):
+            bare.append(trio.run(_bare_page_ms, record["port"], token, url))
+            warm.append(_smoke_ms(smoke, project, env))
+        subprocess.run([*pix3, "editor", "--stop-chrome"], cwd=project, env=env, capture_output=True, check=False)
+        cold, chrome_start = [], []
+        for _ in range(REPEAT):
+            chrome_start.append(trio.run(_bare_chrome_start_ms, str(wrapper), scratch))
+            cold.append(_smoke_ms(smoke, project, env))
+    finally:
+        for stop in (["--stop-chrome"], ["--stop"]):
+            subprocess.run([*pix3, "editor", *stop], cwd=project, env=env, capture_output=True, check=False)
+        shutil.rmtree(scratch, ignore_errors=True)
+    bare_ms, start_ms = statistics.median(bare), statistics.median(chrome_start)
+    warm_ms, cold_ms = statistics.median(warm), statistics.median(cold)
+    note = f"bare page load + {FRAMES} frames {bare_ms:.0f} ms, bare Chrome start {start_ms:.0f} ms"
+    return [
+        Result(
+            "smoke", f"pix3 smoke {FRAMES} frames, warm owner vs bare CDP load+frames", warm_ms, bare_ms, 1.5, note=note
+        ),
+        Result(
+            "smoke",
+            f"pix3 smoke {FRAMES} frames, private Chrome vs bare load+frames+Chrome start",
+            cold_ms,
+            bare_ms + start_ms,
+            1.5,
+        ),
+    ]
