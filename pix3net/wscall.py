@@ -21,7 +21,7 @@ from pix3net.probe import Connection, ProbeError
 
 CALL_SECONDS = 5.0  # the reference's proxyCall limit
 MAX_MESSAGE = 16 * 1024 * 1024  # our replies are a few hundred bytes; a bound for hostile peers
-_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
+_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, section 1.3
 TEXT, CONTINUATION, CLOSE, PING, PONG = 0x1, 0x0, 0x8, 0x9, 0xA
 
 

@@ -221,7 +221,7 @@ async def proxy_call(
     *,
     path: str = "/pix3",
 ) -> Any:
-    """One CDP call through the proxy (§1.6 ``proxyCall``): its ``result``. Browser-level on
+    """One CDP call through the proxy (docs/cdp-proxy.md, "Client side"): its ``result``. Browser-level on
     ``/pix3``; ``path="/pix3/page/<targetId>"`` makes it a call on that page.
 
     Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer

@@ -23,7 +23,7 @@ from pix3net.cdp.token import ensure_token
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
-# §0 timeouts: the owner's own 20 s readiness plus 2 s. The reference polls every 150 ms; a
+# Timeouts: the owner's own 20 s readiness plus 2 s. The reference polls every 150 ms; a
 # refused connect costs microseconds, and the proxy is usually up 150–300 ms after the spawn.
 START_WAIT_SECONDS = 22.0
 START_POLL_SECONDS = 0.02

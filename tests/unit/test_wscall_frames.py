@@ -23,7 +23,7 @@ def _server_frame(opcode: int, payload: bytes, final: bool = True) -> bytes:
 
 
 def test_rfc_examples() -> None:
-    # RFC 6455 §5.7: a masked "Hello" from a client, and §1.3's accept key.
+    # RFC 6455, section 5.7: a masked "Hello" from a client, and section 1.3's accept key.
     assert encode_frame(TEXT, b"Hello", bytes([0x37, 0xFA, 0x21, 0x3D])) == bytes.fromhex("818537fa213d7f9f4d5158")
     assert accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
 
