@@ -23,8 +23,9 @@ from pix3net.cdp.token import ensure_token
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
-# Timeouts: the owner's own 20 s readiness plus 2 s. The reference polls every 150 ms; a
-# refused connect costs microseconds, and the proxy is usually up 150–300 ms after the spawn.
+# The owner's own 20 s readiness plus 2 s (docs/chrome-owner.md, "The parent's side"). The
+# reference polls every 150 ms; a refused connect costs microseconds, and the proxy is usually
+# up 150–300 ms after the spawn.
 START_WAIT_SECONDS = 22.0
 START_POLL_SECONDS = 0.02
 STOP_WAIT_SECONDS = 6.0

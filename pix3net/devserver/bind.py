@@ -2,7 +2,7 @@
 
 `pix3 editor` launches Chrome on the editor's address while the dev server starts: with the
 sockets bound first (and listening), Chrome's request waits in the backlog until the server
-answers instead of meeting a refused connection and an error page (docs/editor.md, "Cold start").
+answers instead of meeting a refused connection and an error page (docs/editor.md, "Cold start and reuse (performance)").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Chrome step of `pix3 editor`: choose the port, reuse our proxy or start the owner, and make
-sure the editor tab is really there (docs/editor.md, the flow, step 9).
+sure the editor tab is really there (docs/editor.md, "The flow", step 9).
 
 A missing tab is always opened through the proxy: the profile is never launched a second time,
 so no Chrome runs that its owner does not know. The step comes in three parts so the cold start

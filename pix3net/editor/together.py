@@ -1,4 +1,4 @@
-"""A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start").
+"""A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start and reuse (performance)").
 
 Both take about as long as Python plus their own start; one after the other they add up. Chrome
 is launched (or our running one found) while the dev server starts, on ``about:blank`` when its

@@ -1,4 +1,5 @@
-"""Remote SSH with a real OpenSSH server on loopback and two homes (issues 4 and 12).
+"""Remote SSH with a real OpenSSH server on loopback and two homes (docs/editor.md, "Remote SSH";
+docs/agent-setup.md, "Remote agents"; issues 4 and 12).
 
 "Your machine" runs Chrome behind the proxy, its own ``~/.ssh/config`` and an ``ssh -N devbox``
 session carrying the ``RemoteForward`` pix3 printed; the "remote host" is what sshd runs:

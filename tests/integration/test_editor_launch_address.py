@@ -1,4 +1,4 @@
-"""Where Chrome starts when the dev server starts beside it (docs/editor.md, "Cold start"): on the
+"""Where Chrome starts when the dev server starts beside it (docs/editor.md, "Cold start and reuse (performance)"): on the
 address the server will have, on a wrong guess of it, or on a blank page — the tab ends on the
 editor every time, in the page Chrome opened (no second tab). Fake Chrome; the error-page case
 with real Chromium is in tests/e2e/test_editor_launch_address.py."""

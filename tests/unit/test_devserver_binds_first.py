@@ -1,5 +1,5 @@
 """The dev server binds its public sockets before it imports trio and its stack (docs/devserver.md,
-"Port"): a Chrome launched on the editor's address meanwhile waits in the backlog, never refused."""
+"Running it"): a Chrome launched on the editor's address meanwhile waits in the backlog, never refused."""
 
 from __future__ import annotations
 
