@@ -1,18 +1,21 @@
 """The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
 One nursery: the public listener, Hypercorn behind it, Vite as a child when the
-project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
-stops Vite and removes `.pix3/dev.json` if the record is still ours.
+project has one, and the signal watcher. The first SIGTERM/SIGINT stops the server; later ones
+while it stops are noted and ignored. Every exit path but SIGKILL stops Vite and removes
+`.pix3/dev.json` if the record is still ours.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import faulthandler
 import logging
 import os
 import signal
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -186,35 +189,64 @@ async def serve(
     config.h11_max_incomplete_size = 64 * 1024
 
     stop = trio.Event()
-    try:
-        async with trio.open_nursery() as nursery:
-            server = await build(root, log, versions, vite, record, nursery)
-            if vite is not None:
-                nursery.start_soon(vite.run)
-            nursery.start_soon(_watch_signals, stop)
-            app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-            internal = _bind("127.0.0.1", socket.AF_INET, 0)
-            internal_port = internal.getsockname()[1]
-            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
-            cap = connection_cap(raise_fd_limit())
-            listener = PublicListener(
-                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
-            )
-            await nursery.start(listener.serve, sockets)
-            record.write()
-            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
-            log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
-            task_status.started(port)
-            await stop.wait()
-            log.info("stopping")
-            await server.close()
-            nursery.cancel_scope.cancel()
-    finally:
-        record.remove()
+    # Our handlers stay installed through the whole shutdown, the record's removal included: a
+    # second SIGTERM while stopping (a supervisor that repeats itself, an impatient Ctrl-C) must
+    # neither fall back to the default action nor be re-raised when a receiver closes (trio's
+    # `open_signal_receiver` re-delivers what it did not hand out), either of which kills us with
+    # `.pix3/dev.json` still on disk.
+    with _stop_on_signals(stop, log):
+        try:
+            async with trio.open_nursery() as nursery:
+                server = await build(root, log, versions, vite, record, nursery)
+                if vite is not None:
+                    nursery.start_soon(vite.run)
+                app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
+                internal = _bind("127.0.0.1", socket.AF_INET, 0)
+                internal_port = internal.getsockname()[1]
+                await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+                cap = connection_cap(raise_fd_limit())
+                listener = PublicListener(
+                    internal_port,
+                    lambda: vite.status.port if vite is not None and vite.status.running else None,
+                    log,
+                    cap,
+                )
+                await nursery.start(listener.serve, sockets)
+                record.write()
+                record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
+                log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
+                task_status.started(port)
+                await stop.wait()
+                log.info("stopping")
+                await server.close()
+                nursery.cancel_scope.cancel()
+        finally:
+            record.remove()
 
 
-async def _watch_signals(stop: trio.Event) -> None:
-    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-        async for _ in signals:
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: trio.Event, log: logging.Logger) -> Iterator[None]:
+    """The first SIGTERM/SIGINT sets ``stop``; later ones are noted and change nothing (the
+    shutdown is bounded: the writes in flight, then Vite's grace). A signal that lands while the
+    loop is blocked (Vite's synchronous stop) is queued and handled, or dropped once the loop ended."""
+    token = trio.lowlevel.current_trio_token()
+
+    def noted(signum: int) -> None:
+        if stop.is_set():
+            log.info("%s while stopping: already stopping", signal.Signals(signum).name)
+        else:
             stop.set()
-            return
+
+    def handler(signum: int, _frame: object) -> None:
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(noted, signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
