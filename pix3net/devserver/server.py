@@ -9,7 +9,6 @@ while it stops are noted and ignored. Every exit path but SIGKILL stops Vite and
 from __future__ import annotations
 
 import contextlib
-import errno
 import faulthandler
 import logging
 import os
@@ -24,62 +23,14 @@ from typing import IO
 import trio
 
 from pix3net.devserver import devinfo
+from pix3net.devserver.bind import bind_one
 from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
 from pix3net.devserver.splice import KEEP_ALIVE_S
 from pix3net.devserver.vite import Vite, find_vite, package_version
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.devrecord import DEV_LOG
 
-DEFAULT_PORT = 5173  # Vite's default
 SHUTDOWN_GRACE_S = 2.0
-
-
-class PortError(Exception):
-    """The port asked for is taken, or no port from 5173 up is free."""
-
-
-def _bind(host: str, family: int, port: int) -> socket.socket:
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if family == socket.AF_INET6:
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-        sock.bind((host, port))
-        sock.listen(1024)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
-
-
-def bind_loopback(port: int) -> list[socket.socket]:
-    """127.0.0.1 and, when this machine has IPv6, ::1 on one port (``localhost`` may be either)."""
-    sockets = [_bind("127.0.0.1", socket.AF_INET, port)]
-    try:
-        sockets.append(_bind("::1", socket.AF_INET6, port))
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            sockets[0].close()
-            raise
-    return sockets
-
-
-def choose_sockets(port: int | None) -> list[socket.socket]:
-    """Vite's rule: 5173 when free, else the next one; ``--port N`` is strict."""
-    if port is not None:
-        try:
-            return bind_loopback(port)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise PortError(f"Port {port} is already in use") from None
-            raise
-    for candidate in range(DEFAULT_PORT, 65536):
-        try:
-            return bind_loopback(candidate)
-        except OSError as exc:
-            if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
-                raise
-    raise PortError("no free port from 5173 up")
 
 
 def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
@@ -134,13 +85,8 @@ class Record:
             self.log.info("removed .pix3/dev.json")
 
 
-def run_server(root: Path, port: int | None, err: IO[str]) -> int:
-    """Bind, then serve ``root`` until SIGTERM/SIGINT; exit 1 when no socket can be had."""
-    try:
-        sockets = choose_sockets(port)
-    except (PortError, OSError) as exc:
-        err.write(f"pix3 __dev-server: {exc}\n")
-        return 1
+def run_server(root: Path, sockets: list[socket.socket]) -> int:
+    """Serve ``root`` on ``sockets`` (``bind.choose_sockets``) until SIGTERM/SIGINT."""
     log, log_file = open_log(root)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
     try:
@@ -201,7 +147,7 @@ async def serve(
                 if vite is not None:
                     nursery.start_soon(vite.run)
                 app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-                internal = _bind("127.0.0.1", socket.AF_INET, 0)
+                internal = bind_one("127.0.0.1", socket.AF_INET, 0)
                 internal_port = internal.getsockname()[1]
                 await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
                 cap = connection_cap(raise_fd_limit())
