@@ -1,4 +1,4 @@
-"""`pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]` (spec/cli.md §2)."""
+"""`pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]` (docs/agent-setup.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The remote host's side of the SSH forward of the human's proxy (seed README, Remote SSH): its one
-port and the token copied from the human's machine.
+"""The remote host's side of the SSH forward of the human's proxy (docs/agent-setup.md,
+"Remote agents"): its one port and the token copied from the human's machine.
 
 One port, configured on both sides, never "the next free one": `pix3 editor --cdp-port <n>` on the
 remote host stores it in ``$PIX3_HOME/remote-forward.json`` and `agent-setup --remote` dials it.

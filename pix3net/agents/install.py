@@ -1,4 +1,7 @@
-"""Write one agent's `pix3-browser` entry: written, unchanged, drift or repaired (spec/cli.md §2.8, §2.9)."""
+"""Write one agent's `pix3-browser` entry: written, unchanged, drift or repaired.
+
+docs/agent-setup.md, "Outcomes and exit codes" and "The two file formats".
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ class Outcome:
 
 
 def drift_qualifier(current: str) -> str:
-    """Name the older launches a drifted entry may be (spec/cli.md §2.9)."""
+    """Name the older launches a drifted entry may be (docs/agent-setup.md, "Report")."""
     if "--browserUrl=" in current:
         return " (the P1 launch: --browserUrl at an open debugging port, no token)"
     if "--wsHeaders" in current:

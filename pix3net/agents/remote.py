@@ -1,5 +1,5 @@
 """`agent-setup --remote`: the forwarded port, checked by proof before anything is written
-(spec/cli.md §2.11 as the seed README's Remote SSH step 4 amends it).
+(docs/agent-setup.md, "Remote agents").
 
 The port is ``--cdp-port``, else the one `pix3 editor` stored on this host, else 9333. It must
 prove, in the forward scope and for the port dialled, that it knows the token of

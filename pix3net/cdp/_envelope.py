@@ -8,9 +8,9 @@ parse for anything else. The fast path is exact for valid JSON: the last member 
 ``}`` of a JSON text is a member of the top-level object, and a first member ``{"id":<digits>,``
 cannot be anything else either.
 
-Client messages are always parsed (the spec's -32700/-32600 checks need the whole text to be
-JSON), but by C-level scanning member by member so the outgoing text is spliced from the
-members' own source text rather than dumped again.
+Client messages are always parsed (the -32700/-32600 checks of docs/cdp-proxy.md,
+"Session model", need the whole text to be JSON), but by C-level scanning member by member so
+the outgoing text is spliced from the members' own source text rather than dumped again.
 """
 
 from __future__ import annotations

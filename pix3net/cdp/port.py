@@ -138,7 +138,7 @@ async def inspect_port(
     token: str | None,
     *,
     recorded_port: int | None = None,
-    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> PortInspection:
     """free / ours / legacy / foreign, with a detail (docs/cdp-proxy.md, "Port inspection")."""
     challenge = new_challenge()
@@ -184,7 +184,7 @@ async def choose_port(
     preferred: int = DEFAULT_PORT,
     span: int = PORT_RANGE,
     recorded_port: int | None = None,
-    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> PortChoice:
     """The first of ``preferred..preferred+span`` that is free, ours or legacy."""
     skipped: list[tuple[int, str]] = []
@@ -201,7 +201,7 @@ async def list_targets(
     port: int,
     token: str,
     *,
-    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (§0: 1.5 s)
+    timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> list[dict[str, Any]]:
     """The proxy's ``/json/list`` with the token (call only for a port that proved it is ours)."""
     listed = await _get_json(port, "/json/list", token, timeout)
@@ -217,9 +217,9 @@ async def proxy_call(
     token: str,
     method: str,
     params: dict[str, Any] | None = None,
-    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the spec's proxyCall limit (§1.6: 5 s)
+    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the call's limit (5 s)
 ) -> Any:
-    """One browser-level CDP call through the proxy (§1.6 ``proxyCall``): its ``result``.
+    """One browser-level CDP call through the proxy (docs/cdp-proxy.md, "Client side"): its ``result``.
 
     Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer
     within 5000 ms``.

@@ -24,7 +24,8 @@ from pix3net.cdp.token import ensure_token
 from pix3net.chrome.owner import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
-# §0 timeouts: the owner's own 20 s readiness plus 2 s, polled every 150 ms.
+# The owner's own 20 s readiness plus 2 s, polled every 150 ms (docs/chrome-owner.md,
+# "The parent's side").
 START_WAIT_SECONDS = 22.0
 START_POLL_SECONDS = 0.15
 STOP_WAIT_SECONDS = 6.0

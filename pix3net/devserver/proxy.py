@@ -1,6 +1,6 @@
 """Reverse proxy to the Vite child: HTTP over a small keep-alive h11 pool, WebSockets bridged.
 
-Everything outside `/__pix3/` goes here when Vite runs (DESIGN.md: the `pix3 __dev-server` box).
+Everything outside `/__pix3/` goes here when Vite runs (docs/devserver.md, "Shape").
 h11 directly rather than httpx: a module fetch is a few hundred microseconds of Vite's time, so
 the proxy's own cost per request is what the bench measures (≤ 1.3× Vite alone).
 """

@@ -1,8 +1,9 @@
 """The Chrome step of `pix3 editor`: choose the port, reuse our proxy or start the owner, and make
-sure the editor tab is really there (spec/cdp.md §4, §1.5, §1.6; seed README "pix3 editor" 2–4).
+sure the editor tab is really there (docs/editor.md, "The flow", step 9; docs/cdp-proxy.md,
+"Port inspection").
 
 A missing tab is always opened through the proxy (``Target.createTarget``): the profile is never
-launched a second time, so no Chrome runs that its owner does not know (seed README).
+launched a second time, so no Chrome runs that its owner does not know.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`pix3 editor`: from a project to an agent driving its editor (spec/cdp.md §7, seed README).
+"""`pix3 editor`: from a project to an agent driving its editor (docs/editor.md, "The flow").
 
 The flow, in order: parse; ``--stop-chrome``; ``--url`` (the human's side of Remote SSH, no
 project); the project; ``--stop``; the dev server; ``Editor:``; ``--no-chrome``; the remote host

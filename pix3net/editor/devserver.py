@@ -1,4 +1,4 @@
-"""Find, start and stop the project's dev server (spec/devserver.md §2, spec/cdp.md §7 steps 4–5).
+"""Find, start and stop the project's dev server (docs/editor.md, "The flow", steps 5–6).
 
 `pix3 editor` reuses a live `.pix3/dev.json` (its hello answers within 2 s), else starts one
 detached and waits up to 15 s for a new record that answers. The server is ours

@@ -1,8 +1,8 @@
-"""Remote SSH: both sides of `pix3 editor` (spec/cdp.md §6 as the seed README amends it).
+"""Remote SSH: both sides of `pix3 editor` (docs/editor.md, "Remote SSH").
 
 Remote host (``SSH_CONNECTION``, no ``--headless``, no ``PIX3_CHROME``): the dev server as usual,
 no Chrome; the instructions for the human's machine and whether the forward of the human's proxy
-is live, proved with the token of ``remote-cdp-token`` in the forward scope (DESIGN decision 5).
+is live, proved with the token of ``remote-cdp-token`` in the forward scope (docs/cdp-proxy.md, "Proof").
 One port, configured on both sides: ``--cdp-port`` here (stored), ``--remote-port`` there.
 
 Human machine (``--chrome-only --url``): Chrome behind the proxy as always, the forwarded port

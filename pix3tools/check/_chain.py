@@ -1,4 +1,4 @@
-"""The editor-chain lexical scan, "contract B" (spec/tools.md §2).
+"""The editor-chain lexical scan (docs/check.md, "The editor chain").
 
 Modules the editor executes (project scripts, bot policies and what they import) must not make
 Vite put its HMR client on the editor page. A small lexer masks comments, string bodies and

@@ -1,10 +1,10 @@
-"""The `pix3 check` pipeline (spec/tools.md §1.2).
+"""The `pix3 check` pipeline (docs/check.md, "Pipeline").
 
-Run in the spec's order, with one exception for speed: tsc starts as soon as the tsconfig and
+Run in the documented order, with one exception for speed: tsc starts as soon as the tsconfig and
 TypeScript are known — before this module imports validate, the scene model or the chain scanner —
 and everything that does not need its answer (validate, the version gate, the kit, the editor
-chain, the hashes) runs while it works. The report is the same as in the spec's order: the
-diagnostics are sorted, and within one code they keep the spec's order.
+chain, the hashes) runs while it works. The report is the same as in that order: the
+diagnostics are sorted, and within one code they keep the documented order.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The disk-format descriptor (spec/validate.md §1.3): which keys may stand under a node's
+"""The disk-format descriptor (docs/validate.md, "The disk format"): which keys may stand under a node's
 ``properties:``, which schema property each feeds, and the node-type vocabulary.
 """
 

@@ -25,7 +25,7 @@ from typing import Any
 
 __all__ = ["MAX_ALIASES", "Document", "PathSeg", "YamlError", "parse_yaml"]
 
-# The reference's `yaml` package caps alias expansion (billion-laughs guard); spec/validate.md §1.1.
+# The reference's `yaml` package caps alias expansion (billion-laughs guard).
 MAX_ALIASES = 1000
 # Deeper than this is no scene a person or a tool writes; Python's recursion would be next.
 MAX_DEPTH = 500

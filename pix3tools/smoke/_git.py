@@ -1,4 +1,4 @@
-"""The files git sees as changed in the project (docs/smoke.md, "What counts as changed").
+"""The files git sees as changed in the project (docs/smoke.md, "Scene selection (no scene argument)").
 
 ``parse_porcelain`` is pure (the text of ``git status --porcelain=v1 -z`` in, project paths out);
 ``changed_files`` runs git. Any git failure (not installed, not a work tree, a timeout) means

@@ -1,4 +1,4 @@
-"""A scene's outline: one record per node, read from the YAML alone (spec/validate.md §4).
+"""A scene's outline: one record per node, read from the YAML alone (docs/tree.md).
 
 The depth cut happens while building (nodes below it are never built), then `--types` prunes
 to the matching nodes and their ancestors (kept as context). Anchored 2D nodes in the W21

@@ -1,4 +1,4 @@
-"""`pix3 tree` with no scene: the project at a glance (spec/validate.md §4.7)."""
+"""`pix3 tree` with no scene: the project at a glance (docs/tree.md, "Overview (no scene)")."""
 
 from __future__ import annotations
 

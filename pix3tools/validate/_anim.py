@@ -1,4 +1,4 @@
-"""``.pix3anim`` flipbooks (spec/validate.md §2.3): JSON shape and every image they name."""
+"""``.pix3anim`` flipbooks (docs/validate.md, "Project rules"): JSON shape and every image they name."""
 
 from __future__ import annotations
 

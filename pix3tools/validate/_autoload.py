@@ -1,4 +1,4 @@
-"""``pix3project.yaml`` autoloads (spec/validate.md §2.3, E_AUTOLOAD level 1)."""
+"""``pix3project.yaml`` autoloads (E_AUTOLOAD; docs/validate.md, "Project rules")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Locale tables and keys (spec/validate.md §2.3, §1.8): tables, their images, keys in scenes
+"""Locale tables and keys (docs/validate.md, "Project rules"): tables, their images, keys in scenes
 and scripts, looked up the way the runtime's LocalizationService does."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Diagnostics, their order (§3.5), the ``--json`` shape (§3.3) and the human report (§3.4)."""
+"""Diagnostics, their order, the ``--json`` shape and the human report (docs/validate.md, "Output")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One validate run over a project (spec/validate.md §2.3, §3.2): targets, scenes, project rules."""
+"""One validate run over a project (docs/validate.md, "Running it"): targets, scenes, project rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Project scripts read as text (spec/validate.md §1.6): which files are Script entries and which
+"""Project scripts read as text (docs/validate.md, "The disk format"): which files are Script entries and which
 names they export (``user:<ExportName>`` ids)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""W_UNUSED_ASSET (spec/validate.md §2.3): files under sprites/ or audio/ nothing references."""
+"""W_UNUSED_ASSET (docs/validate.md, "Project rules"): files under sprites/ or audio/ nothing references."""
 
 from __future__ import annotations
 

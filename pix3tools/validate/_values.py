@@ -1,4 +1,4 @@
-"""Value checks (spec/validate.md §2.4): one value against a schema type or a disk kind."""
+"""Value checks (docs/validate.md, "Value checks"): one value against a schema type or a disk kind."""
 
 from __future__ import annotations
 

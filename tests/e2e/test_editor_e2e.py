@@ -1,5 +1,11 @@
 """End to end with real Chromium, the real dev server and the pinned chrome-devtools-mcp: from a
-project to an agent driving its editor tab (issue 4; spec/cdp.md §8.2 31–34)."""
+project to an agent driving its editor tab (docs/editor.md, "The flow").
+
+A headless first run starts the dev server and the owner (Chrome on a pipe, the token on no
+command line and in no output); a second run reuses both, names a stale agent entry and, after
+`agent-setup --repair`, reaches the tab through chrome-devtools-mcp; a second project gets its
+tab in the same Chrome; `--stop-chrome` leaves nothing behind. A taken port moves to the next.
+"""
 
 from __future__ import annotations
 

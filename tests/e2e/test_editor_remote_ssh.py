@@ -1,4 +1,4 @@
-"""Remote SSH on one machine (issue 4; spec/cdp.md §8.2 38, seed README "Remote SSH").
+"""Remote SSH on one machine (docs/editor.md, "Remote SSH"; docs/agent-setup.md, "Remote agents").
 
 Two homes: the human's (Chrome behind the proxy) and the remote host's (project, dev server,
 agent). The SSH RemoteForward is a loopback TCP relay on another port. The remote side writes its

@@ -1,4 +1,9 @@
-"""`pix3 agent-setup` as a real process (spec/cli.md §6: bin-bundle 8, agent-setup.spec 19–23)."""
+"""`pix3 agent-setup` as a real process (docs/agent-setup.md).
+
+What a fresh project gets, which agents are chosen by default, older entries named (and repaired
+with `--repair`), the port `pix3 editor` recorded, usage errors and no project, the three
+agents' notes, and `--remote` without a token or with nothing listening.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""`pix3 editor` refusing what it must not reuse or cannot start (spec/cdp.md §8.2 35, 36, 37)."""
+"""`pix3 editor` refusing what it must not reuse or cannot start (docs/editor.md, "The flow").
+
+A Chrome that exits at once (exit 1, the owner's advice, no record); an older pix3's Chrome on an
+open debugging port (refused, and it never sees the token); `--url` that does not answer (exit 1),
+and one that does, taken without a project up to the Chrome step (no Chrome on PATH: exit 1).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`pix3 tree` as a real process: the reference's cases (spec/validate.md §5, tree.spec.ts) on
+"""`pix3 tree` as a real process: the cases of the reference's own tree tests on
 our own tapper-like fixture, exit codes, usage errors and bad input."""
 
 from __future__ import annotations
@@ -256,7 +256,7 @@ def test_deep_nesting_and_a_cycle_of_prefabs(tmp_path: Path) -> None:
 
 def test_outside_a_project_it_says_so_and_scans_nothing(tmp_path: Path) -> None:
     # A folder with scenes but no pix3project.yaml here or above: the one "no project" message,
-    # not an overview of whatever lies below (the seed README: no project is a usage error, exit 2).
+    # not an overview of whatever lies below (no project is a usage error, exit 2, as for every command).
     loose = tmp_path / "loose"
     (loose / "scenes").mkdir(parents=True)
     (loose / "scenes" / "a.pix3scene").write_text("version: 1.0.0\nroot: []\n")

@@ -1,4 +1,4 @@
-"""`pix3 validate` as a real process: JSON, human report, exit codes, bad input (§3, §5 34–36)."""
+"""`pix3 validate` as a real process: JSON, human report, exit codes, bad input (docs/validate.md)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ def test_good_request_passes() -> None:
 @pytest.mark.parametrize("origin", ["https://evil.example", "null", "", "http://127.0.0.1:9333"])
 def test_any_origin_is_refused_first(origin: str) -> None:
     assert check(("origin", origin), *GOOD) == Refusal(403, ORIGIN_REFUSED)
-    # Origin wins over a bad Host and a missing token: the order is the spec's.
+    # Origin wins over a bad Host and a missing token: the order of docs/cdp-proxy.md, "Auth".
     assert check(("origin", origin), ("host", "evil.com")) == Refusal(403, ORIGIN_REFUSED)
 
 

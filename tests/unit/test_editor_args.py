@@ -1,4 +1,5 @@
-"""`pix3 editor` argument parsing, URL normalisation and the Remote SSH lines (spec/cdp.md §8.2: 28, 37, 39)."""
+"""`pix3 editor` argument parsing, URL normalisation and the Remote SSH lines
+(docs/editor.md, "The flow" and "Remote SSH")."""
 
 from __future__ import annotations
 

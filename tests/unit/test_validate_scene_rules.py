@@ -1,4 +1,4 @@
-"""Level-1 scene rules (docs/validate.md, "Scene rules"), on the reference's test projects."""
+"""Level-1 scene rules (docs/validate.md, "Scene rules"), on the reference's example projects."""
 
 from __future__ import annotations
 

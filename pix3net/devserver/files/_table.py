@@ -1,6 +1,6 @@
 """The file table: scanning the project, the hash cache, `revision`, and diffing to events.
 
-spec/devserver.md §7.3. Pure of HTTP and of the clock; the core owns one `Scanner` and one
+docs/devserver-files.md, "The file table and its events". Pure of HTTP and of the clock; the core owns one `Scanner` and one
 table and calls these helpers under its lock.
 """
 
@@ -186,7 +186,7 @@ class Scanner:
 
 
 def diff(old: Mapping[str, Entry], new: Mapping[str, Entry]) -> list[dict[str, Any]]:
-    """Events (without author) turning ``old`` into ``new``, sorted by path (§7.3)."""
+    """Events (without author) turning ``old`` into ``new``, sorted by path."""
     deleted: list[tuple[str, Entry]] = []
     created: list[tuple[str, Entry]] = []
     modified: list[tuple[str, Entry]] = []
@@ -237,7 +237,7 @@ def diff(old: Mapping[str, Entry], new: Mapping[str, Entry]) -> list[dict[str, A
 
 
 def changed_map(events: Iterable[Mapping[str, Any]]) -> dict[str, str | None]:
-    """The sync barrier's `changed` (§5.2 step 1): files only, None for deletes and rename sources."""
+    """The sync barrier's `changed`: files only, None for deletes and rename sources."""
     changed: dict[str, str | None] = {}
     for event in events:
         if event["kind"] != "file":
