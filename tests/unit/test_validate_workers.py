@@ -6,6 +6,7 @@ import json
 import os
 import select
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -14,6 +15,8 @@ from pix3tools.validate import run_validate
 from tests.support.pix3 import run_pix3
 from tests.support.scene_corpus import generated_scene
 from tests.support.validate import make, scene
+
+T = TypeVar("T")
 
 BROKEN: dict[str, str | bytes] = {
     "scenes/bad.pix3scene": "root: [\n",
@@ -78,7 +81,7 @@ def _upper(chunk: list[str]) -> list[str]:
     return [name.upper() for name in chunk]
 
 
-def _same(value: object) -> object:
+def _same(value: T) -> T:
     return value
 
 
