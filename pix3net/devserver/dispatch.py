@@ -5,7 +5,6 @@ served as plain files. The same rule (`guard.route_of`) decides for the splice i
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import unquote
@@ -14,6 +13,7 @@ import trio
 
 from pix3net.devserver import guard
 from pix3net.devserver.answers import JSON_TYPE, json_bytes, send_json
+from pix3net.devserver.mediatypes import content_type
 from pix3net.devserver.proxy import Receive, Scope, Send, ViteProxy
 
 Asgi = Callable[..., Awaitable[None]]
@@ -69,29 +69,11 @@ async def _refuse_private(kind: str, receive: Receive, send: Send) -> None:
 
 
 async def _send(
-    send: Send, status: int, body: bytes, content_type: bytes, extra: list[tuple[bytes, bytes]], head: bool = False
+    send: Send, status: int, body: bytes, kind: bytes, extra: list[tuple[bytes, bytes]], head: bool = False
 ) -> None:
-    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode()), *extra]
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), *extra]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b"" if head else body})
-
-
-# The system's mime table varies (and says video/mp2t for .ts); these are the web's answers.
-_TYPES = {
-    ".js": "text/javascript",
-    ".mjs": "text/javascript",
-    ".css": "text/css",
-    ".html": "text/html",
-    ".json": "application/json",
-    ".svg": "image/svg+xml",
-    ".wasm": "application/wasm",
-    ".png": "image/png",
-    ".webp": "image/webp",
-    ".glb": "model/gltf-binary",
-    ".gltf": "model/gltf+json",
-    ".pix3scene": "text/yaml",
-    ".yaml": "text/yaml",
-}
 
 
 def _static_path(root: Path, url_path: str) -> Path | None:
@@ -128,8 +110,8 @@ async def serve_static(root: Path, scope: Scope, receive: Receive, send: Send) -
         await _send(send, 404, b"Not found.\n", b"text/plain; charset=utf-8", [])
         return
     data = await trio.Path(path).read_bytes()
-    kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    if kind.startswith("text/") or kind in ("application/json", "image/svg+xml"):
-        kind += "; charset=utf-8"
+    # One table for every machine (docs/devserver.md, "Media types"): TypeScript is text/plain,
+    # which a browser shows and refuses to run as a module; it needs Vite to become JavaScript.
+    kind = content_type(path.name)
     extra: list[tuple[bytes, bytes]] = [(b"cache-control", b"no-cache")]
     await _send(send, 200, data, kind.encode(), extra, head=method == "HEAD")

@@ -13,6 +13,8 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from pix3net.smoke._loads import DEFAULT_ADVICE, ScriptLoads
+
 __all__ = ["BINDING", "LOG_LINES", "PAGE_SCRIPT_URL", "Collector"]
 
 BINDING = "__pix3Smoke"  # the page script's Runtime binding (page.js)
@@ -62,6 +64,11 @@ def exception_stack(details: dict[str, Any]) -> str | None:
             return description
     frames = (details.get("stackTrace") or {}).get("callFrames")
     if not isinstance(frames, list) or not frames:
+        # A module that does not parse has no stack: Chrome names only where the parse failed.
+        url = details.get("url")
+        if isinstance(url, str) and url and isinstance(details.get("lineNumber"), int):
+            line, column = details["lineNumber"] + 1, int(details.get("columnNumber") or 0) + 1
+            return f"{exception_message(details)}\n    at {url}:{line}:{column}"
         return None
     lines = [exception_message(details)]
     for frame in frames:
@@ -74,9 +81,10 @@ def exception_stack(details: dict[str, Any]) -> str | None:
 
 
 class Collector:
-    def __init__(self, origin: str, frames_requested: int) -> None:
+    def __init__(self, origin: str, frames_requested: int, *, advice: str = DEFAULT_ADVICE) -> None:
         self.origin = origin
         self.frames_requested = frames_requested
+        self.page_url = origin + "/"  # the game page, once the run navigates to it
         self.frame = 0
         self.done = False
         self.loaded = False  # the page's `load` event fired
@@ -92,6 +100,7 @@ class Collector:
         # Network events come from Chrome's network service, not in step with the page's own:
         # a failed request is stamped with the frame the page asked for it in.
         self._request_frames: dict[str, int] = {}
+        self.scripts = ScriptLoads(self._script_name, advice)
 
     @property
     def finished(self) -> bool:
@@ -136,8 +145,18 @@ class Collector:
                 self.errors.remove(entry)
         elif method == "Network.requestWillBeSent":
             self._request_frames[str(params.get("requestId"))] = self.frame
+            request = params.get("request") or {}
+            if isinstance(request.get("url"), str):
+                self.scripts.requested(str(params.get("requestId")), request["url"], str(params.get("type") or ""))
         elif method == "Network.responseReceived":
             self._response(params)
+        elif method == "Network.loadingFailed":
+            frame = self._request_frames.get(str(params.get("requestId")), self.frame)
+            self.scripts.loading_failed(params, frame, self._load_error)
+        elif method == "Log.entryAdded":
+            entry = params.get("entry")
+            if isinstance(entry, dict):
+                self.scripts.log_entry(entry, self.frame, self._load_error)
         elif method == "Page.loadEventFired":
             self.loaded = True
         elif method == "Inspector.targetCrashed":
@@ -155,6 +174,9 @@ class Collector:
             self.frame = message["frame"]
         elif kind == "done":
             self.done = True
+        elif kind == "script-error":
+            src = message.get("src")
+            self.scripts.element_failed(src if isinstance(src, str) else "", self.frame)
         elif kind == "console":
             text, stack = message.get("text"), message.get("stack")
             self._console(
@@ -208,9 +230,14 @@ class Collector:
         response = params.get("response") or {}
         status = response.get("status")
         url = response.get("url")
-        if not isinstance(status, int) or not isinstance(url, str) or status < 400:
+        if not isinstance(status, int) or not isinstance(url, str):
             return
         kind = str(params.get("type") or "Other")
+        if kind == "Script":
+            mime = response.get("mimeType")
+            self.scripts.answered(url, status, mime if isinstance(mime, str) else "")
+        if status < 400:
+            return
         frame = self._request_frames.pop(str(params.get("requestId")), self.frame)
         if kind == "Document" and params.get("frameId") == self.document_frame:
             self.error(
@@ -221,8 +248,7 @@ class Collector:
             return
         path = self.project_path(url)
         if kind == "Script":
-            name = f"res://{path}" if path is not None else url
-            self.error("E_SMOKE_LOAD", f"the page's script {name} did not load (HTTP {status}).", frame=frame)
+            self.scripts.http_error(url, status, frame, self._load_error)
             return
         if path is None or (kind == "Other" and path == "favicon.ico"):
             return
@@ -231,6 +257,34 @@ class Collector:
             self.warn("W_SMOKE_MISSING_RESOURCE", f"res://{path} does not exist ({what}).", frame=frame)
         else:
             self.warn("W_SMOKE_MISSING_RESOURCE", f"res://{path} could not be loaded ({what}).", frame=frame)
+
+    def _load_error(self, code: str, message: str, frame: int) -> dict[str, Any]:
+        return self.error(code, message, frame=frame)
+
+    def _script_name(self, url: str) -> str:
+        path = self.project_path(url)
+        return f"res://{path}" if path is not None else url
+
+    def finish(self, page: dict[str, Any] | None) -> None:
+        """The run's end: scripts that did not run and nothing explained, a page without any
+        script, a game that never asked for a frame (``page``: what the page script counted)."""
+        self.scripts.finish(self.page_url, self._load_error)
+        if page is None or not self.loaded or self.load_failed:
+            return
+        scripts, callbacks = page.get("scripts"), page.get("callbackFrames")
+        if scripts == 0:
+            self.error(
+                "E_SMOKE_LOAD",
+                f"the game page {self.page_url} has no script, so no game code ran;"
+                ' it needs an index.html that starts the game (<script type="module" src="…">).',
+                frame=0,
+            )
+        elif callbacks == 0 and self.frame >= 1 and not self.scripts.failed:
+            self.warn(
+                "W_SMOKE_NO_FRAMES",
+                f"the game never asked for an animation frame: no requestAnimationFrame callback ran in"
+                f" {self.frame} frame{'s' if self.frame != 1 else ''}, so the run saw the page load and no game loop.",
+            )
 
     def project_path(self, url: str) -> str | None:
         """The project path of a URL the dev server serves from the project folder, else None."""

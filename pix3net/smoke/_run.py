@@ -18,9 +18,11 @@ from urllib.parse import quote, urlsplit
 
 import trio
 
+from pix3net.devserver.vite import find_vite
 from pix3net.smoke._browser import Browser, Page
 from pix3net.smoke._cdp import CdpError, Gone
 from pix3net.smoke._collect import BINDING, Collector
+from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
 from pix3tools.smoke import Failure, SmokeReport, ms, step_stats, timeout_failure
 
@@ -62,6 +64,8 @@ class RunSettings:
         self.scripts = scripts
         parts = urlsplit(base_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
+        # What to say when the page's TypeScript reaches the browser uncompiled.
+        self.advice = compile_advice(root, find_vite(root), base_url)
 
 
 PageSource = Callable[[], Awaitable[Page]]
@@ -78,6 +82,7 @@ async def open_game_page(browser: Browser, frames: int) -> Page:
         ("Page.enable", {}),
         ("Network.enable", {}),
         ("Inspector.enable", {}),
+        ("Log.enable", {}),  # the browser's own console: a script refused for its type (docs/smoke.md)
         ("Runtime.addBinding", {"name": BINDING}),
         ("Page.addScriptToEvaluateOnNewDocument", {"source": page_script(frames)}),
     )
@@ -97,7 +102,7 @@ async def run_scene(
     ``pages`` gives a page made ready ahead (else one is opened now); the timeout counts from here.
     """
     started = time.perf_counter()
-    collector = Collector(settings.origin, settings.frames)
+    collector = Collector(settings.origin, settings.frames, advice=settings.advice)
     outcome: dict[str, Any] | None = None
     page: Page | None = None
     with trio.move_on_after(settings.timeout) as deadline:
@@ -119,6 +124,7 @@ async def run_scene(
         return Failure(
             "E_SMOKE_CRASH", f"the renderer running the game page crashed during frame {collector.frame}.", scene
         )
+    collector.finish(outcome)
     await sources.map_stacks(collector.errors, settings.origin)
     return _report(scene, settings, collector, outcome, browser, time.perf_counter() - started)
 
@@ -133,6 +139,7 @@ async def _drive(page: Page, scene: str, settings: RunSettings, collector: Colle
     collector.document_frame = page.target_id
     width, height = (max(1, round(v)) for v in settings.viewport)
     url = scene_url(settings.base_url, scene)
+    collector.page_url = url
     metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
     _, navigation = await page.connection.call_many(
         [("Emulation.setDeviceMetricsOverride", metrics), ("Page.navigate", {"url": url})], page.session

@@ -23,6 +23,8 @@
   let lastStamp = null;
   let loadMs = null;
   const steps = [];
+  let callbackFrames = 0; // frames in which at least one of the game's callbacks ran
+  let lastCallbackFrame = 0;
 
   // A new animation frame: the first callback that runs after the previous frame's callbacks
   // ended (a task posted from a frame runs after all of its callbacks), or one with a new
@@ -72,6 +74,10 @@
       pending.delete(id);
       beginFrame(stamp);
       if (done || typeof callback !== 'function') return undefined;
+      if (lastCallbackFrame !== frame) {
+        lastCallbackFrame = frame;
+        callbackFrames += 1;
+      }
       const t0 = now();
       try {
         return callback(stamp);
@@ -89,6 +95,15 @@
       nativeCancel(native);
     }
   };
+
+  // A <script> element that did not run (its fetch failed, its type was refused, a module it
+  // imports failed) gets an `error` event that does not bubble: a capturing listener sees it.
+  globalThis.addEventListener('error', (event) => {
+    const element = event.target;
+    if (typeof HTMLScriptElement === 'function' && element instanceof HTMLScriptElement) {
+      report({ kind: 'script-error', frame, src: element.src || '' });
+    }
+  }, true);
 
   globalThis.addEventListener('load', () => {
     started = true;
@@ -121,7 +136,7 @@
     configurable: true,
     enumerable: false,
     value: async () => {
-      const out = { frames: frame, steps, loadMs, game: null };
+      const out = { frames: frame, steps, loadMs, game: null, callbackFrames, scripts: document.scripts.length };
       const provider = globalThis.__PIX3_GAME_DEBUG__;
       if (provider && typeof provider === 'object') {
         const name = typeof provider.name === 'string' ? provider.name : null;

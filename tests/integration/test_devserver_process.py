@@ -191,6 +191,26 @@ async def test_private_paths_are_404_everywhere(shared: DevServer) -> None:
         assert (await client.get("/outside/hostname")).status_code == 404
 
 
+async def test_without_vite_typescript_is_served_as_text_never_as_a_script(shared: DevServer) -> None:
+    """docs/devserver.md, "Media types": one table on every machine; TypeScript and JSX are
+    text/plain (a browser cannot run them), never the system table's Qt Linguist or MPEG-TS."""
+    sources = {"src/main.ts": "export const a: number = 1;\n", "b.tsx": "x", "c.mts": "x", "d.cts": "x", "e.jsx": "x"}
+    for name, text in sources.items():
+        (shared.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (shared.root / name).write_text(text)
+    (shared.root / "m.cjs").write_text("module.exports = 1;\n")
+    (shared.root / "data.bin").write_bytes(b"\0\1")
+    async with httpx.AsyncClient(base_url=shared.url) as client:
+        for name, text in sources.items():
+            reply = await client.get("/" + name)
+            assert (reply.status_code, reply.headers["content-type"]) == (200, "text/plain; charset=utf-8"), name
+            assert reply.text == text
+        assert (await client.get("/m.cjs")).headers["content-type"] == "text/javascript; charset=utf-8"
+        assert (await client.get("/data.bin")).headers["content-type"] == "application/octet-stream"
+        file_api = await client.get("/__pix3/api/file", params={"path": "src/main.ts"})
+        assert file_api.headers["content-type"] == "text/plain; charset=utf-8"
+
+
 async def test_guard_refusals(server: DevServer) -> None:
     async with httpx.AsyncClient(base_url=server.url) as client:
         put = await client.put("/__pix3/api/file", params={"path": "new.txt"}, content=b"x")

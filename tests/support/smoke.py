@@ -12,7 +12,8 @@ from typing import Any
 from tests.support.pix3 import run_pix3
 
 # Each game's module exports start(), called while the page loads (before `load`): its first
-# requestAnimationFrame callback therefore runs in smoke's frame 1.
+# requestAnimationFrame callback therefore runs in smoke's frame 1. Every game keeps a frame loop,
+# as a game does (a page that never asks for a frame gets W_SMOKE_NO_FRAMES).
 GAMES: dict[str, str] = {
     "clean": """
 export function start() {
@@ -36,6 +37,8 @@ export function start() {
 """,
     "promises": """
 export function start() {
+  const tick = () => requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
   console.error('state is bad');
   Promise.reject(new Error('nobody waits for me'));
   const later = Promise.reject(new Error('handled later'));
@@ -44,6 +47,8 @@ export function start() {
 """,
     "missing": """
 export function start() {
+  const tick = () => requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
   const coin = new Image();
   coin.src = '/sprites/missing-coin.png';
   console.warn('the coin is late');
@@ -68,11 +73,15 @@ export function start() {
 """,
     "snapshot_throws": """
 export function start() {
+  const tick = () => requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
   globalThis.__PIX3_GAME_DEBUG__ = { name: 'grumpy', snapshot: () => { throw new Error('no snapshot today'); } };
 }
 """,
     "big_snapshot": """
 export function start() {
+  const tick = () => requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
   globalThis.__PIX3_GAME_DEBUG__ = { name: 'big', snapshot: () => ({ blob: 'x'.repeat(5000) }) };
 }
 """,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pix3net.devserver.errors import ApiError
+from pix3net.devserver.mediatypes import content_type
 
 from ._changeset import recover
 from ._conditions import check_preconditions
@@ -36,7 +37,7 @@ from ._fsutil import (
     write_new,
 )
 from ._journal import History
-from ._paths import content_type, is_journaled, missing_ancestors, parse_wire_path, resolve
+from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 from ._table import (
     Entry,
     Scanner,

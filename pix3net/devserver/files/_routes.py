@@ -21,11 +21,12 @@ from quart import Response, request
 from pix3net.devserver.answers import error_response, json_response
 from pix3net.devserver.bodies import BodyChunks, drain, read_json
 from pix3net.devserver.errors import ApiError
+from pix3net.devserver.mediatypes import content_type
 
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead
 from ._errors import no_space
-from ._paths import content_type, parse_wire_path
+from ._paths import parse_wire_path
 from ._store import FileStore
 
 CHANGESET_LIMIT = 256 * 1024 * 1024  # docs/devserver-files.md, "Limits"
