@@ -4,12 +4,15 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 python := env_var_or_default("PYTHON", "python3")
 
-# Install pix3net (editable) with the test tools, Debian's chromium and the pinned npm test clients.
+# Install pix3net (editable) with the test tools, Debian's chromium and openssh-server, and the pinned npm test clients.
 setup:
     {{python}} -m pip install -q -e '.[test]'
     # pyenv reaches new console scripts through shims: make one for `pix3`.
     if command -v pyenv >/dev/null; then pyenv rehash; fi
     command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+    # The Remote SSH tests run a real sshd on a loopback port of their own; RUNLEVEL=1 keeps the
+    # package from starting the system's sshd on port 22.
+    [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || (apt-get update -q && RUNLEVEL=1 apt-get install -y -q openssh-server openssh-client)
     # `npm ci`: exactly the lock file, which it never rewrites (an `npm install` would, whenever this npm resolves
     # the tree differently from the one that wrote the lock). Rerun when the lock is newer than the install.
     if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then (cd tests/node && npm ci --no-audit --no-fund --loglevel=error); fi

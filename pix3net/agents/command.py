@@ -62,6 +62,11 @@ def _outcome_line(outcome: Outcome, repair_cmd: str) -> str:
         return f"  {label}: wrote {file}"
     if outcome.action == "unchanged":
         return f"  {label}: {file} is up to date"
+    if outcome.action == "repaired" and outcome.backup_has_token:
+        return (
+            f"  {label}: repaired {file} (previous copy in {outcome.backup}, mode 0600 — it holds the CDP token:"
+            " delete it)"
+        )
     if outcome.action == "repaired":
         return f"  {label}: repaired {file} (previous copy in {outcome.backup})"
     qualifier = drift_qualifier(outcome.current or "")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pix3net.agents.launch import DEFAULT_CDP_PORT
 from pix3net.cdp.token import REMOTE_TOKEN_FILE, ensure_token, read_token
-from pix3tools.core import atomic_write
+from pix3tools.core import atomic_write, ensure_home
 
 REMOTE_FORWARD_FILE = "remote-forward.json"
 
@@ -32,6 +32,7 @@ def forward_port(home: Path, given: int | None) -> int:
 
 def store_forward_port(home: Path, port: int) -> None:
     if stored_forward_port(home) != port:
+        ensure_home(home)  # 0700: the token files land here too
         atomic_write(home / REMOTE_FORWARD_FILE, (json.dumps({"port": port}, indent=2) + "\n").encode())
 
 

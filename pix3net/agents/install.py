@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ class Outcome:
     action: Action
     current: str | None = None  # the drifted entry as found (drift, repaired)
     backup: str | None = None  # project-relative, when repaired
+    backup_has_token: bool = False  # the copied file carried a CDP token: it must be deleted
 
 
 def drift_qualifier(current: str) -> str:
@@ -65,10 +65,23 @@ def install(root: Path, agent: Agent, launch: Launch, *, repair: bool) -> Outcom
         return Outcome(agent, "unchanged")
     if not repair:
         return Outcome(agent, "drift", current=found)
-    backup = path.with_name(path.name + ".bak")
-    shutil.copyfile(path, backup)  # a --wsHeaders entry's copy still holds the token (said in docs)
+    _write_backup(path.with_name(path.name + ".bak"), path.read_bytes())
     _write_project_file(path, agent.render(text, launch))
-    return Outcome(agent, "repaired", current=found, backup=agent.file + ".bak")
+    return Outcome(agent, "repaired", current=found, backup=agent.file + ".bak", backup_has_token=holds_token(text))
+
+
+def holds_token(text: str | None) -> bool:
+    """The file carries a CDP token: the earlier launch with ``--wsHeaders`` put it on the command line."""
+    return text is not None and ("--wsHeaders" in text or "Bearer " in text)
+
+
+def _write_backup(path: Path, data: bytes) -> None:
+    """``<file>.bak``, 0600 whatever it held before: the copy of a token-carrying entry is a secret."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        if os.name == "posix":
+            os.fchmod(handle.fileno(), 0o600)  # an old .bak may be wider
+        handle.write(data)
 
 
 def stale_files(root: Path, agents: list[Agent], launch: Launch) -> tuple[list[str], bool]:

@@ -10,7 +10,6 @@ yet → written with a warning (it must once the SSH session is up). Something t
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -19,9 +18,7 @@ from pix3net.agents.forward import forward_port, read_remote_token
 
 def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: TextIO) -> tuple[int, str] | None:
     """(port, token) to write, or None after saying on stderr why nothing is written."""
-    import trio
-
-    from pix3net.cdp.port import prove_proxy
+    from pix3net.probe import prove
 
     token = read_remote_token(home)
     if token is None:
@@ -32,8 +29,7 @@ def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: Tex
         )
         return None
     port = forward_port(home, given_port)
-    proof = trio.run(partial(prove_proxy, port, token, forward=True))
-    kind, detail = proof.kind, proof.detail
+    kind, detail = prove(port, token, forward=True)
     if kind == "ours":
         return port, token
     if kind == "closed":

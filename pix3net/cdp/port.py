@@ -218,8 +218,11 @@ async def proxy_call(
     method: str,
     params: dict[str, Any] | None = None,
     timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the call's limit (5 s)
+    *,
+    path: str = "/pix3",
 ) -> Any:
-    """One browser-level CDP call through the proxy (docs/cdp-proxy.md, "Client side"): its ``result``.
+    """One CDP call through the proxy (docs/cdp-proxy.md, "Client side"): its ``result``. Browser-level on
+    ``/pix3``; ``path="/pix3/page/<targetId>"`` makes it a call on that page.
 
     Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer
     within 5000 ms``.
@@ -228,7 +231,7 @@ async def proxy_call(
     message = json.dumps({"id": 1, "method": method, "params": params or {}})
     with trio.move_on_after(timeout) as scope:
         try:
-            async with await WsClient.connect(port, "/pix3", headers) as ws:
+            async with await WsClient.connect(port, path, headers) as ws:
                 await ws.send(message)
                 while True:
                     reply = json.loads(await ws.receive())

@@ -23,9 +23,6 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
 CHALLENGE_HEADER = "X-Pix3-Challenge"
 PROOF_HEADER = "X-Pix3-Proof"
 SCOPE_HEADER = "X-Pix3-Proof-Scope"
@@ -57,6 +54,10 @@ def local_proof(token: str, challenge: str) -> str:
 
 
 def forward_key(token: str) -> bytes:
+    # Imported here: the local-scope proof (every `pix3 editor` run) needs only hashlib.
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_FORWARD_INFO)
     return hkdf.derive(token.encode("utf-8"))
 

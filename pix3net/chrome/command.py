@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from pix3net.chrome.owner import EXIT_BAD_OPTIONS, make_log, own_chrome, parse_options
+from pix3net.chrome.ownerstart import EXIT_BAD_OPTIONS, launch, make_log, parse_options
 from pix3tools.core import pix3_home
 
 __all__ = ["main"]
@@ -22,4 +22,11 @@ def main(argv: list[str]) -> int:
     if options is None:
         log(f"bad options: {argv[0] if argv else '(none)'}")
         return EXIT_BAD_OPTIONS
-    return own_chrome(options, pix3_home(os.environ), log)
+    home = pix3_home(os.environ)
+    # Chrome first: it starts while trio and the proxy load (docs/chrome-owner.md, "The owner process").
+    launched = launch(options, home, log)
+    if isinstance(launched, int):
+        return launched
+    from pix3net.chrome.owner import own_chrome
+
+    return own_chrome(options, home, log, launched)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import time
@@ -18,19 +19,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import trio
-
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.owner import OwnerOptions
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
 
-# The owner's own 20 s readiness plus 2 s, polled every 150 ms (docs/chrome-owner.md,
-# "The parent's side").
+# The owner's own 20 s readiness plus 2 s (docs/chrome-owner.md, "The parent's side"). The
+# reference polls every 150 ms; a refused connect costs microseconds, and the proxy is usually
+# up 150–300 ms after the spawn.
 START_WAIT_SECONDS = 22.0
-START_POLL_SECONDS = 0.15
+START_POLL_SECONDS = 0.02
 STOP_WAIT_SECONDS = 6.0
 STOP_POLL_SECONDS = 0.1
 LOG_TAIL_LINES = 12
+# An entry of the owner's log: `<ISO time>Z [owner <pid>] <text>` (owner.make_log).
+_OWNER_LINE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z \[owner \d+\] ")
 
 # `ours` → True: the port answers with the proof of our token. Injected so tests and the
 # editor can pass the real `pix3net.cdp.port` check (or a fake).
@@ -54,6 +56,23 @@ def _log_tail(path: Path) -> str:
     except OSError:
         return ""
     return "\n".join(lines[-LOG_TAIL_LINES:])
+
+
+def exit_message(code: int, log: Path) -> str:
+    """Why the owner exited, for `pix3 editor: `: its last log entry (the cause, with what to do)
+    first, then the end of its log; the reference's ``the Chrome owner exited (code <n>) — …``
+    when the log has no entry of the owner's."""
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        lines = []
+    last = next((i for i in range(len(lines) - 1, -1, -1) if _OWNER_LINE.match(lines[i])), None)
+    if last is None:
+        return f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}"
+    match = _OWNER_LINE.match(lines[last])
+    reason = lines[last][match.end() :] if match is not None else lines[last]
+    before = "\n".join(lines[max(0, last - LOG_TAIL_LINES) : last])
+    return f"{reason}\nThe Chrome owner exited (code {code}); the end of {log}:\n{before}".rstrip("\n")
 
 
 def _owner_env(env: Mapping[str, str], home: Path) -> dict[str, str]:
@@ -109,6 +128,39 @@ def _exit_code(pid: int) -> int | None:
     return os.waitstatus_to_exitcode(status) if done else None
 
 
+class StartingOwner:
+    """An owner spawned detached whose proxy has not proven itself yet: :meth:`check` until it has.
+
+    The caller asks the port (with whatever client it has) and hands the answer in, so the same
+    rules serve the async :func:`start_owner` and `pix3 editor`'s plain loop.
+    """
+
+    def __init__(self, home: Path, options: OwnerOptions, env: Mapping[str, str]) -> None:
+        self.port = options.port
+        self.pid, self.token, self.log = spawn_owner(home, options, env)
+        self.deadline = time.monotonic() + START_WAIT_SECONDS
+
+    def check(self, proved: bool) -> StartedOwner | None:
+        """``proved``: the port just answered with the proof of our token. None: keep waiting.
+
+        Raises :class:`OwnerStartError`: the owner's last log entry (the cause) and the end of its
+        log (:func:`exit_message`), or ``the CDP proxy did not come up — <log>:\n<tail>`` after a
+        SIGTERM to a stuck owner.
+        """
+        if proved:
+            return StartedOwner(pid=self.pid, port=self.port, log=self.log)
+        code = _exit_code(self.pid)
+        if code is not None:
+            raise OwnerStartError(exit_message(code, self.log))
+        if time.monotonic() >= self.deadline:
+            self.stop()
+            raise OwnerStartError(f"the CDP proxy did not come up — {self.log}:\n{_log_tail(self.log)}")
+        return None
+
+    def stop(self) -> None:
+        terminate_owner(self.pid)
+
+
 async def start_owner(
     home: Path,
     *,
@@ -120,26 +172,31 @@ async def start_owner(
     env: Mapping[str, str] | None = None,
     is_ours: PortIsOurs | None = None,
 ) -> StartedOwner:
-    """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token.
-
-    Raises :class:`OwnerStartError` (``the Chrome owner exited (code <n>) — <log>:\n<tail>`` or
-    ``the CDP proxy did not come up — <log>:\n<tail>``); a stuck owner is sent SIGTERM first.
+    """Spawn ``pix3 __chrome-owner`` detached and return once its proxy on ``port`` proves our token
+    (:class:`StartingOwner` says how it fails). Cancelled while waiting (the caller gave up): the
+    owner is sent SIGTERM too, so no Chrome is left behind that nobody asked for.
     """
+    import trio
+
     is_ours = is_ours or _default_is_ours
     options = OwnerOptions(chrome=chrome, port=port, profile=profile, url=url, headless=headless)
-    pid, token, log = spawn_owner(home, options, os.environ if env is None else env)
-    deadline = trio.current_time() + START_WAIT_SECONDS
-    code = _exit_code(pid)
-    while code is None and trio.current_time() < deadline:
-        if await is_ours(port, token):
-            return StartedOwner(pid=pid, port=port, log=log)
-        await trio.sleep(START_POLL_SECONDS)
-        code = _exit_code(pid)
-    if code is None:
+    starting = StartingOwner(home, options, os.environ if env is None else env)
+    try:
+        while True:  # a poll: the proxy's first answer is the only event there is
+            started = starting.check(await is_ours(port, starting.token))
+            if started is not None:
+                return started
+            await trio.sleep(START_POLL_SECONDS)
+    except BaseException:
+        starting.stop()
+        raise
+
+
+def terminate_owner(pid: int) -> None:
+    """SIGTERM an owner this process started (it closes Chrome); never waits."""
+    if pid > 0 and _exit_code(pid) is None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-        raise OwnerStartError(f"the CDP proxy did not come up — {log}:\n{_log_tail(log)}")
-    raise OwnerStartError(f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}")
 
 
 def _alive(pid: int) -> bool:

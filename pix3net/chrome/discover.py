@@ -7,6 +7,7 @@ can ask for macOS or Windows on Linux.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -24,11 +25,15 @@ _WIN_ROOTS = ("PROGRAMFILES", "PROGRAMFILES(X86)", "LOCALAPPDATA")
 def find_chrome(env: Mapping[str, str], platform: str) -> str | None:
     """The Chrome to launch, or None. ``platform`` is ``sys.platform`` (darwin, win32, linux…).
 
-    ``PIX3_CHROME`` is taken as is (it may be a wrapper that execs Chrome, keeping fds 3/4).
+    ``PIX3_CHROME`` is taken as is (it may be a wrapper that execs Chrome, keeping fds 3/4); a bare
+    name (``chromium``) is looked up on the ``PATH``, as a shell would. Whether it can be started
+    is :func:`chrome_problem`'s question, asked only when a Chrome is about to be launched.
     """
     explicit = env.get("PIX3_CHROME", "")
     if explicit:
-        return explicit
+        if os.sep in explicit or (os.altsep and os.altsep in explicit):
+            return explicit
+        return shutil.which(explicit, path=env.get("PATH", "")) or explicit
     if platform == "darwin":
         home = env.get("HOME", "")
         for pattern in _MAC_APPS:
@@ -65,3 +70,22 @@ def no_chrome_message(platform: str) -> str:
     else:
         hint = "(google-chrome, chromium or chromium-browser on the PATH)."
     return f"No Chrome found. Install Google Chrome (or Chromium), or point PIX3_CHROME at the binary {hint}"
+
+
+def chrome_problem(binary: str, env: Mapping[str, str]) -> str | None:
+    """Why ``binary`` cannot be started as Chrome (a missing or non-executable ``PIX3_CHROME``), or None.
+
+    Only ``PIX3_CHROME`` can name a file that is not there: the search above checks what it returns.
+    """
+    named = "PIX3_CHROME names" if env.get("PIX3_CHROME") else "The Chrome binary"
+    fix = "point PIX3_CHROME at the Chrome binary (or unset it to use the one on the PATH)"
+    if os.sep not in binary and not (os.altsep and os.altsep in binary):
+        return f"{named} {binary}, which is not on the PATH: {fix}."
+    path = Path(binary)
+    if not path.exists():
+        return f"{named} {binary}, which does not exist: {fix}."
+    if path.is_dir():
+        return f"{named} {binary}, which is a folder: {fix}."
+    if not os.access(path, os.X_OK):
+        return f"{named} {binary}, which is not executable: chmod +x it, or {fix}."
+    return None

@@ -15,17 +15,41 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 import trio
 
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.chrome.diagnose import launch_failure, profile_holder
+from pix3net.chrome.launch import ChromeProcess, adopt
+from pix3net.chrome.options import OwnerOptions
+from pix3net.chrome.ownerstart import (
+    EXIT_BAD_OPTIONS,
+    EXIT_CANNOT_LISTEN,
+    EXIT_NOT_READY,
+    EXIT_OK,
+    Log,
+    launch,
+    make_log,
+    parse_options,
+)
+from pix3net.chrome.spawn import RawChrome
 from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
+
+__all__ = [
+    "EXIT_BAD_OPTIONS",
+    "EXIT_CANNOT_LISTEN",
+    "EXIT_NOT_READY",
+    "EXIT_OK",
+    "make_log",
+    "own_chrome",
+    "parse_options",
+    "run_owner",
+    "wait_ready",
+]
 
 # Readiness, the wait for an exit status, and Browser.close's grace before SIGKILL.
 READY_SECONDS = 20.0
@@ -35,10 +59,6 @@ CLOSE_GRACE_SECONDS = 3.0
 # of ours can never be taken for a client's.
 OWN_CALL_ID = 0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-
-EXIT_OK, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 2, 3, 4
-
-Log = Callable[[str], None]
 
 
 class ServeProxy(Protocol):
@@ -54,62 +74,23 @@ class ServeProxy(Protocol):
     ) -> Awaitable[None]: ...
 
 
-@dataclass(frozen=True)
-class OwnerOptions:
-    chrome: str
-    port: int
-    profile: str
-    url: str
-    headless: bool = False
-
-    def to_argv(self) -> str:
-        """The options JSON, keys in the reference's order (``headless`` only when set)."""
-        data: dict[str, Any] = {"chrome": self.chrome, "port": self.port, "profile": self.profile, "url": self.url}
-        if self.headless:
-            data["headless"] = True
-        return json.dumps(data)
-
-
-def parse_options(argv: list[str]) -> OwnerOptions | None:
-    """The options JSON of ``argv[0]``, or None when it is not usable (→ exit 2).
-
-    The reference checks ``chrome`` is a string and ``port`` a number; we also need ``profile``
-    and ``url`` as strings and ``port`` an integer 0–65535 to build a working launch.
-    """
-    if not argv:
-        return None
-    try:
-        data = json.loads(argv[0])
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    chrome, port, profile, url = (data.get(k) for k in ("chrome", "port", "profile", "url"))
-    if not isinstance(chrome, str) or not isinstance(profile, str) or not isinstance(url, str):
-        return None
-    if not isinstance(port, int | float) or isinstance(port, bool) or port != int(port) or not 0 <= port <= 65535:
-        return None
-    return OwnerOptions(chrome=chrome, port=int(port), profile=profile, url=url, headless=data.get("headless") is True)
-
-
-def make_log(out: TextIO, pid: int) -> Log:
-    """Log lines ``<ISO UTC ms>Z [owner <pid>] <text>`` on ``out`` (the owner's stdout = chrome-owner.log)."""
-
-    def log(text: str) -> None:
-        out.write(f"{iso_now()} [owner {pid}] {text}\n")
-        out.flush()
-
-    return log
-
-
-def not_ready_text(why: str, profile: str, stderr_tail: list[str]) -> str:
-    text = (
-        f"{why}. A Chrome that already runs the profile {profile} (an editor window of an earlier "
-        "pix3 editor?) takes a new launch over: close it and run pix3 editor again."
+def not_ready_lines(why: str, options: OwnerOptions, chrome: ChromeProcess, env: Mapping[str, str]) -> list[str]:
+    """The log entries of a launch that did not answer: what Chrome said, then the cause, last
+    (`pix3 editor` leads its error with the owner's last entry)."""
+    tail = list(chrome.stderr_tail)
+    holder = profile_holder(options.profile)
+    if holder == chrome.pid:
+        holder = None  # our own Chrome, not reaped yet
+    cause = launch_failure(
+        why,
+        profile=options.profile,
+        headless=options.headless,
+        exit_code=chrome.exit_code,
+        stderr_tail=tail,
+        env=env,
+        holder=holder,
     )
-    if stderr_tail:
-        text += "\nChrome said:\n" + "\n".join(stderr_tail)
-    return text
+    return (["Chrome said:\n" + "\n".join(tail)] if tail else []) + [cause]
 
 
 async def _call(channel: ChromeChannel, method: str) -> dict[str, Any] | None:
@@ -170,19 +151,18 @@ class _Stopper:
         self.chrome.kill()
 
 
-async def run_owner(options: OwnerOptions, *, home: Path, log: Log, serve: ServeProxy) -> int:
-    """The owner's life (docs/chrome-owner.md, "The owner process", steps 1–7); returns the exit code."""
+async def run_owner(
+    options: OwnerOptions, *, home: Path, log: Log, serve: ServeProxy, launched: RawChrome | None = None
+) -> int:
+    """The owner's life (docs/chrome-owner.md, "The owner process", steps 1–7); returns the exit code.
+
+    ``launched``: steps 1–2 already done before trio was imported (:func:`ownerstart.launch`).
+    """
+    raw = launch(options, home, log) if launched is None else launched
+    if isinstance(raw, int):
+        return raw
     token = ensure_token(home)
-    no_sandbox = needs_no_sandbox()
-    args = chrome_args(options.profile, options.url, headless=options.headless, no_sandbox=no_sandbox)
-    if no_sandbox:
-        log("running as root: Chrome gets --no-sandbox (its sandbox cannot start as root)")
-    log(f"launching {options.chrome} {' '.join(args)}")
-    try:
-        chrome = spawn_chrome(options.chrome, args)
-    except OSError as exc:
-        log(not_ready_text(f"Chrome exited before it answered ({exc})", options.profile, []))
-        return EXIT_NOT_READY
+    chrome = adopt(raw)
     try:
         async with trio.open_nursery() as nursery:
             code = await _own(chrome, options, token=token, home=home, log=log, serve=serve, nursery=nursery)
@@ -215,7 +195,8 @@ async def _own(
         chrome.kill()
         with trio.move_on_after(EXIT_REASON_SECONDS):  # its last words
             await chrome.stderr_closed.wait()
-        log(not_ready_text(why, options.profile, list(chrome.stderr_tail)))
+        for entry in not_ready_lines(why, options, chrome, os.environ):
+            log(entry)
         return EXIT_NOT_READY
 
     proxy_done = trio.Event()
@@ -271,6 +252,6 @@ async def _serve_proxy(
     await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
 
 
-def own_chrome(options: OwnerOptions, home: Path, log: Log) -> int:
+def own_chrome(options: OwnerOptions, home: Path, log: Log, launched: RawChrome | None = None) -> int:
     """Run the owner in this process until Chrome is gone (the body of ``pix3 __chrome-owner``)."""
-    return trio.run(lambda: run_owner(options, home=home, log=log, serve=_serve_proxy))
+    return trio.run(lambda: run_owner(options, home=home, log=log, serve=_serve_proxy, launched=launched))

@@ -9,8 +9,6 @@ message size, never quadratic.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import select
@@ -36,14 +34,6 @@ PIPE_BUF = select.PIPE_BUF
 # Chrome flooding events must not starve the other tasks, and a wake-up must not cost a yield.
 _YIELD_EVERY = 16
 _NUL = b"\0"
-
-
-def widen_pipe(fd: int, size: int = READ_CHUNK) -> None:
-    """Raise a pipe's kernel buffer (Linux; best effort, the default 64 KiB still works)."""
-    setsz = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setsz is not None:
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(fd, setsz, size)
 
 
 def is_json_object_text(message: bytes) -> bool:
@@ -214,15 +204,3 @@ class PipeChannel:
         trio.lowlevel.notify_closing(self._read_fd)
         os.close(self._read_fd)
         await self._out.aclose()
-
-
-def open_pipes() -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two pipes of a Chrome launch: ``(ours_write, chromes_read)`` and ``(ours_read, chromes_write)``.
-
-    Every fd is close-on-exec (PEP 446); the launcher moves Chrome's two ends to fds 3 and 4.
-    """
-    to_chrome_read, to_chrome_write = os.pipe()
-    from_chrome_read, from_chrome_write = os.pipe()
-    widen_pipe(to_chrome_write)
-    widen_pipe(from_chrome_read)
-    return (to_chrome_write, to_chrome_read), (from_chrome_read, from_chrome_write)

@@ -28,6 +28,13 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 
 def _serve(call: Call) -> int:
+    from pix3net.devserver.bind import PortError, choose_sockets
+
+    try:  # before trio and the server's stack load: a Chrome on its way to us waits in the backlog
+        sockets = choose_sockets(call.args.get("--port", int))
+    except (PortError, OSError) as exc:
+        call.err.write(f"pix3 __dev-server: {exc}\n")
+        return 1
     from pix3net.devserver.server import run_server
 
-    return run_server(call.project, call.args.get("--port", int), call.err)
+    return run_server(call.project, sockets)

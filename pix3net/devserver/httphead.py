@@ -14,7 +14,7 @@ is on the path of every module fetch (docs/devserver.md "Shape").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_HEAD = 64 * 1024  # a larger head goes to Hypercorn, which owns the limits (h11_max_incomplete_size)
 
@@ -25,9 +25,9 @@ _RESPONSE = re.compile(rb"HTTP/1\.([01]) ([0-9]{3})(?: [^\r\n]*)?\r\n" + _FIELDS
 _FRAMING = re.compile(rb"\n(content-length|transfer-encoding|connection|expect|upgrade):([^\r\n]*)", re.I)
 
 
-@dataclass(frozen=True)
-class Head:
-    """What framing needs from one head. ``status`` is 0 for a request, ``method`` empty for a response."""
+class Head(NamedTuple):
+    """What framing needs from one head. ``status`` is 0 for a request, ``method`` empty for a
+    response. A tuple, not a dataclass: one is made per message on the splice's path."""
 
     method: bytes
     target: bytes
@@ -38,27 +38,34 @@ class Head:
     upgrade: bool  # Connection: upgrade (Vite's HMR WebSocket)
 
 
-def _fields(block: bytes, http10: bool, request: bool) -> tuple[int | None, bool, bool, bool] | None:
-    """(length, chunked, close, upgrade) or None when the head is not plain."""
+def _fields(
+    data: bytes, start: int, end: int, http10: bool, request: bool
+) -> tuple[int | None, bool, bool, bool] | None:
+    """(length, chunked, close, upgrade) from the fields in ``data[start:end]``, or None when the
+    head is not plain."""
     length: int | None = None
-    chunked = close = upgrade = False
-    keep_alive = False
-    for match in _FRAMING.finditer(block):
-        name = match.group(1).lower()
-        value = match.group(2).strip(b" \t")
+    chunked = close = upgrade = keep_alive = False
+    for match in _FRAMING.finditer(data, start, end):
+        name, value = match.groups()
+        name = name.lower()
+        value = value.strip(b" \t")
         if name == b"content-length":
             if length is not None or not value.isdigit():
                 return None
             length = int(value)
+        elif name == b"connection":
+            value = value.lower()
+            if value == b"keep-alive":
+                keep_alive = True
+                continue
+            tokens = [t.strip(b" \t") for t in value.split(b",")]
+            close = close or b"close" in tokens
+            keep_alive = keep_alive or b"keep-alive" in tokens
+            upgrade = upgrade or b"upgrade" in tokens
         elif name == b"transfer-encoding":
             if request or value.lower() != b"chunked":
                 return None
             chunked = True
-        elif name == b"connection":
-            tokens = [t.strip(b" \t") for t in value.lower().split(b",")]
-            close = close or b"close" in tokens
-            keep_alive = keep_alive or b"keep-alive" in tokens
-            upgrade = upgrade or b"upgrade" in tokens
         elif name == b"expect":
             return None
     if chunked and length is not None:
@@ -68,28 +75,29 @@ def _fields(block: bytes, http10: bool, request: bool) -> tuple[int | None, bool
     return length, chunked, close, upgrade
 
 
-def parse_request(head: bytes) -> Head | None:
-    """A complete request head (ending in CRLF CRLF), or None when it is not plain."""
-    match = _REQUEST.fullmatch(head)
+def parse_request(data: bytes, end: int | None = None) -> Head | None:
+    """The request head in ``data[:end]`` (ending in CRLF CRLF; ``end`` defaults to the whole),
+    or None when it is not plain."""
+    end = len(data) if end is None else end
+    match = _REQUEST.fullmatch(data, 0, end)
     if match is None:
         return None
-    fields = _fields(head[match.end(3) :], match.group(3) == b"0", request=True)
+    fields = _fields(data, match.end(3), end, match.group(3) == b"0", True)
     if fields is None:
         return None
-    length, _chunked, close, upgrade = fields
-    return Head(match.group(1), match.group(2), 0, length, False, close, upgrade)
+    return Head(match.group(1), match.group(2), 0, *fields)
 
 
-def parse_response(head: bytes) -> Head | None:
-    """A complete response head, or None when it cannot be framed."""
-    match = _RESPONSE.fullmatch(head)
+def parse_response(data: bytes, end: int | None = None) -> Head | None:
+    """The response head in ``data[:end]``, or None when it cannot be framed."""
+    end = len(data) if end is None else end
+    match = _RESPONSE.fullmatch(data, 0, end)
     if match is None:
         return None
-    fields = _fields(head[match.end(2) :], match.group(1) == b"0", request=False)
+    fields = _fields(data, match.end(2), end, match.group(1) == b"0", False)
     if fields is None:
         return None
-    length, chunked, close, upgrade = fields
-    return Head(b"", b"", int(match.group(2)), length, chunked, close, upgrade)
+    return Head(b"", b"", int(match.group(2)), *fields)
 
 
 def path_of(target: bytes) -> bytes | None:

@@ -67,11 +67,13 @@ class ViteProxy:
         self._pool: list[tuple[int, _Upstream]] = []
 
     async def _connect(self, port: int) -> _Upstream:
-        for i in range(len(self._pool) - 1, -1, -1):
-            pooled_port, upstream = self._pool.pop(i)
+        """A pooled connection to ``port``, else a new one. Connections to an older port (Vite
+        restarted) are dropped on the way, without a checkpoint: other requests use the pool too."""
+        while self._pool:
+            pooled_port, upstream = self._pool.pop()
             if pooled_port == port:
                 return upstream
-            await upstream.stream.aclose()
+            upstream.stream.socket.close()
         return _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
 
     def _release(self, port: int, upstream: _Upstream) -> None:

@@ -1,18 +1,20 @@
 """The dev server process (`pix3 __dev-server`, whose arguments are ``pix3net.devserver.command``).
 
 One nursery: the public listener, Hypercorn behind it, Vite as a child when the
-project has one, and the signal watcher. SIGTERM/SIGINT cancel the nursery; every exit path
-stops Vite and removes `.pix3/dev.json` if the record is still ours.
+project has one, and the signal watcher. The first SIGTERM/SIGINT stops the server; later ones
+while it stops are noted and ignored. Every exit path but SIGKILL stops Vite and removes
+`.pix3/dev.json` if the record is still ours.
 """
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import faulthandler
 import logging
 import os
 import signal
 import socket
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,62 +23,14 @@ from typing import IO
 import trio
 
 from pix3net.devserver import devinfo
+from pix3net.devserver.bind import bind_one
 from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
 from pix3net.devserver.splice import KEEP_ALIVE_S
 from pix3net.devserver.vite import Vite, find_vite, package_version
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.devrecord import DEV_LOG
 
-DEFAULT_PORT = 5173  # Vite's default
 SHUTDOWN_GRACE_S = 2.0
-
-
-class PortError(Exception):
-    """The port asked for is taken, or no port from 5173 up is free."""
-
-
-def _bind(host: str, family: int, port: int) -> socket.socket:
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if family == socket.AF_INET6:
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-        sock.bind((host, port))
-        sock.listen(1024)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
-
-
-def bind_loopback(port: int) -> list[socket.socket]:
-    """127.0.0.1 and, when this machine has IPv6, ::1 on one port (``localhost`` may be either)."""
-    sockets = [_bind("127.0.0.1", socket.AF_INET, port)]
-    try:
-        sockets.append(_bind("::1", socket.AF_INET6, port))
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            sockets[0].close()
-            raise
-    return sockets
-
-
-def choose_sockets(port: int | None) -> list[socket.socket]:
-    """Vite's rule: 5173 when free, else the next one; ``--port N`` is strict."""
-    if port is not None:
-        try:
-            return bind_loopback(port)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise PortError(f"Port {port} is already in use") from None
-            raise
-    for candidate in range(DEFAULT_PORT, 65536):
-        try:
-            return bind_loopback(candidate)
-        except OSError as exc:
-            if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
-                raise
-    raise PortError("no free port from 5173 up")
 
 
 def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
@@ -131,13 +85,8 @@ class Record:
             self.log.info("removed .pix3/dev.json")
 
 
-def run_server(root: Path, port: int | None, err: IO[str]) -> int:
-    """Bind, then serve ``root`` until SIGTERM/SIGINT; exit 1 when no socket can be had."""
-    try:
-        sockets = choose_sockets(port)
-    except (PortError, OSError) as exc:
-        err.write(f"pix3 __dev-server: {exc}\n")
-        return 1
+def run_server(root: Path, sockets: list[socket.socket]) -> int:
+    """Serve ``root`` on ``sockets`` (``bind.choose_sockets``) until SIGTERM/SIGINT."""
     log, log_file = open_log(root)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
     try:
@@ -186,35 +135,64 @@ async def serve(
     config.h11_max_incomplete_size = 64 * 1024
 
     stop = trio.Event()
-    try:
-        async with trio.open_nursery() as nursery:
-            server = await build(root, log, versions, vite, record, nursery)
-            if vite is not None:
-                nursery.start_soon(vite.run)
-            nursery.start_soon(_watch_signals, stop)
-            app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
-            internal = _bind("127.0.0.1", socket.AF_INET, 0)
-            internal_port = internal.getsockname()[1]
-            await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
-            cap = connection_cap(raise_fd_limit())
-            listener = PublicListener(
-                internal_port, lambda: vite.status.port if vite is not None and vite.status.running else None, log, cap
-            )
-            await nursery.start(listener.serve, sockets)
-            record.write()
-            record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
-            log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
-            task_status.started(port)
-            await stop.wait()
-            log.info("stopping")
-            await server.close()
-            nursery.cancel_scope.cancel()
-    finally:
-        record.remove()
+    # Our handlers stay installed through the whole shutdown, the record's removal included: a
+    # second SIGTERM while stopping (a supervisor that repeats itself, an impatient Ctrl-C) must
+    # neither fall back to the default action nor be re-raised when a receiver closes (trio's
+    # `open_signal_receiver` re-delivers what it did not hand out), either of which kills us with
+    # `.pix3/dev.json` still on disk.
+    with _stop_on_signals(stop, log):
+        try:
+            async with trio.open_nursery() as nursery:
+                server = await build(root, log, versions, vite, record, nursery)
+                if vite is not None:
+                    nursery.start_soon(vite.run)
+                app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
+                internal = bind_one("127.0.0.1", socket.AF_INET, 0)
+                internal_port = internal.getsockname()[1]
+                await nursery.start(partial(worker_serve, app, config, sockets=Sockets([], [internal], [])))
+                cap = connection_cap(raise_fd_limit())
+                listener = PublicListener(
+                    internal_port,
+                    lambda: vite.status.port if vite is not None and vite.status.running else None,
+                    log,
+                    cap,
+                )
+                await nursery.start(listener.serve, sockets)
+                record.write()
+                record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
+                log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
+                task_status.started(port)
+                await stop.wait()
+                log.info("stopping")
+                await server.close()
+                nursery.cancel_scope.cancel()
+        finally:
+            record.remove()
 
 
-async def _watch_signals(stop: trio.Event) -> None:
-    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-        async for _ in signals:
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: trio.Event, log: logging.Logger) -> Iterator[None]:
+    """The first SIGTERM/SIGINT sets ``stop``; later ones are noted and change nothing (the
+    shutdown is bounded: the writes in flight, then Vite's grace). A signal that lands while the
+    loop is blocked (Vite's synchronous stop) is queued and handled, or dropped once the loop ended."""
+    token = trio.lowlevel.current_trio_token()
+
+    def noted(signum: int) -> None:
+        if stop.is_set():
+            log.info("%s while stopping: already stopping", signal.Signals(signum).name)
+        else:
             stop.set()
-            return
+
+    def handler(signum: int, _frame: object) -> None:
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(noted, signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)

@@ -12,6 +12,7 @@ HEAD_TIMEOUT_S after its first byte, a client that stops reading is dropped afte
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import struct
@@ -26,6 +27,8 @@ from pix3net.devserver.httphead import MAX_HEAD, Head, parse_request, parse_resp
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too
 HEAD_TIMEOUT_S = 10.0  # a request head must be complete this long after its first byte (slowloris)
+LINGER_S = 2.0  # after Hypercorn closed, what a client still sends is read and dropped this long
+LINGER_BYTES = 64 * 1024 * 1024  # … or up to this much
 _NO_BODY_STATUSES = frozenset({204, 304})
 
 
@@ -81,8 +84,10 @@ class _Reader:
 
 
 def _read_head(client: _Reader) -> int:
-    """Index of the end of the next request head in ``client.buf``; -1 when the connection ends,
-    times out, or the head outgrows MAX_HEAD (the caller hands the bytes to Hypercorn then)."""
+    """Index of the end of the next request head in ``client.buf``; -1 when the connection ends
+    or the head is not complete HEAD_TIMEOUT_S after its first byte; -2 when the head outgrows
+    MAX_HEAD (the caller hands the bytes to Hypercorn, which refuses it). A connection idle
+    longer than KEEP_ALIVE_S raises (the socket's receive timeout)."""
     end = client.buf.find(b"\r\n\r\n")
     if end >= 0:
         return end + 4
@@ -115,27 +120,39 @@ def serve_connection(
     track: Callable[[socket.socket | None, socket.socket | None], None],
 ) -> None:
     """Serve ``client`` until it closes; ``track(new, old)`` tells the listener which upstream
-    sockets are open (it shuts them down on exit). Raises OSError when a peer fails."""
+    sockets are open (it shuts them down on exit). Raises OSError when a peer fails.
+
+    Written for the common case (a GET answered with a Content-Length body that arrives in one
+    read): every request costs four system calls and a few dozen bytecodes; the rest is `_relay`.
+    """
     reader = _Reader(client)
     upstream: _Reader | None = None
     upstream_port: int | None = None
+    send = client.sendall
     try:
         while True:
-            end = _read_head(reader)
-            if end == -1:
-                return
+            end = reader.buf.find(b"\r\n\r\n") + 4
+            if end < 4:
+                end = _read_head(reader)
+                if end == -1:
+                    return
             activity.waiting_since = None
-            head = parse_request(reader.buf[:end]) if end > 0 else None
+            buf = reader.buf
+            head = parse_request(buf, end) if end > 0 else None
             port = vite_port()
             path = path_of(head.target) if head is not None else None
             if head is None or port is None or path is None or guard.route_of(path) != "other":
-                _hand_off(client, reader.buf, internal_port, track)
+                _hand_off(client, buf, internal_port, track)
                 return
             need = end + (head.length or 0)
             while len(reader.buf) < need:
                 if not reader.fill():
                     return
-            request, reader.buf = reader.buf[:need], reader.buf[need:]
+            buf = reader.buf
+            if len(buf) == need:
+                request, reader.buf = buf, b""
+            else:
+                request, reader.buf = buf[:need], buf[need:]
             reused = upstream is not None and upstream_port == port
             if not reused:
                 if upstream is not None:
@@ -146,7 +163,7 @@ def serve_connection(
                     return
             assert upstream is not None
             try:
-                keep = _exchange(upstream, client, request, head)
+                keep = _exchange(upstream, send, request, head)
             except ViteGone as gone:
                 track(None, upstream.sock)
                 upstream.sock.close()
@@ -154,19 +171,19 @@ def serve_connection(
                 if gone.answered:
                     return
                 if not reused:
-                    client.sendall(_CLOSED_502)
+                    send(_CLOSED_502)
                     return
                 # a kept-alive connection Vite had already closed: once more on a fresh one
                 upstream = _open(port, client, track)
                 if upstream is None:
                     return
                 try:
-                    keep = _exchange(upstream, client, request, head)
+                    keep = _exchange(upstream, send, request, head)
                 except ViteGone as again:
                     if not again.answered:
-                        client.sendall(_CLOSED_502)
+                        send(_CLOSED_502)
                     return
-            if head.upgrade and keep is None:
+            if keep is None:  # 101: Vite took the upgrade (HMR)
                 set_timeouts(client, 0.0, 0.0)  # a WebSocket may stay quiet as long as it likes
                 _pipe(client, reader.buf, upstream.sock, upstream.buf)
                 return
@@ -184,7 +201,8 @@ def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: 
     track(internal, None)
     try:
         set_timeouts(client, 0.0, 0.0)  # Hypercorn owns the time limits from here (0 = none)
-        _pipe(client, already, internal, b"")
+        if _pipe(client, already, internal, b"") is internal:
+            _linger(client)
     finally:
         track(None, internal)
         internal.close()
@@ -207,14 +225,35 @@ def _connect(port: int) -> socket.socket:
     return sock
 
 
-def _exchange(upstream: _Reader, client: socket.socket, request: bytes, head: Head) -> bool | None:
+def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, head: Head) -> bool | None:
     """Send one request to Vite and relay its answer: True to keep both connections, False to
     close, None after a 101. Raises ViteGone when Vite fails on its side."""
+    sock = upstream.sock
     try:
-        upstream.sock.sendall(request)
+        sock.sendall(request)
+        data = sock.recv(READ)
     except OSError:
         raise ViteGone(False) from None
-    return _relay(upstream, client, head, answered=False)
+    if not data:
+        raise ViteGone(False)
+    if upstream.buf:
+        data = upstream.buf + data
+    end = data.find(b"\r\n\r\n") + 4
+    if end >= 4 and head.method != b"HEAD":
+        answer = parse_response(data, end)
+        if (
+            answer is not None
+            and answer.length is not None
+            and answer.status >= 200
+            and answer.status not in _NO_BODY_STATUSES
+        ):
+            whole = end + answer.length
+            if len(data) == whole:  # the usual case: the whole answer in one read
+                upstream.buf = b""
+                send(data)
+                return not answer.close
+    upstream.buf = data
+    return _relay(upstream, send, head, answered=False)
 
 
 def _upstream_head(upstream: _Reader, answered: bool) -> bytes:
@@ -228,31 +267,31 @@ def _upstream_head(upstream: _Reader, answered: bool) -> bytes:
     return head
 
 
-def _relay(upstream: _Reader, client: socket.socket, request: Head, answered: bool) -> bool | None:
+def _relay(upstream: _Reader, send: Callable[[bytes], None], request: Head, answered: bool) -> bool | None:
     head_bytes = _upstream_head(upstream, answered)
     head = parse_response(head_bytes)
     if head is None:
         raise ViteGone(answered)
     if head.status == 101:
-        client.sendall(head_bytes)
+        send(head_bytes)
         return None
     if 100 <= head.status < 200:  # an interim answer, then the real one
-        client.sendall(head_bytes)
-        return _relay(upstream, client, request, answered=True)
+        send(head_bytes)
+        return _relay(upstream, send, request, answered=True)
     if request.method == b"HEAD" or head.status in _NO_BODY_STATUSES:
-        client.sendall(head_bytes)
+        send(head_bytes)
         return not head.close
     if head.chunked:
-        client.sendall(head_bytes)
-        _copy_chunked(upstream, client)
+        send(head_bytes)
+        _copy_chunked(upstream, send)
         return not head.close
     if head.length is not None:
-        _copy_exact(upstream, client, head_bytes, head.length)
+        _copy_exact(upstream, send, head_bytes, head.length)
         return not head.close
-    client.sendall(head_bytes + upstream.buf)  # the body ends when Vite closes
+    send(head_bytes + upstream.buf)  # the body ends when Vite closes
     upstream.buf = b""
     while data := _recv(upstream):
-        client.sendall(data)
+        send(data)
     return False
 
 
@@ -263,17 +302,17 @@ def _recv(upstream: _Reader, size: int = READ) -> bytes:
         raise ViteGone(True) from None
 
 
-def _copy_exact(upstream: _Reader, client: socket.socket, head: bytes, length: int) -> None:
+def _copy_exact(upstream: _Reader, send: Callable[[bytes], None], head: bytes, length: int) -> None:
     take = upstream.buf[:length]
     upstream.buf = upstream.buf[length:]
-    client.sendall(head + take)
+    send(head + take)
     left = length - len(take)
     while left > 0:
         data = _recv(upstream, min(READ, left))
         if not data:
             raise ViteGone(True)
         left -= len(data)
-        client.sendall(data)
+        send(data)
 
 
 def _fill_upstream(upstream: _Reader) -> None:
@@ -285,7 +324,7 @@ def _fill_upstream(upstream: _Reader) -> None:
     raise ViteGone(True)
 
 
-def _copy_chunked(upstream: _Reader, client: socket.socket) -> None:
+def _copy_chunked(upstream: _Reader, send: Callable[[bytes], None]) -> None:
     while True:
         while (end := upstream.buf.find(b"\r\n")) < 0:
             _fill_upstream(upstream)
@@ -293,23 +332,27 @@ def _copy_chunked(upstream: _Reader, client: socket.socket) -> None:
         if size == 0:
             while (tail := upstream.buf.find(b"\r\n\r\n", max(0, end - 2))) < 0:
                 _fill_upstream(upstream)
-            client.sendall(upstream.buf[: tail + 4])
+            send(upstream.buf[: tail + 4])
             upstream.buf = upstream.buf[tail + 4 :]
             return
         total = end + 2 + size + 2
         while len(upstream.buf) < total:
             _fill_upstream(upstream)
-        client.sendall(upstream.buf[:total])
+        send(upstream.buf[:total])
         upstream.buf = upstream.buf[total:]
 
 
-def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes) -> None:
-    """Both directions until either side closes; pending bytes are delivered first. poll(2)
-    rather than epoll: no descriptor of its own (the listener counts three per connection)."""
-    if a_pending:
-        b.sendall(a_pending)
-    if b_pending:
-        a.sendall(b_pending)
+def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes) -> socket.socket:
+    """Both directions until either side ends (returned): it closed, reset, or refused what we
+    sent it. Pending bytes are delivered first. What a side that refused had already sent is
+    still relayed to the other (Hypercorn's 413 before the body was read). poll(2) rather than
+    epoll: no descriptor of its own (the listener counts three per connection)."""
+    if a_pending and not _send(b, a_pending):
+        _relay_rest(b, a)
+        return b
+    if b_pending and not _send(a, b_pending):
+        _relay_rest(a, b)
+        return a
     other = {a.fileno(): (a, b), b.fileno(): (b, a)}
     poller = select.poll()
     for fd in other:
@@ -317,7 +360,45 @@ def _pipe(a: socket.socket, a_pending: bytes, b: socket.socket, b_pending: bytes
     while True:
         for fd, _events in poller.poll():
             src, dst = other[fd]
-            data = src.recv(READ)
+            try:
+                data = src.recv(READ)
+            except ConnectionResetError:
+                return src
+            if not data:
+                return src
+            if not _send(dst, data):
+                _relay_rest(dst, src)
+                return dst
+
+
+def _send(sock: socket.socket, data: bytes) -> bool:
+    """False when the peer is gone (it closed or reset): the caller stops sending there."""
+    try:
+        sock.sendall(data)
+    except (BrokenPipeError, ConnectionResetError):
+        return False
+    return True
+
+
+def _relay_rest(ended: socket.socket, to: socket.socket) -> None:
+    """``ended`` refused our bytes: what it sent before that is still in our buffer; pass it on."""
+    with contextlib.suppress(OSError):
+        set_timeouts(ended, LINGER_S)
+        while data := ended.recv(READ):
+            to.sendall(data)
+
+
+def _linger(client: socket.socket) -> None:
+    """Hypercorn ended the connection, maybe with the client still sending (a 413 before the body
+    was read): closing now would reset the connection and the client could lose the answer it has
+    not read yet. Say we are done (FIN) and drop what still comes, for a short while."""
+    with contextlib.suppress(OSError):
+        client.shutdown(socket.SHUT_WR)
+        set_timeouts(client, LINGER_S)
+        deadline = time.monotonic() + LINGER_S
+        dropped = 0
+        while time.monotonic() < deadline and dropped < LINGER_BYTES:
+            data = client.recv(READ)
             if not data:
                 return
-            dst.sendall(data)
+            dropped += len(data)

@@ -1,14 +1,20 @@
-"""The few calls `pix3 editor` makes on the CDP side, in one place (`pix3net.cdp.port` does the work).
+"""The calls `pix3 editor` makes on the CDP side, in one place, in the editor's own terms: choose a
+port, list the pages, open or navigate the editor tab, prove a forward.
 
-Thin adapters, so the editor flow reads in its own terms: choose a port, list the pages, open a
-tab, prove a forward. The token only ever goes to a port that proved it knows it (cdp.port).
+A normal start needs no more than a few loopback requests, so they go over plain sockets
+(`pix3net.probe`, `pix3net.wscall`); `pix3net.cdp.port`'s full inspection (trio, httpx) is loaded
+only for a port that is neither free nor ours — another user's proxy, a 1.x Chrome, a squatter.
+The token only ever goes to a port that proved it knows it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from pix3net.cdp import port as cdp_port
+from pix3net import probe, wscall
+
+BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
 
 
 @dataclass(frozen=True)
@@ -18,35 +24,97 @@ class Choice:
     browser: str | None
     pages: list[str]
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    headless: bool = False  # ours: that Chrome runs headless (it has tabs, no windows)
 
 
 class NoPort(RuntimeError):
     pass
 
 
-async def choose(preferred: int, token: str, recorded_port: int | None) -> Choice:
+def choose(preferred: int, token: str, recorded_port: int | None) -> Choice:
+    """The preferred port when nothing listens there or our proxy does; else the full inspection
+    of the range (docs/editor.md, step 9), which decides the same for those two cases."""
+    if probe.refused(preferred):
+        return Choice(preferred, "free", None, [])
+    seen = probe.ours(preferred, token)
+    if seen is not None:
+        return Choice(preferred, "ours", seen.browser, seen.pages, headless=seen.headless)
+    return _inspect_range(preferred, token, recorded_port)
+
+
+def _inspect_range(preferred: int, token: str, recorded_port: int | None) -> Choice:
+    from functools import partial
+
+    import trio
+
+    from pix3net.cdp import port as cdp_port
+
     try:
-        chosen = await cdp_port.choose_port(token, preferred=preferred, recorded_port=recorded_port)
+        chosen = trio.run(partial(cdp_port.choose_port, token, preferred=preferred, recorded_port=recorded_port))
     except cdp_port.NoFreePort as exc:
         raise NoPort(str(exc)) from exc
     found = chosen.inspection
-    return Choice(chosen.port, found.kind, found.browser, list(found.pages), list(chosen.skipped))
+    seen = probe.ours(chosen.port, token) if found.kind == "ours" else None
+    headless = seen is not None and seen.headless
+    return Choice(chosen.port, found.kind, found.browser, list(found.pages), list(chosen.skipped), headless)
 
 
-async def page_urls(port: int, token: str) -> list[str]:
+def page_urls(port: int, token: str) -> list[str]:
     """Page URLs of the proxy's `/json/list` (only for a port that proved it is ours)."""
-    targets = await cdp_port.list_targets(port, token)
-    return [str(t.get("url", "")) for t in targets if t.get("type") in (None, "page")]
+    return probe.page_urls(probe.targets(port, token))
 
 
-async def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
+def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
     params: dict[str, object] = {"url": url}
     if new_window:
         params["newWindow"] = True
-    await cdp_port.proxy_call(port, token, "Target.createTarget", params)
+    wscall.call(port, token, "Target.createTarget", params)
 
 
-async def prove(port: int, token: str, *, forward: bool) -> tuple[str, str]:
+def page_id(port: int, token: str, url_prefix: str) -> str | None:
+    """The id of the first page whose URL starts with ``url_prefix`` (``about:blank``: the blank one)."""
+    targets: list[dict[str, Any]] = probe.targets(port, token)
+    for target in targets:
+        url, ident = target.get("url"), target.get("id")
+        if target.get("type") in (None, "page") and isinstance(url, str) and url.startswith(url_prefix):
+            return ident if isinstance(ident, str) else None
+    return None
+
+
+def navigate(port: int, token: str, target: str, url: str) -> None:
+    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}")
+
+
+def page_session(port: int, token: str, target: str) -> wscall.Session:
+    """A client of one page through the proxy, kept for several calls (attached once)."""
+    return wscall.open_session(port, token, f"/pix3/page/{target}")
+
+
+def location(page: wscall.Session) -> str:
+    """What the page's document really is: ``location.href`` (an error page says ``chrome-error:``
+    there while the target list still names the URL it failed to load); "" while it changes.
+    Raises :class:`wscall.CallError` only when the page client itself is gone."""
+    params = {"expression": "location.href", "returnByValue": True}
+    try:
+        answer = page.call("Runtime.evaluate", params)
+    except wscall.CallError as exc:
+        if "closed" in str(exc):
+            raise
+        return ""  # between documents ("Cannot find default execution context"): ask again
+    value = answer.get("result", {}).get("value") if isinstance(answer, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def open_in_first(port: int, token: str, launched_on: str, url: str) -> bool:
+    """Navigate the page Chrome was launched on (blank, or a wrong guess of the address) to ``url``:
+    the window ``--app`` opened keeps its looks. False when there is no such page."""
+    first = page_id(port, token, launched_on)
+    if first is None:
+        return False
+    navigate(port, token, first, url)
+    return True
+
+
+def prove(port: int, token: str, *, forward: bool) -> tuple[str, str]:
     """(kind, detail) of the proof check: ``ours``, ``closed`` or ``foreign`` with its detail."""
-    proof = await cdp_port.prove_proxy(port, token, forward=forward)
-    return proof.kind, proof.detail
+    return probe.prove(port, token, forward=forward)

@@ -1,29 +1,39 @@
 """The Chrome step of `pix3 editor`: choose the port, reuse our proxy or start the owner, and make
-sure the editor tab is really there (docs/editor.md, "The flow", step 9; docs/cdp-proxy.md,
-"Port inspection").
+sure the editor tab is really there (docs/editor.md, "The flow", step 9).
 
-A missing tab is always opened through the proxy (``Target.createTarget``): the profile is never
-launched a second time, so no Chrome runs that its owner does not know.
+A missing tab is always opened through the proxy: the profile is never launched a second time,
+so no Chrome runs that its owner does not know. The step comes in three parts so the cold start
+can overlap them with the dev server's (together.py): :func:`prepare` (port, checks, the owner
+spawned — on ``about:blank`` when the editor's address is not known yet), waiting for the owner's
+proof (:meth:`Prepared.check`), and :func:`finish` (the tab, once the address is known).
+Plain sockets throughout (`_cdp`): no trio on the way of a normal start.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import trio
-
+from pix3net import probe, wscall
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.control import OwnerStartError, start_owner
-from pix3net.chrome.discover import find_chrome, no_chrome_message
+from pix3net.chrome.control import START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
+from pix3net.chrome.diagnose import launch_failure, profile_holder
+from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import profile_dir, read_record
 from pix3net.editor import _cdp
+from pix3net.editor.forwards import drop_gone
+from pix3net.editor.reuse import display_home_path
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
-TAB_POLL_S = 0.1
+TAB_POLL_S = 0.02
+CHROME_ERROR = "chrome-error:"  # the scheme of the page Chrome shows when a navigation failed
+RELOAD_AFTER_S = 1.0
 
 
 class ChromeStepError(RuntimeError):
@@ -36,11 +46,37 @@ class ChromeResult:
     token: str
 
 
-def display_home_path(home: Path, name: str) -> str:
-    """``~/.pix3/<name>`` for the default home (the reference's wording), the real path otherwise."""
-    if home == Path.home() / ".pix3":
-        return f"~/.pix3/{name}"
-    return str(home / name)
+@dataclass
+class Prepared:
+    """The Chrome step up to the launch: the port chosen, our proxy found or an owner starting."""
+
+    home: Path
+    token: str
+    choice: _cdp.Choice
+    headless: bool
+    profile: str = ""
+    launch_url: str = ""
+    starting: StartingOwner | None = None
+    started: StartedOwner | None = None
+
+    def check(self) -> bool:
+        """True once there is nothing to wait for (our proxy, or the owner's proof arrived)."""
+        if self.starting is None or self.started is not None:
+            return True
+        try:
+            self.started = self.starting.check(probe.proves(self.choice.port, self.token))
+        except OwnerStartError as exc:
+            raise ChromeStepError(str(exc)) from exc
+        return self.started is not None
+
+    def wait(self) -> None:
+        while not self.check():
+            time.sleep(START_POLL_SECONDS)
+
+    def stop(self) -> None:
+        """The other half of the start failed: the owner started here goes (it closes Chrome)."""
+        if self.starting is not None:
+            self.starting.stop()
 
 
 def legacy_message(port: int, browser: str | None, profile: str) -> str:
@@ -51,38 +87,85 @@ def legacy_message(port: int, browser: str | None, profile: str) -> str:
     )
 
 
-async def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
-    with trio.move_on_after(wait_s):
-        while True:
-            if any(page.startswith(url) for page in await _cdp.page_urls(port, token)):
-                return True
-            await trio.sleep(TAB_POLL_S)
-    return False
+def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
+    deadline = time.monotonic() + wait_s
+    while True:
+        if any(page.startswith(url) for page in _cdp.page_urls(port, token)):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(TAB_POLL_S)
 
 
-async def _open_and_check(port: int, token: str, url: str, headless: bool) -> None:
+def _open_and_check(port: int, token: str, url: str, *, new_window: bool, launched_on: str | None = None) -> None:
+    how = "Page.navigate"
     try:
-        await _cdp.open_tab(port, token, url, new_window=not headless)
+        if not (launched_on and _cdp.open_in_first(port, token, launched_on, url)):
+            how = "Target.createTarget"
+            _cdp.open_tab(port, token, url, new_window=new_window)
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
-    if not await _wait_for_tab(port, token, url, TAB_WAIT_S):
+    if not _wait_for_tab(port, token, url, TAB_WAIT_S):
         raise ChromeStepError(
             f"could not open the editor in the running Chrome: no tab at {url} in the proxy's /json/list"
-            f" on port {port} after Target.createTarget"
+            f" on port {port} after {how}"
         )
 
 
-async def chrome_step(
+def _loaded(port: int, token: str, url: str) -> None:
+    """Chrome was launched on ``url`` before the dev server was surely listening: the tab may show
+    Chrome's error page (listed under the URL it failed to load) — then it is loaded again (again
+    each second while it still shows the error: a load of ours can lose to Chrome's own retry).
+    One page client asks, attached once (each attach is work for the Chrome loading the page)."""
+    deadline = time.monotonic() + TAB_WAIT_S
+    loaded_at: float | None = None
+    page: wscall.Session | None = None
+    try:
+        while True:
+            where = ""
+            if page is None and (target := _cdp.page_id(port, token, url)) is not None:
+                with contextlib.suppress(wscall.CallError):  # the page between processes: find it again
+                    page = _cdp.page_session(port, token, target)
+            if page is not None:
+                try:
+                    where = _cdp.location(page)
+                except wscall.CallError:
+                    page.close()
+                    page = None
+            if where.startswith(url):
+                return
+            now = time.monotonic()
+            again = loaded_at is None or now - loaded_at >= RELOAD_AFTER_S
+            if page is not None and where.startswith(CHROME_ERROR) and again:
+                try:
+                    page.call("Page.navigate", {"url": url})
+                    loaded_at = now
+                except wscall.CallError:
+                    page.close()
+                    page = None
+            if now >= deadline:
+                break
+            time.sleep(TAB_POLL_S)  # the first, empty document, or a load on its way
+    except Exception as exc:
+        raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
+    finally:
+        if page is not None:
+            page.close()
+    raise ChromeStepError(f"the editor tab at {url} did not load on port {port} (a Chrome error page, or nothing)")
+
+
+def prepare(
     home: Path,
-    editor_url: str,
+    url: str | None,
     *,
     preferred: int,
     headless: bool,
     env: Mapping[str, str] | None = None,
     platform: str = sys.platform,
     emit: Callable[[str], None] = print,
-) -> ChromeResult:
-    """Launch or reuse Chrome behind the proxy with the editor tab open; lines go to ``emit``."""
+) -> Prepared:
+    """Find Chrome, choose the port, and spawn the owner when the port is free (on ``url``, or on
+    ``about:blank`` while the editor's address is not known). Lines go to ``emit``."""
     env = os.environ if env is None else env
     binary = find_chrome(env, platform)
     if binary is None:
@@ -90,7 +173,7 @@ async def chrome_step(
     token = ensure_token(home)
     record = read_record(home)
     try:
-        choice = await _cdp.choose(preferred, token, record.port if record is not None else None)
+        choice = _cdp.choose(preferred, token, record.port if record is not None else None)
     except _cdp.NoPort as exc:
         raise ChromeStepError(str(exc)) from exc
     for port, detail in choice.skipped:
@@ -98,27 +181,65 @@ async def chrome_step(
     if choice.kind == "legacy":
         profile = record.profile if record is not None else str(profile_dir(home, env))
         raise ChromeStepError(legacy_message(choice.port, choice.browser, profile))
-    endpoint = f"ws://127.0.0.1:{choice.port}/pix3"
+    prepared = Prepared(home, token, choice, headless)
     if choice.kind == "ours":
-        if any(page.startswith(editor_url) for page in choice.pages):
+        return prepared
+    problem = chrome_problem(binary, env)
+    if problem is not None:
+        raise ChromeStepError(problem)
+    prepared.profile = str(profile_dir(home, env))
+    holder = profile_holder(prepared.profile)
+    if holder is not None:
+        raise ChromeStepError(
+            launch_failure(
+                "Chrome was not launched", profile=prepared.profile, headless=headless, exit_code=None,
+                stderr_tail=(), env=env, holder=holder,
+            )
+        )  # fmt: skip
+    drop_gone(home)  # no forward of an owner that is gone may prove through the new one
+    prepared.launch_url = url or _cdp.BLANK
+    options = OwnerOptions(binary, choice.port, prepared.profile, prepared.launch_url, headless)
+    prepared.starting = StartingOwner(home, options, env)
+    return prepared
+
+
+def finish(prepared: Prepared, url: str, emit: Callable[[str], None] = print) -> ChromeResult:
+    """The editor tab, once the owner answers and ``url`` is known; the ``Chrome:`` line."""
+    choice, token = prepared.choice, prepared.token
+    endpoint = f"ws://127.0.0.1:{choice.port}/pix3"
+    if prepared.starting is None:  # our proxy already ran
+        if any(page.startswith(url) for page in choice.pages):
             how = "the editor tab is open there"
         else:
-            await _open_and_check(choice.port, token, editor_url, headless)
-            how = "opened the editor in a new window"
+            _open_and_check(choice.port, token, url, new_window=not choice.headless)
+            how = f"opened the editor in a new {'tab' if choice.headless else 'window'}"
         emit(f"Chrome:     {choice.browser or 'unknown browser'} already behind {endpoint}; {how}.")
         return ChromeResult(choice.port, token)
-    profile = str(profile_dir(home, env))
-    try:
-        await start_owner(
-            home, chrome=binary, port=choice.port, profile=profile, url=editor_url, headless=headless, env=env
-        )
-    except OwnerStartError as exc:
-        raise ChromeStepError(str(exc)) from exc
+    if prepared.launch_url != url:
+        _open_and_check(choice.port, token, url, new_window=not prepared.headless, launched_on=prepared.launch_url)
     # A binary that ignores --app (a headless shell) still gets its tab: check, open if missing.
-    if not await _wait_for_tab(choice.port, token, editor_url, TAB_WAIT_S / 2):
-        await _open_and_check(choice.port, token, editor_url, headless)
+    elif not _wait_for_tab(choice.port, token, url, TAB_WAIT_S / 2):
+        _open_and_check(choice.port, token, url, new_window=not prepared.headless)
+    else:
+        _loaded(choice.port, token, url)
     emit(
         f"Chrome:     launched behind the CDP proxy {endpoint}"
-        f" (token in {display_home_path(home, 'cdp-token')}; profile {profile})"
+        f" (token in {display_home_path(prepared.home, 'cdp-token')}; profile {prepared.profile})"
     )
     return ChromeResult(choice.port, token)
+
+
+def chrome_step(
+    home: Path,
+    url: str,
+    *,
+    preferred: int,
+    headless: bool,
+    env: Mapping[str, str] | None = None,
+    platform: str = sys.platform,
+    emit: Callable[[str], None] = print,
+) -> ChromeResult:
+    """Launch or reuse Chrome behind the proxy with the editor tab at ``url`` open."""
+    prepared = prepare(home, url, preferred=preferred, headless=headless, env=env, platform=platform, emit=emit)
+    prepared.wait()
+    return finish(prepared, url, emit)

@@ -18,7 +18,8 @@ from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
 
 if TYPE_CHECKING:
-    from pix3net.editor.browser import ChromeResult
+    from pix3net.editor.devserver import Starting
+    from pix3tools.core.devrecord import DevInfo
 
 DEFAULT_CDP_PORT = 9333
 
@@ -92,9 +93,11 @@ def _stop(root: Path, io: _Out) -> int:
 
 
 def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
-    from pix3net.editor.devserver import DevServerError, find_dev_server, start_dev_server
+    from pix3net.editor.args import is_remote_host
+    from pix3net.editor.devserver import DevServerError, find_dev_server, spawn_dev_server
 
     found = find_dev_server(root)
+    starting = None
     if found.state == "live" and found.info is not None:
         info = found.info
         io.line(f"Dev server: {info.url} (pid {info.pid}, reused)")
@@ -111,52 +114,99 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
         if found.info is not None:
             io.line(f"Dev server recorded at {found.info.url} does not answer; starting a new one.")
         try:
-            info = start_dev_server(root, args.port, found.info)
+            starting = spawn_dev_server(root, args.port, found.info)
+        except DevServerError as exc:
+            return io.fail(str(exc))
+    remote = is_remote_host(os.environ, headless=args.headless)
+    preferred = args.cdp_port or DEFAULT_CDP_PORT
+    if starting is not None and not args.no_chrome and not remote:
+        return _cold(args, root, home, starting, preferred, io)
+    if starting is not None:
+        try:
+            info = starting.wait()
         except DevServerError as exc:
             return io.fail(str(exc))
         io.line(f"Dev server: {info.url} (pid {info.pid}, started; log in .pix3/dev.log)")
-    io.line(f"Editor:     {info.editor_url}")
-    if info.public_editor_url:
-        io.line(f"Browser:    {info.public_editor_url} (dev.json publicEditorUrl)")
+    _editor_lines(info, io)
     if args.no_chrome:
         return 0
+    if remote:
+        return _remote_host(args, home, info, io)
 
-    import trio
-
-    from pix3net.editor.args import is_remote_host
-
-    if is_remote_host(os.environ, headless=args.headless):
-        from pix3net.agents.forward import forward_port, store_forward_port
-        from pix3net.editor.remote import remote_host_block
-
-        port = forward_port(home, args.cdp_port)
-        if args.cdp_port is not None:
-            store_forward_port(home, port)
-        for line in trio.run(remote_host_block, home, info, port):
-            io.line(line)
-        return 0
-
-    from pix3net.editor.browser import ChromeStepError
-
-    preferred = args.cdp_port or DEFAULT_CDP_PORT
-    try:
-        result = trio.run(_chrome, home, info.editor_url, preferred, args.headless, io)
-    except ChromeStepError as exc:
-        return io.fail(str(exc))
-    for line in _agent_lines(root, home, preferred, result.port, result.token):
+    chrome = _chrome_step(home, info.editor_url, preferred, args.headless, io)
+    if isinstance(chrome, int):
+        return chrome
+    port, token = chrome
+    for line in _agent_lines(root, home, preferred, port, token):
         io.line(line)
     return 0
 
 
-async def _chrome(home: Path, url: str, preferred: int, headless: bool, io: _Out) -> ChromeResult:
-    from pix3net.editor.browser import chrome_step
+def _editor_lines(info: DevInfo, io: _Out) -> None:
+    io.line(f"Editor:     {info.editor_url}")
+    if info.public_editor_url:
+        io.line(f"Browser:    {info.public_editor_url} (dev.json publicEditorUrl)")
 
-    return await chrome_step(home, url, preferred=preferred, headless=headless, emit=io.line)
+
+def _cold(args: EditorArgs, root: Path, home: Path, starting: Starting, preferred: int, io: _Out) -> int:
+    """Nothing answers yet: the dev server and Chrome start together; lines in the usual order."""
+    from pix3net.editor.browser import ChromeStepError
+    from pix3net.editor.devserver import DevServerError, predict_editor_url
+    from pix3net.editor.together import start_together
+
+    chrome_lines: list[str] = []
+    try:
+        predicted = predict_editor_url(root, args.port)
+        info, outcome = start_together(
+            starting, home, preferred=preferred, headless=args.headless, emit=chrome_lines.append, predicted=predicted
+        )
+    except DevServerError as exc:
+        return io.fail(str(exc))
+    io.line(f"Dev server: {info.url} (pid {info.pid}, started; log in .pix3/dev.log)")
+    _editor_lines(info, io)
+    for line in chrome_lines:
+        io.line(line)
+    if isinstance(outcome, ChromeStepError):
+        return io.fail(str(outcome))
+    for line in _agent_lines(root, home, preferred, outcome.port, outcome.token):
+        io.line(line)
+    return 0
+
+
+def _remote_host(args: EditorArgs, home: Path, info: DevInfo, io: _Out) -> int:
+    from pix3net.agents.forward import forward_port, store_forward_port
+    from pix3net.editor.remote import remote_host_block
+
+    port = forward_port(home, args.cdp_port)
+    if args.cdp_port is not None:
+        store_forward_port(home, port)
+    for line in remote_host_block(home, info, port):
+        io.line(line)
+    return 0
+
+
+def _chrome_step(home: Path, url: str, preferred: int, headless: bool, io: _Out) -> tuple[int, str] | int:
+    """(port, token) with the editor tab open, or the exit code after the error. The reuse path
+    (our proxy on the preferred port has the tab) is reuse.py: one probe, nothing more."""
+    from pix3net.editor.reuse import reused_chrome
+
+    fast = reused_chrome(home, url, preferred, os.environ)
+    if fast is not None:
+        port, token, line = fast
+        io.line(line)
+        return port, token
+    from pix3net.editor.browser import ChromeStepError, chrome_step
+
+    try:
+        result = chrome_step(home, url, preferred=preferred, headless=headless, emit=io.line)
+    except ChromeStepError as exc:
+        return io.fail(str(exc))
+    return result.port, result.token
 
 
 def _agent_lines(root: Path, home: Path, preferred: int, port: int, token: str) -> list[str]:
     from pix3net.agents.stale import configured_files, staleness_line
-    from pix3net.editor.browser import display_home_path
+    from pix3net.editor.reuse import display_home_path
 
     lines: list[str] = []
     endpoint = f"ws://127.0.0.1:{port}/pix3"
@@ -191,19 +241,19 @@ def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
             f"{url} does not answer as a Pix3 editor. Is the dev server running on the remote host"
             " (`pix3 editor` there) and its port forwarded here (VS Code: the Ports tab)?"
         )
-    import trio
-
-    from pix3net.editor.browser import ChromeStepError
-    from pix3net.editor.remote import human_side_block, record_forward_port
-
     io.line(f"Editor:     {url} (a dev server reached through a port forward)")
+    chrome = _chrome_step(home, url, args.cdp_port or DEFAULT_CDP_PORT, args.headless, io)
+    if isinstance(chrome, int):
+        return chrome
+    from pix3net.chrome.state import read_record
+    from pix3net.editor.forwards import record_forward
+    from pix3net.editor.remote import human_side_block
+
+    port, _ = chrome
+    record = read_record(home)
+    owner = record.owner_pid if record is not None and record.port == port else None
     remote_port = args.remote_port or DEFAULT_CDP_PORT
-    record_forward_port(home, remote_port)
-    try:
-        result = trio.run(_chrome, home, url, args.cdp_port or DEFAULT_CDP_PORT, args.headless, io)
-    except ChromeStepError as exc:
-        return io.fail(str(exc))
-    token_path = str(home / "cdp-token")
-    for line in human_side_block(token_path, args.ssh_host, remote_port, result.port):
+    record_forward(home, args.ssh_host, remote_port, owner)  # replaces this host's earlier forward
+    for line in human_side_block(str(home / "cdp-token"), args.ssh_host, remote_port, port):
         io.line(line)
     return 0

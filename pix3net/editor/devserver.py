@@ -8,10 +8,11 @@ detached and waits up to 15 s for a new record that answers. The server is ours
 from __future__ import annotations
 
 import contextlib
-import http.client
+import errno
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,13 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
 
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, hello_url, read_dev_info
+from pix3net import probe
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 
-PROBE_TIMEOUT_S = 2.0  # the reference's dev-server probe
+PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
 START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS
-POLL_S = 0.2
+# The reference polls every 200 ms; a stat of dev.json is cheap, and every poll saved is time
+# `pix3 editor` waits for nothing.
+POLL_S = 0.02
+DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
+PREDICT_SPAN = 100  # ports tried when guessing the next free one
 LOG_TAIL_LINES = 15
 STOP_WAIT_S = 5.0
 JS_PLUGIN = "@pix3/vite-plugin"
@@ -37,19 +42,7 @@ class DevServerError(RuntimeError):
 
 def probe_hello(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
     """``GET <url>__pix3/api/hello`` answers 2xx within the timeout (the body is not checked)."""
-    target = urlsplit(hello_url(url))
-    cls = http.client.HTTPSConnection if target.scheme == "https" else http.client.HTTPConnection
-    if not target.hostname:
-        return False
-    conn = cls(target.hostname, target.port, timeout=timeout)
-    try:
-        conn.request("GET", target.path or "/")
-        status = conn.getresponse().status
-    except (OSError, http.client.HTTPException):
-        return False
-    finally:
-        conn.close()
-    return 200 <= status < 300
+    return probe.hello(url, timeout)
 
 
 @dataclass(frozen=True)
@@ -98,6 +91,31 @@ def server_argv(root: Path, port: int | None) -> tuple[list[str], str]:
     return [sys.executable, "-m", "pix3net", "__dev-server", "--project", str(root), *extra], "the dev server"
 
 
+def predict_editor_url(root: Path, port: int | None) -> str | None:
+    """Where a dev server about to start will serve the editor, so Chrome can start on it at once:
+    ``--port``, else the first port from 5173 free on the loopback (the server's own rule, which
+    it applies a moment later). None when plain Vite serves the project (its config decides).
+    A wrong guess costs one navigation (browser.finish checks what the tab shows)."""
+    if uses_js_plugin(root):
+        return None
+    if port is None:
+        port = next((p for p in range(DEFAULT_DEV_PORT, DEFAULT_DEV_PORT + PREDICT_SPAN) if _loopback_free(p)), None)
+    return f"http://localhost:{port}/__pix3/" if port is not None else None
+
+
+def _loopback_free(port: int) -> bool:
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+                sock.bind((host, port))
+        except OSError as exc:
+            if family == socket.AF_INET6 and exc.errno != errno.EADDRINUSE:
+                continue  # no IPv6 here: the server binds 127.0.0.1 only
+            return False
+    return True
+
+
 def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -106,10 +124,47 @@ def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
     return "\n".join(text.rstrip("\n").splitlines()[-lines:])
 
 
-def start_dev_server(
-    root: Path, port: int | None, previous: DevInfo | None, probe: Callable[[str], bool] = probe_hello
-) -> DevInfo:
-    """Start the server detached, its output in `.pix3/dev.log`; wait for a new record that answers."""
+class Starting:
+    """A dev server spawned detached, not yet answering: :meth:`poll` until it does."""
+
+    def __init__(self, root: Path, child: subprocess.Popen[bytes], name: str, previous: DevInfo | None) -> None:
+        self.root, self.child, self.name = root, child, name
+        self.old_pid = previous.pid if previous is not None else None
+        self.deadline = time.monotonic() + START_TIMEOUT_S
+
+    def poll(self, probe: Callable[[str], bool] = probe_hello) -> DevInfo | None:
+        """The new record once it answers; None while starting; :class:`DevServerError` when the
+        server exited or did not answer in time (a late one is stopped, not left behind)."""
+        code = self.child.poll()
+        info = read_dev_info(self.root)
+        if info is not None and info.pid != self.old_pid and probe(info.url):
+            return info
+        log = self.root / DEV_LOG
+        if code is not None:
+            raise DevServerError(f"{self.name} exited with code {code} (see {DEV_LOG}):\n{_tail(log)}")
+        if time.monotonic() >= self.deadline:
+            self.stop()
+            raise DevServerError(
+                f"the dev server did not write {DEV_JSON} within {int(START_TIMEOUT_S * 1000)} ms"
+                f" (see {DEV_LOG}):\n{_tail(log)}"
+            )
+        return None
+
+    def wait(self, probe: Callable[[str], bool] = probe_hello) -> DevInfo:
+        while (info := self.poll(probe)) is None:
+            time.sleep(POLL_S)
+        return info
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):  # do not leave a half-started server behind
+            if hasattr(os, "killpg"):
+                os.killpg(self.child.pid, signal.SIGTERM)
+            else:
+                self.child.terminate()
+
+
+def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
+    """Start the server detached, its output in `.pix3/dev.log`; returns at once."""
     argv, name = server_argv(root, port)
     record = root / DEV_JSON
     record.parent.mkdir(parents=True, exist_ok=True)
@@ -134,26 +189,14 @@ def start_dev_server(
             env=env,
             start_new_session=True,  # detached: it outlives this command and its terminal
         )
-    deadline = time.monotonic() + START_TIMEOUT_S
-    old_pid = previous.pid if previous is not None else None
-    while True:
-        code = child.poll()
-        info = read_dev_info(root)
-        if info is not None and info.pid != old_pid and probe(info.url):
-            return info
-        if code is not None:
-            raise DevServerError(f"{name} exited with code {code} (see {DEV_LOG}):\n{_tail(log)}")
-        if time.monotonic() >= deadline:
-            with contextlib.suppress(OSError):  # do not leave a half-started server behind
-                if hasattr(os, "killpg"):
-                    os.killpg(child.pid, signal.SIGTERM)
-                else:
-                    child.terminate()
-            raise DevServerError(
-                f"the dev server did not write {DEV_JSON} within {int(START_TIMEOUT_S * 1000)} ms"
-                f" (see {DEV_LOG}):\n{_tail(log)}"
-            )
-        time.sleep(POLL_S)
+    return Starting(root, child, name, previous)
+
+
+def start_dev_server(
+    root: Path, port: int | None, previous: DevInfo | None, probe: Callable[[str], bool] = probe_hello
+) -> DevInfo:
+    """Start the server detached and wait up to 15 s for a new record that answers."""
+    return spawn_dev_server(root, port, previous).wait(probe)
 
 
 def _alive(pid: int) -> bool:

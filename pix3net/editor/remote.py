@@ -6,21 +6,21 @@ is live, proved with the token of ``remote-cdp-token`` in the forward scope (doc
 One port, configured on both sides: ``--cdp-port`` here (stored), ``--remote-port`` there.
 
 Human machine (``--chrome-only --url``): Chrome behind the proxy as always, the forwarded port
-recorded in ``cdp-forward-ports.json`` (the proxy proves the forward scope only for listed
-ports), and the line that copies the token over SSH — the token itself is never printed.
+recorded in ``cdp-forward-ports.json`` for that SSH host (``forwards``: the proxy proves the
+forward scope only for the ports of live launches), and the line that copies the token over
+SSH — the token itself is never printed. That line asks for no forward (``ClearAllForwardings``):
+it runs while the session with the ``RemoteForward`` is up, which already holds the port, and
+with ``ExitOnForwardFailure yes`` a second request for it would end the copy with exit 255.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
 
 from pix3net.agents.forward import read_remote_token
-from pix3net.cdp.proof import FORWARD_PORTS_FILE, read_forward_ports
 from pix3net.cdp.token import new_token
-from pix3tools.core import atomic_write
 from pix3tools.core.devrecord import DevInfo
 
 DEFAULT_LOCAL_PROXY_PORT = 9333
@@ -30,28 +30,24 @@ def remote_forward_lines(remote_port: int, local_port: int = DEFAULT_LOCAL_PROXY
     return [f"RemoteForward 127.0.0.1:{remote_port} 127.0.0.1:{local_port}", "ExitOnForwardFailure yes"]
 
 
+# The copy runs while the SSH session is up: it must not ask for the config's RemoteForward again.
+NO_FORWARDS = "-o ClearAllForwardings=yes"
+
+
 def token_copy_line(token_path: str, host: str | None, platform: str = sys.platform) -> str:
     """The line that moves the token through the SSH channel into a 0600 file on the remote host."""
     host = host or "<ssh-host>"
     remote = "umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token"
     if platform == "win32":
-        return f'type "{token_path}" | ssh {host} "{remote}"'
-    return f"ssh {host} '{remote}' < {shlex.quote(token_path)}"
-
-
-def record_forward_port(home: Path, port: int) -> None:
-    """Add ``port`` to ``cdp-forward-ports.json`` (kept sorted; rewritten only when it changes)."""
-    current = read_forward_ports(home) or frozenset()
-    if port in current:
-        return
-    ports = sorted({*current, port})
-    atomic_write(home / FORWARD_PORTS_FILE, (json.dumps({"ports": ports}, indent=2) + "\n").encode(), mode=0o600)
+        return f'type "{token_path}" | ssh {NO_FORWARDS} {host} "{remote}"'
+    return f"ssh {NO_FORWARDS} {host} '{remote}' < {shlex.quote(token_path)}"
 
 
 def human_side_block(token_path: str, ssh_host: str | None, remote_port: int, local_port: int) -> list[str]:
     return [
         "",
-        "For a coding agent on the remote host (once per token): copy the token there over SSH —",
+        "For a coding agent on the remote host (once per token): copy the token there over SSH (the line asks",
+        "for no port forward, so it works while your SSH session with the RemoteForward is up) —",
         f"  {token_copy_line(token_path, ssh_host)}",
         "then run `pix3 agent-setup --remote` there and start a new agent thread. Your ~/.ssh/config",
         f"must bring this proxy back to the remote host (the port pix3 editor printed there, here {remote_port}):",
@@ -59,9 +55,9 @@ def human_side_block(token_path: str, ssh_host: str | None, remote_port: int, lo
     ]
 
 
-async def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> list[str]:
+def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> list[str]:
     """The instructions printed on the remote host, ending with the state of the forward."""
-    from pix3net.editor import _cdp
+    from pix3net import probe
 
     token = read_remote_token(home)
     url = info.public_editor_url or info.editor_url
@@ -84,7 +80,7 @@ async def remote_host_block(home: Path, info: DevInfo, forward_port: int) -> lis
         "  Here, once: pix3 agent-setup --remote, then start a new agent thread.",
         "",
     ]
-    kind, detail = await _cdp.prove(forward_port, token or new_token(), forward=True)
+    kind, detail = probe.prove(forward_port, token or new_token(), forward=True)
     if kind == "foreign":
         lines.append(f"  Port {forward_port}: {detail}")
     if token is None:

@@ -61,11 +61,12 @@ def test_editor_headless_to_agent(
     assert "--remote-debugging-pipe" in argv
     assert not any(a.startswith("--remote-debugging-port") for a in argv)
     assert f"--user-data-dir={pix3_home / 'chrome'}" in argv
+    # Chrome started while the dev server did, on the address the server was told (--port).
     assert argv[-1] == editor_url
     assert {k: record[k] for k in ("port", "editorUrl", "proxy")} == {"port": cdp, "editorUrl": editor_url, "proxy": 1}
     assert record["ownerPid"] > 0
     assert get(f"http://127.0.0.1:{cdp}/json/version")[0] == 401
-    assert any(url.startswith(editor_url) for url in pages_of(cdp, token))
+    assert [url for url in pages_of(cdp, token) if url.startswith(editor_url)] == pages_of(cdp, token)
 
     # An older launch in the project: named, and the token is still never printed.
     p2 = ["-y", "chrome-devtools-mcp@1.10.1", f"--wsEndpoint=ws://127.0.0.1:{cdp}/pix3"]
@@ -119,10 +120,14 @@ def test_editor_headless_to_agent(
     if (other / ".pix3" / "dev.json").exists():
         cleanup.pids.append(dev_pid(other))
     assert done.returncode == 0, done.stderr
-    assert "opened the editor in a new window" in done.stdout
+    assert "opened the editor in a new tab." in done.stdout  # a headless Chrome has tabs, not windows
     other_url = json.loads((other / ".pix3" / "dev.json").read_text())["editorUrl"]
     pages = pages_of(cdp, token)
-    assert any(u.startswith(editor_url) for u in pages) and any(u.startswith(other_url) for u in pages)
+    assert any(u.startswith(editor_url) for u in pages) and any(u.startswith(other_url) for u in pages), (
+        pages,
+        other_url,
+        done.stdout,
+    )
 
     # Stop everything: nothing is left behind.
     chrome_pid = record["chromePid"]

@@ -1,9 +1,14 @@
-"""Remote SSH on one machine (docs/editor.md, "Remote SSH"; docs/agent-setup.md, "Remote agents").
+"""Remote SSH with a real OpenSSH server on loopback and two homes (docs/editor.md, "Remote SSH";
+docs/agent-setup.md, "Remote agents"; issues 4 and 12).
 
-Two homes: the human's (Chrome behind the proxy) and the remote host's (project, dev server,
-agent). The SSH RemoteForward is a loopback TCP relay on another port. The remote side writes its
-agent config only when the forward proves, for the port it dialled, that it knows the token;
-relays that reach the same proxy through another port are refused, Host rewritten or not.
+"Your machine" runs Chrome behind the proxy, its own ``~/.ssh/config`` and an ``ssh -N devbox``
+session carrying the ``RemoteForward`` pix3 printed; the "remote host" is what sshd runs:
+sessions with their own ``HOME``, the project, its dev server and the agent. Every command is
+run as printed by the other side (plus ``--headless`` and a free ``--cdp-port`` for this
+machine), chrome-devtools-mcp is started over SSH from the remote ``.mcp.json`` and reaches the
+local editor tab through the forward. Then the faults: a squatter that relays to the moved
+forward (keeping or rewriting ``Host``), the forward down, a squatter holding the port before
+the session.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
+import shlex
 import stat
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,16 +26,17 @@ import pytest
 
 from tests.support.chrome import chrome_wrapper
 from tests.support.editor import dev_pid
-from tests.support.mcp import McpClient, npx_shim
-from tests.support.pix3 import pix3_env, run_pix3
+from tests.support.mcp import McpClient
+from tests.support.pix3 import REPO
 from tests.support.ports import free_port
 from tests.support.processes import Cleanup, wait_gone
 from tests.support.projects import make_project
 from tests.support.relay import tcp_relay
+from tests.support.sshd import HOST, NO_FORWARDS, Sshd, listening, shim_bin
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
-SSH = "10.0.0.1 50000 10.0.0.2 22"
+HUMAN_COMMAND = re.compile(r"^ +(pix3 editor --chrome-only --url (\S+) --remote-port (\d+))$", re.MULTILINE)
 
 
 @pytest.fixture
@@ -39,96 +46,140 @@ def cleanup() -> Iterator[Cleanup]:
     procs.kill_all()
 
 
-def test_remote_ssh_forward_proof(tmp_path: Path, chromium: str, node_modules: Path, cleanup: Cleanup) -> None:
+@pytest.fixture
+def sshd(tmp_path: Path, node_modules: Path) -> Iterator[Sshd]:
+    bin_dir = shim_bin(tmp_path / "bin", node_modules)
     human, remote = tmp_path / "human-home", tmp_path / "remote-home"
-    human.mkdir(mode=0o700)
-    remote.mkdir(mode=0o700)
+    human.mkdir()
+    remote.mkdir()
+    server = Sshd(tmp_path / "ssh", remote, human, f"{bin_dir}{os.pathsep}{os.environ['PATH']}", str(REPO))
+    yield server
+    server.close()
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _lines(text: str, start: str) -> list[str]:
+    """The printed lines that start (after indentation) with ``start``."""
+    return [line.strip() for line in text.splitlines() if line.strip().startswith(start)]
+
+
+def test_remote_ssh_with_real_sshd(tmp_path: Path, chromium: str, sshd: Sshd, cleanup: Cleanup) -> None:
     wrapper, _ = chrome_wrapper(tmp_path, chromium)
     game = make_project(tmp_path / "game")
-    remote_env = {"PIX3_HOME": str(remote), "SSH_CONNECTION": SSH}
-    human_env = {"PIX3_HOME": str(human), "PIX3_CHROME": str(wrapper)}
-    cdp, forward, squat = free_port(), free_port(), free_port()
+    human_env = sshd.human_env({**os.environ, "PIX3_CHROME": str(wrapper)})
+    human_env["PATH"] = f"{tmp_path / 'bin'}{os.pathsep}{human_env['PATH']}"  # `pix3` here too
+    here = sshd.human_home / ".pix3"
+    there = sshd.remote_home / ".pix3"
+    cdp, forward, moved = free_port(), free_port(), free_port()
 
-    # Remote host: dev server, no Chrome, the instructions, no token yet.
-    done = run_pix3("editor", "--port", str(free_port()), "--cdp-port", str(forward), cwd=game, env=remote_env)
+    # The remote host: dev server, no Chrome, what to do on your machine.
+    done = sshd.remote(f"pix3 editor --port {free_port()} --cdp-port {forward}", human_env, game)
     if (game / ".pix3" / "dev.json").exists():
         cleanup.pids.append(dev_pid(game))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "SSH session: Chrome is not launched here" in done.stdout
     assert f"RemoteForward 127.0.0.1:{forward} 127.0.0.1:9333" in done.stdout
     assert "CDP forward: no token here yet (~/.pix3/remote-cdp-token)." in done.stdout
-    url = re.search(r"pix3 editor --chrome-only --url (\S+) --remote-port (\d+)", done.stdout)
-    assert url is not None and url.group(2) == str(forward)
-    editor_url = url.group(1)
-    assert not (remote / "chrome.json").exists() and not (remote / "cdp-token").exists()
+    found = HUMAN_COMMAND.search(done.stdout)
+    assert found is not None and found.group(3) == str(forward), done.stdout
+    human_command, editor_url = found.group(1), found.group(2)
+    assert _mode(there) == 0o700  # created by this run (it stored the forward port)
 
-    # Human machine: Chrome behind the proxy, the forwarded port recorded, the copy line.
-    done = run_pix3(
-        "editor", "--url", editor_url, "--ssh", "devbox", "--cdp-port", str(cdp),
-        "--remote-port", str(forward), "--headless", cwd=tmp_path, env=human_env, timeout=90,
-    )  # fmt: skip
-    record = json.loads((human / "chrome.json").read_text()) if (human / "chrome.json").exists() else {}
+    # Your machine: the printed command, then its own printed lines into ~/.ssh/config.
+    done = sshd.shell(f"{human_command} --ssh {HOST} --cdp-port {cdp} --headless", human_env)
+    record = json.loads((here / "chrome.json").read_text()) if (here / "chrome.json").exists() else {}
     if record.get("ownerPid"):
         cleanup.pids.append(record["ownerPid"])
-    assert done.returncode == 0, done.stderr + done.stdout
-    token = (human / "cdp-token").read_text().strip()
-    assert f"Editor:     {editor_url} (a dev server reached through a port forward)" in done.stdout
-    copy = f"ssh devbox 'umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token' < {human / 'cdp-token'}"
-    assert copy in done.stdout
-    assert f"RemoteForward 127.0.0.1:{forward} 127.0.0.1:{cdp}" in done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr
+    token = (here / "cdp-token").read_text().strip()
     assert token not in done.stdout + done.stderr
-    assert json.loads((human / "cdp-forward-ports.json").read_text()) == {"ports": [forward]}
-
-    # The copy line, played locally: the token file's bytes into a 0600 file on the remote side.
-    shutil.copyfile(human / "cdp-token", remote / "remote-cdp-token")
-    os.chmod(remote / "remote-cdp-token", 0o600)
+    assert _mode(here) == 0o700
+    assert json.loads((here / "cdp-forward-ports.json").read_text())["ports"] == [forward]
+    assert "it works while your SSH session with the RemoteForward is up" in done.stdout
+    copy_lines = _lines(done.stdout, f"ssh -o ClearAllForwardings=yes {HOST} ")
+    forward_lines = [*_lines(done.stdout, "RemoteForward "), *_lines(done.stdout, "ExitOnForwardFailure")]
+    assert len(copy_lines) == 1
+    assert forward_lines == [f"RemoteForward 127.0.0.1:{forward} 127.0.0.1:{cdp}", "ExitOnForwardFailure yes"]
+    sshd.write_config(forward_lines)
 
     mcp = game / ".mcp.json"
-    with tcp_relay(forward, cdp):
-        done = run_pix3("editor", cwd=game, env=remote_env)
+    with sshd.session(human_env, forward):
+        # The copy line, with the session (and its forward) up.
+        done = sshd.shell(copy_lines[0], human_env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (there / "remote-cdp-token").read_bytes() == (here / "cdp-token").read_bytes()
+        assert _mode(there / "remote-cdp-token") == 0o600 and _mode(there) == 0o700
+
+        done = sshd.remote("pix3 editor", human_env, game)
         assert done.returncode == 0, done.stderr
         assert f"CDP forward: live on 127.0.0.1:{forward}" in done.stdout
 
         # Another token here: the forward cannot prove it, so it is named as held, never live.
-        (remote / "remote-cdp-token").write_text("z" * 43 + "\n")
-        done = run_pix3("editor", cwd=game, env=remote_env)
+        (there / "remote-cdp-token").write_text("z" * 43 + "\n")
+        done = sshd.remote("pix3 editor", human_env, game)
         assert f"  Port {forward}: port {forward} is a Pix3 CDP proxy that does not know this token" in done.stdout
         assert "CDP forward: live" not in done.stdout and f"port {forward} here is held" in done.stdout
-        shutil.copyfile(human / "cdp-token", remote / "remote-cdp-token")
-
-        # Squatters on another port, relaying to the real forward: no proof for the port dialled.
-        for rewrite in (False, True):
-            with tcp_relay(squat, forward, rewrite_host=rewrite):
-                done = run_pix3("agent-setup", "claude", "--remote", "--cdp-port", str(squat), cwd=game, env=remote_env)
-                assert done.returncode == 1, (rewrite, done.stdout, done.stderr)
-                assert "nothing written" in done.stderr
-                assert not mcp.exists() and not (remote / "remote-cdp.json").exists()
-
-        done = run_pix3("agent-setup", "claude", "--remote", cwd=game, env=remote_env)
+        done = sshd.shell(copy_lines[0], human_env)  # the copy line again puts it right
         assert done.returncode == 0, done.stdout + done.stderr
-        config = remote / "remote-cdp.json"
-        assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{forward}/pix3"
-        assert stat.S_IMODE(config.stat().st_mode) == 0o600
-        entry = json.loads(mcp.read_text())["mcpServers"]["pix3-browser"]
-        assert entry["args"][-1] == f"--config={config}"
-        assert token not in mcp.read_text() and token not in done.stdout + done.stderr
 
-        shim = npx_shim(tmp_path / "shim", node_modules)
-        env = pix3_env({"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", **remote_env})
-        client = McpClient(entry["command"], entry["args"], env, game)
+        done = sshd.remote("pix3 agent-setup --remote", human_env, game)
+        assert done.returncode == 0, done.stdout + done.stderr
+        config = there / "remote-cdp.json"
+        assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{forward}/pix3"
+        assert _mode(config) == 0o600
+        assert token not in mcp.read_text() + done.stdout + done.stderr
+
+        # The agent's chrome-devtools-mcp, started on the remote host as .mcp.json says.
+        entry = json.loads(mcp.read_text())["mcpServers"]["pix3-browser"]
+        launch = shlex.join([entry["command"], *entry["args"]])
+        client = McpClient("ssh", [*NO_FORWARDS.split(), HOST, f"cd {game} && {launch}"], human_env, tmp_path)
         try:
             client.initialize()
             assert editor_url in client.call_tool("list_pages", {})
         finally:
             client.close()
 
-    # The forward is down: the remote side says so.
-    done = run_pix3("editor", cwd=game, env=remote_env)
-    assert "CDP forward: nothing answers with the token" in done.stdout
+    # Something squats the forward port: the user moves the forward to another port, both sides.
+    done = sshd.remote(f"pix3 editor --cdp-port {moved}", human_env, game)
+    found = HUMAN_COMMAND.search(done.stdout)
+    assert found is not None and found.group(3) == str(moved), done.stdout + done.stderr
+    done = sshd.shell(f"{found.group(1)} --ssh {HOST} --cdp-port {cdp} --headless", human_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads((here / "cdp-forward-ports.json").read_text())["ports"] == [moved]  # replaced, not added
+    sshd.write_config([f"RemoteForward 127.0.0.1:{moved} 127.0.0.1:{cdp}", "ExitOnForwardFailure yes"])
+    mcp.unlink()
+    (there / "remote-cdp.json").unlink()
+    with sshd.session(human_env, moved):
+        # The squatter on the old port relays to the moved forward: no proof for the port it holds,
+        # whether it keeps the Host it was asked for or rewrites it to the real forward's.
+        for rewrite in (False, True):
+            with tcp_relay(forward, moved, rewrite_host=rewrite):
+                done = sshd.remote(f"pix3 agent-setup claude --remote --cdp-port {forward}", human_env, game)
+                assert done.returncode == 1, (rewrite, done.stdout, done.stderr)
+                assert "nothing written" in done.stderr
+                assert not mcp.exists() and not (there / "remote-cdp.json").exists()
+        done = sshd.remote(f"pix3 agent-setup claude --remote --cdp-port {moved}", human_env, game)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert json.loads((there / "remote-cdp.json").read_text())["wsEndpoint"] == f"ws://127.0.0.1:{moved}/pix3"
 
-    done = run_pix3("editor", "--stop-chrome", cwd=tmp_path, env=human_env)
+    # The forward is down: the remote host says so.
+    done = sshd.remote("pix3 editor", human_env, game)
+    assert f"CDP forward: nothing answers with the token on 127.0.0.1:{moved} yet" in done.stdout, done.stdout
+
+    # A squatter holds the port before the session: ExitOnForwardFailure ends the session visibly.
+    with tcp_relay(moved, free_port()):
+        session = subprocess.run(
+            ["ssh", "-N", HOST], env=human_env, capture_output=True, text=True, timeout=30, check=False
+        )
+    assert session.returncode == 255 and "remote port forwarding failed" in session.stderr, session
+
+    done = sshd.shell("pix3 editor --stop-chrome", human_env)
     assert done.returncode == 0 and "Stopped Chrome" in done.stdout
     assert wait_gone(record["ownerPid"])
     pid = dev_pid(game)
-    assert run_pix3("editor", "--stop", cwd=game, env=remote_env).returncode == 0
+    assert sshd.remote("pix3 editor --stop", human_env, game).returncode == 0
     assert wait_gone(pid)
+    assert not listening(cdp)

@@ -190,9 +190,16 @@ class FakeChrome:
         if method == "Runtime.evaluate":
             if caller is None or caller.kind != "page":
                 raise CdpError(-32601, "'Runtime.evaluate' wasn't found")
+            if params.get("expression") == "location.href":  # the document's own address
+                return {"result": {"type": "string", "value": self.targets[caller.target].url}}
             return {
                 "result": {"type": "object", "value": {"expression": params.get("expression"), "session": caller.id}}
             }
+        if method == "Page.navigate":
+            if caller is None or caller.kind != "page":
+                raise CdpError(-32601, "'Page.navigate' wasn't found")
+            self.targets[caller.target].url = str(params.get("url", ""))
+            return {"frameId": caller.target, "loaderId": f"L{caller.target}"}
         if method == "Fake.ping":
             out.append(self._event("Fake.pinged", {"by": here}, here))
             return {"pong": True}

@@ -58,6 +58,7 @@ def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
     assert code == 1 and "--repair" in out and "has a different pix3-browser entry —" in out
     code, out, _ = _setup(project, pix3_home, "claude", "--repair")
     assert code == 0 and "repaired .mcp.json (previous copy in .mcp.json.bak)" in out
+    assert stat.S_IMODE((project / ".mcp.json.bak").stat().st_mode) == 0o600
     assert f"--config={config}" in mcp.read_text() and token not in mcp.read_text()
     assert f"Bearer {token}" in config.read_text()
     assert token not in out
@@ -94,8 +95,17 @@ def test_p2_entry_is_named_and_repaired(project: Path, pix3_home: Path) -> None:
     code, out, _ = _setup(project, pix3_home, "claude")
     assert code == 1 and "the CDP token on its command line" in out
     assert token not in out
+    old = project / ".mcp.json.bak"
+    old.write_text("an older backup\n")
+    old.chmod(0o644)
     code, out, _ = _setup(project, pix3_home, "claude", "--repair")
     assert code == 0 and token not in out and token not in (project / ".mcp.json").read_text()
+    # The copy still holds the token: 0600 (also over a wider old one), and the user is told.
+    assert token in old.read_text() and stat.S_IMODE(old.stat().st_mode) == 0o600
+    assert (
+        "  Claude Code: repaired .mcp.json (previous copy in .mcp.json.bak, mode 0600 — it holds the CDP token:"
+        " delete it)"
+    ) in out.splitlines()
 
 
 def test_p1_entry_is_named(project: Path, pix3_home: Path) -> None:

@@ -35,12 +35,16 @@ async def test_owner_that_exits_is_reported_with_its_log(pix3_home: Path) -> Non
             port=9,
             profile=str(pix3_home / "chrome"),
             url="http://x/",
+            headless=True,
             is_ours=_never_ours,
         )
     message = str(caught.value)
     log = pix3_home / "chrome-owner.log"
-    assert message.startswith(f"the Chrome owner exited (code 3) — {log}:\n")
-    assert "Chrome exited before it answered (code 1, signal -)" in message
+    first, second, *rest = message.splitlines()
+    # The cause first (the owner's last entry), then where the whole story is.
+    assert first.startswith("Chrome exited before it answered (code 1, signal -). A Chrome that already runs")
+    assert second == f"The Chrome owner exited (code 3); the end of {log}:"
+    assert any("launching /bin/false" in line for line in rest)
     assert "an older owner's log" not in log.read_text()  # truncated by the parent
     assert (pix3_home / "cdp-token").exists()  # written before the spawn
 
@@ -151,9 +155,15 @@ async def test_chrome_that_exits_at_once_fails_the_start(pix3_home: Path, tmp_pa
     wrapper = fake_chrome_wrapper(tmp_path, "--fake-exit-at-once")
     with pytest.raises(OwnerStartError) as caught:
         await start_owner(
-            pix3_home, chrome=str(wrapper), port=free_port(), profile=str(pix3_home / "chrome"), url="http://x/"
+            pix3_home,
+            chrome=str(wrapper),
+            port=free_port(),
+            profile=str(pix3_home / "chrome"),
+            url="http://x/",
+            headless=True,
         )
     message = str(caught.value)
-    assert message.startswith("the Chrome owner exited (code 3) — ")
-    assert "Chrome exited before it answered" in message and "close it and run pix3 editor again" in message
+    assert message.startswith("Chrome exited before it answered (code 0, signal -). A Chrome that already runs")
+    assert "close it and run pix3 editor again" in message.splitlines()[0]
+    assert "\nThe Chrome owner exited (code 3); the end of " in message
     assert read_record(pix3_home) is None

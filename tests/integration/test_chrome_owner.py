@@ -164,14 +164,25 @@ def test_chrome_stderr_tail_is_in_the_advice(pix3_home: Path, tmp_path: Path) ->
         assert owner.wait_exit() == 3
         log = owner.output()
         tail = "\n".join(f"line {n}" for n in range(5, 25))
-        assert "Chrome exited before it answered (code 21, signal -). A Chrome" in log
-        assert log.endswith(f"{ADVICE}\nChrome said:\n{tail}\n"), log
+        # What Chrome said, then the cause: Chrome's own exit code for a profile in use.
+        said, cause = log.rstrip("\n").rsplit("\n", 1)
+        assert said.endswith(f"Chrome said:\n{tail}"), log
+        assert LINE.sub("", cause) == (
+            f"Chrome exited before it answered (code 21, signal -): the profile {owner.profile} is locked by"
+            " another Chrome — close that Chrome (pix3 editor --stop-chrome, if pix3 started it) or set"
+            " PIX3_CHROME_PROFILE to another folder, then run pix3 editor again."
+        )
 
 
-def test_missing_binary_is_exit_3(pix3_home: Path) -> None:
-    with run_owner(pix3_home, pix3_home / "no-such-chrome") as owner:
+def test_missing_binary_is_exit_3_naming_it(pix3_home: Path) -> None:
+    missing = pix3_home / "no-such-chrome"
+    with run_owner(pix3_home, missing, env={"PIX3_CHROME": str(missing)}) as owner:
         assert owner.wait_exit() == 3
-        assert "Chrome exited before it answered ([Errno 2] No such file or directory" in owner.output()
+        last = LINE.sub("", owner.output().rstrip("\n").rsplit("\n", 1)[-1])
+        assert last == (
+            f"PIX3_CHROME names {missing}, which does not exist: point PIX3_CHROME at the Chrome binary"
+            " (or unset it to use the one on the PATH)."
+        )
 
 
 async def test_silent_chrome_times_out_after_20_s(autojump_clock: trio.testing.MockClock) -> None:

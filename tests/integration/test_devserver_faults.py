@@ -18,10 +18,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import h11
 import httpx
 import pytest
+import trio
 
-from tests.support.devserver import dev_server, hello, wait_vite_ready
+from tests.support.devserver import DevServer, dev_server, hello, wait_vite_ready
 from tests.support.processes import pid_alive, wait_gone
 from tests.support.projects import make_project
 
@@ -73,6 +75,14 @@ def _vite_child(root: Path, timeout: float = 10) -> int:
 # -- Vite --------------------------------------------------------------------------------------------
 
 
+def _until_vite_down(server: DevServer, timeout: float = 10) -> None:
+    """Until the dev server has seen Vite exit (requests then wait for the restart)."""
+    deadline = time.monotonic() + timeout
+    while hello(server)["vite"]["running"]:
+        assert time.monotonic() < deadline, "the dev server did not notice Vite's exit"
+        time.sleep(0.01)
+
+
 @pytest.mark.node
 def test_vite_crashing_mid_request_is_a_502(tmp_path: Path) -> None:
     root = fake_vite_project(tmp_path / "game")
@@ -96,6 +106,59 @@ def test_vite_crashing_mid_request_is_a_502(tmp_path: Path) -> None:
 
 
 @pytest.mark.node
+async def test_requests_racing_to_a_restarted_vite_through_the_proxy(tmp_path: Path) -> None:
+    """The ASGI proxy's pool still holds connections to the Vite that died; requests that waited
+    for the restart go at once, each dropping stale pooled connections on its way (one popped
+    what another was iterating over: a 500)."""
+    root = fake_vite_project(tmp_path / "game")
+    with dev_server(root, wait_vite=True) as server:
+        streams = [await trio.open_tcp_stream("127.0.0.1", server.port) for _ in range(8)]
+        try:
+            parsers = {id(stream): h11.Connection(h11.CLIENT) for stream in streams}
+
+            async def ask(stream: trio.SocketStream, path: str) -> int:
+                """One request on a kept-alive connection; its status once the whole answer is read."""
+                parser = parsers[id(stream)]
+                if parser.our_state is h11.DONE:
+                    parser.start_next_cycle()
+                request = h11.Request(method="GET", target=path, headers=[("Host", f"localhost:{server.port}")])
+                await stream.send_all(parser.send(request) + parser.send(h11.EndOfMessage()))
+                status = 0
+                while True:
+                    event = parser.next_event()
+                    if event is h11.NEED_DATA:
+                        parser.receive_data(await stream.receive_some())
+                    elif isinstance(event, h11.Response):
+                        status = event.status_code
+                    elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                        return status
+
+            for stream in streams:  # each connection becomes Hypercorn's, then fills the proxy's pool
+                assert await ask(stream, API + "/hello") == 200
+            async with trio.open_nursery() as nursery:
+                for stream in streams:
+                    nursery.start_soon(ask, stream, "/src/a.js")
+            vite = hello(server)["vite"]["pid"]
+            os.kill(vite, signal.SIGKILL)
+            assert await trio.to_thread.run_sync(wait_gone, vite)
+            await trio.to_thread.run_sync(_until_vite_down, server)
+            answers: list[int] = []  # asked while Vite restarts: they wait for it, then go at once
+
+            async def collect(stream: trio.SocketStream) -> None:
+                answers.append(await ask(stream, "/src/b.js"))
+
+            with trio.fail_after(30):
+                async with trio.open_nursery() as nursery:
+                    for stream in streams:
+                        nursery.start_soon(collect, stream)
+            assert answers == [200] * len(streams)
+        finally:
+            for stream in streams:
+                await stream.aclose()
+    assert "Traceback" not in server.log()
+
+
+@pytest.mark.node
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["KILL", "TERM"])
 def test_vite_children_do_not_outlive_the_dev_server(tmp_path: Path, sig: int) -> None:
     """PR_SET_PDEATHSIG reaches only Vite itself; the processes Vite starts must go too."""
@@ -107,6 +170,32 @@ def test_vite_children_do_not_outlive_the_dev_server(tmp_path: Path, sig: int) -
         server.stop(sig)
         assert wait_gone(vite), f"vite pid {vite} survived"
         assert wait_gone(child), f"vite's child pid {child} survived {signal.Signals(sig).name} of the dev server"
+
+
+@pytest.mark.node
+def test_more_signals_while_stopping_still_remove_the_record(tmp_path: Path) -> None:
+    """A second SIGTERM (and a SIGINT) while the server stops: it still stops Vite, removes
+    `.pix3/dev.json` and exits 0, instead of dying by the signal's default action mid-shutdown."""
+    root = fake_vite_project(tmp_path / "game")
+    vite_js = root / "node_modules" / "vite" / "bin" / "vite.js"
+    # This Vite shrugs off SIGTERM: the dev server then waits its grace before SIGKILL, a window
+    # that opens at a moment the test can see (the marker file).
+    vite_js.write_text(FAKE_VITE + 'process.on("SIGTERM", () => fs.writeFileSync("vite-got-term", "1"));\n')
+    with dev_server(root, wait_vite=True) as server:
+        vite = hello(server)["vite"]["pid"]
+        server.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while not (root / "vite-got-term").exists():
+            assert time.monotonic() < deadline, f"the dev server never asked Vite to stop:\n{server.log()}"
+            time.sleep(0.01)
+        assert server.proc.poll() is None, "the dev server finished before the window the test needs"
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGTERM):
+            server.proc.send_signal(sig)
+        assert server.proc.wait(timeout=20) == 0, server.log()
+        assert not (root / ".pix3" / "dev.json").exists()
+        assert wait_gone(vite), f"vite pid {vite} survived"
+        assert "SIGTERM while stopping: already stopping" in server.log()
+        assert "SIGINT while stopping: already stopping" in server.log()
 
 
 # -- the disk ----------------------------------------------------------------------------------------

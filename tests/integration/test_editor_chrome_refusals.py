@@ -53,3 +53,26 @@ def test_url_that_answers_needs_no_project_and_one_that_does_not(tmp_path: Path,
         done = run_pix3("editor", "--url", f"http://127.0.0.1:{port}", cwd=tmp_path, env={"PATH": ""})
     assert done.stdout == f"Editor:     http://127.0.0.1:{port}/__pix3/ (a dev server reached through a port forward)\n"
     assert done.returncode == 1 and "No Chrome found" in done.stderr
+
+
+def test_a_pix3_chrome_that_cannot_start_is_named(tmp_path: Path, pix3_home: Path) -> None:
+    """Issue 13: not "close the Chrome that runs the profile" but what is wrong with PIX3_CHROME."""
+    root = make_project(tmp_path / "game")
+    missing = tmp_path / "no-chrome"
+    plain = tmp_path / "chrome.sh"
+    plain.write_text("#!/bin/sh\nexit 0\n")
+    plain.chmod(0o644)
+    fix = "point PIX3_CHROME at the Chrome binary (or unset it to use the one on the PATH)."
+    cases = [
+        (str(missing), f"PIX3_CHROME names {missing}, which does not exist: {fix}"),
+        (str(plain), f"PIX3_CHROME names {plain}, which is not executable: chmod +x it, or {fix}"),
+        (str(tmp_path), f"PIX3_CHROME names {tmp_path}, which is a folder: {fix}"),
+    ]
+    with hello_server() as port:
+        write_dev_json(root, port)
+        for chrome, message in cases:
+            done = run_pix3(
+                "editor", "--headless", "--cdp-port", str(free_port()), cwd=root, env={"PIX3_CHROME": chrome}
+            )
+            assert (done.returncode, done.stderr) == (1, f"pix3 editor: {message}\n"), done.stdout
+    assert not (pix3_home / "chrome.json").exists() and not (pix3_home / "chrome-owner.log").exists()

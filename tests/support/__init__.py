@@ -17,6 +17,7 @@ outside its own file is imported from here, never from another test module.
 - ``editor_page``: the editor page in Chromium, a game project for it, the bridge tools' schemas.
 - ``projects``: a project folder with its manifest.
 - ``mcp``: an MCP stdio client and the ``npx`` shim. ``relay``: a loopback TCP relay.
+- ``sshd``: a real OpenSSH server on a loopback port, two homes, the human's ``~/.ssh/config`` (Remote SSH).
 - ``smoke``: `pix3 smoke`'s plain-JS fixture games, running it, the processes a run left.
 - ``validate``: tiny projects for validate. ``kit``: a 1.x kit project. ``images``: PNG bytes.
 """

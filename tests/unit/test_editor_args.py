@@ -61,14 +61,18 @@ def test_url_is_normalised_and_implies_chrome_only() -> None:
     assert parse_editor_args(["--url", "http://127.0.0.1:5173/"]).url == "http://127.0.0.1:5173/__pix3/"
 
 
-def test_token_copy_lines() -> None:
+def test_token_copy_lines_ask_for_no_forward() -> None:
+    """The copy runs while the SSH session with the RemoteForward is up: it must not request the
+    forward again (with ExitOnForwardFailure that fails the copy with 255), so ClearAllForwardings."""
     assert token_copy_line("C:\\Users\\a\\.pix3\\cdp-token", "box", "win32") == (
-        'type "C:\\Users\\a\\.pix3\\cdp-token" | ssh box "umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token"'
+        'type "C:\\Users\\a\\.pix3\\cdp-token" | ssh -o ClearAllForwardings=yes box'
+        ' "umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token"'
     )
     assert token_copy_line("/h/.pix3/cdp-token", "box", "linux") == (
-        "ssh box 'umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token' < /h/.pix3/cdp-token"
+        "ssh -o ClearAllForwardings=yes box 'umask 077 && mkdir -p ~/.pix3 && cat > ~/.pix3/remote-cdp-token'"
+        " < /h/.pix3/cdp-token"
     )
-    assert token_copy_line("/h/.pix3/cdp-token", None, "linux").startswith("ssh <ssh-host> ")
+    assert token_copy_line("/h/.pix3/cdp-token", None, "linux").startswith("ssh -o ClearAllForwardings=yes <ssh-host> ")
 
 
 def test_remote_forward_lines() -> None:

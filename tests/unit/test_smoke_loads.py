@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pix3net.smoke._loads import DEFAULT_ADVICE, compile_advice, is_javascript_type
-from tests.unit.test_smoke_collect import ORIGIN, binding, frame, play, response
+from tests.support.smoke_traces import ORIGIN, binding, frame, play, response
 
 TS_REFUSED = (
     "Failed to load module script: Expected a JavaScript-or-Wasm module script but the server responded with a MIME"

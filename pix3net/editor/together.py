@@ -1,0 +1,65 @@
+"""A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start and reuse (performance)").
+
+Both take about as long as Python plus their own start; one after the other they add up. Chrome
+is launched (or our running one found) while the dev server starts, on ``about:blank`` when its
+address is not known yet, and the blank page is sent to the editor once the server's record
+answers. One plain loop polls both (a file and two loopback probes every 20 ms). Lines print in
+the usual order afterwards. A dev server that fails stops the Chrome started for it: nothing is
+left running that the user did not get.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
+from pix3net.editor.devserver import POLL_S, Starting
+from pix3tools.core.devrecord import DevInfo
+
+
+def start_together(
+    starting: Starting,
+    home: Path,
+    *,
+    preferred: int,
+    headless: bool,
+    emit: Callable[[str], None],
+    predicted: str | None = None,
+) -> tuple[DevInfo, ChromeResult | ChromeStepError]:
+    """The dev server's record, and Chrome's result or the reason it failed (lines to ``emit``).
+
+    Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
+    (an owner started meanwhile is stopped).
+    """
+    prepared: Prepared | None = None
+    failed: ChromeStepError | None = None
+    try:
+        prepared = prepare(home, predicted, preferred=preferred, headless=headless, emit=emit)
+    except ChromeStepError as exc:
+        failed = exc
+    info: DevInfo | None = None
+    try:
+        while True:
+            if info is None:
+                info = starting.poll()
+            owner_done = True
+            if prepared is not None and failed is None:
+                try:
+                    owner_done = prepared.check()
+                except ChromeStepError as exc:
+                    failed = exc
+            if info is not None and owner_done:
+                break
+            time.sleep(POLL_S)
+    except BaseException:
+        if prepared is not None:
+            prepared.stop()
+        raise
+    if failed is not None or prepared is None:
+        return info, failed or ChromeStepError("Chrome was not prepared")
+    try:
+        return info, finish(prepared, info.editor_url, emit)
+    except ChromeStepError as exc:
+        return info, exc

@@ -1,0 +1,262 @@
+"""The splice as traces: requests in on one end, what reached "Vite" (a scripted socket server)
+or Hypercorn (another), and what the client got back. Real sockets, no dev server around it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import struct
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from pix3net.devserver.splice import Activity, serve_connection
+
+Script = Callable[[socket.socket, bytes], bool]  # (connection, request) → keep the connection open
+
+
+@dataclass
+class Upstream:
+    """A loopback server that answers each request head it reads with ``script``."""
+
+    script: Script
+    sock: socket.socket = field(default_factory=socket.socket)
+    connections: int = 0
+    requests: list[bytes] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def port(self) -> int:
+        port: int = self.sock.getsockname()[1]
+        return port
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        buf = b""
+        with conn:
+            while True:
+                while b"\r\n\r\n" not in buf:
+                    data = conn.recv(65536)
+                    if not data:
+                        return
+                    buf += data
+                head, _, buf = buf.partition(b"\r\n\r\n")
+                self.requests.append(head + b"\r\n\r\n")
+                if not self.script(conn, head + b"\r\n\r\n"):
+                    return
+
+
+def module(conn: socket.socket, request: bytes) -> bool:
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/javascript\r\nContent-Length: 10\r\n\r\nexport 1;\n")
+    return True
+
+
+@pytest.fixture
+def splice() -> Iterator[Callable[[Upstream, Upstream | None], socket.socket]]:
+    """Start serve_connection on one end of a socket pair; the test holds the other end."""
+    ends: list[socket.socket] = []
+
+    def start(vite: Upstream, hypercorn: Upstream | None = None) -> socket.socket:
+        ours, theirs = socket.socketpair()
+        ends.extend([ours, theirs])
+        internal = hypercorn.port if hypercorn is not None else 1
+
+        def run() -> None:
+            with contextlib.suppress(OSError):
+                serve_connection(ours, Activity(None), lambda: vite.port, internal, lambda opened, closed: None)
+            ours.close()
+
+        threading.Thread(target=run, daemon=True).start()
+        theirs.settimeout(10)
+        return theirs
+
+    yield start
+    for end in ends:
+        end.close()
+
+
+def read_answer(client: socket.socket, head_only: bool = False) -> bytes:
+    """One whole response (Content-Length or chunked framing, or up to EOF); ``head_only`` for HEAD."""
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        data = client.recv(65536)
+        if not data:
+            return buf
+        buf += data
+    head, _, body = buf.partition(b"\r\n\r\n")
+    lower = head.lower()
+    if head_only or head.startswith((b"HTTP/1.1 1", b"HTTP/1.1 204", b"HTTP/1.1 304")):
+        pass
+    elif b"content-length:" in lower:
+        length = int(lower.split(b"content-length:")[1].split(b"\r\n")[0])
+        while len(body) < length:
+            body += client.recv(65536)
+    elif b"chunked" in lower:
+        while not body.endswith(b"0\r\n\r\n"):
+            body += client.recv(65536)
+    else:
+        while data := client.recv(65536):
+            body += data
+    return head + b"\r\n\r\n" + body
+
+
+def test_modules_on_one_kept_alive_connection(splice: Callable[..., socket.socket]) -> None:
+    vite = Upstream(module)
+    client = splice(vite)
+    for n in range(3):
+        client.sendall(f"GET /src/m{n}.js HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        assert read_answer(client).endswith(b"\r\n\r\nexport 1;\n")
+    assert vite.connections == 1
+    assert [r.split(b" ")[1] for r in vite.requests] == [b"/src/m0.js", b"/src/m1.js", b"/src/m2.js"]
+    # pipelined: two requests in one packet, answered in order
+    client.sendall(b"GET /a.js HTTP/1.1\r\nHost: x\r\n\r\nGET /b.js HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert read_answer(client).endswith(b"export 1;\n") and read_answer(client).endswith(b"export 1;\n")
+
+
+def test_answers_in_pieces_chunked_head_304_and_interim(splice: Callable[..., socket.socket]) -> None:
+    def varied(conn: socket.socket, request: bytes) -> bool:
+        path = request.split(b" ")[1]
+        if path == b"/pieces":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\n")
+            time.sleep(0.02)
+            conn.sendall(b"\r\nabc")
+            time.sleep(0.02)
+            conn.sendall(b"def")
+        elif path == b"/chunked":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n")
+            time.sleep(0.02)
+            conn.sendall(b"2\r\nde\r\n0\r\n\r\n")
+        elif path == b"/not-modified":
+            conn.sendall(b'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n')
+        elif path == b"/interim":
+            conn.sendall(b"HTTP/1.1 103 Early Hints\r\nLink: </a.js>\r\n\r\n")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        else:  # HEAD
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n")
+        return True
+
+    client = splice(Upstream(varied))
+    client.sendall(b"GET /pieces HTTP/1.1\r\n\r\n")
+    assert read_answer(client).endswith(b"\r\n\r\nabcdef")
+    client.sendall(b"GET /chunked HTTP/1.1\r\n\r\n")
+    assert read_answer(client).endswith(b"\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+    client.sendall(b"GET /not-modified HTTP/1.1\r\n\r\n")
+    assert read_answer(client).startswith(b"HTTP/1.1 304")
+    client.sendall(b"HEAD /head HTTP/1.1\r\n\r\n")
+    assert read_answer(client, head_only=True) == b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"
+    client.sendall(b"GET /interim HTTP/1.1\r\n\r\n")
+    assert read_answer(client).startswith(b"HTTP/1.1 103")
+    assert read_answer(client).endswith(b"\r\n\r\nok")
+
+
+def test_a_body_that_ends_when_vite_closes(splice: Callable[..., socket.socket]) -> None:
+    def until_close(conn: socket.socket, request: bytes) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\n\r\nall of it")
+        return False
+
+    client = splice(Upstream(until_close))
+    client.sendall(b"GET /x HTTP/1.1\r\n\r\n")
+    assert read_answer(client) == b"HTTP/1.1 200 OK\r\n\r\nall of it"  # then the client's connection ends too
+
+
+def test_vite_closing_before_answering(splice: Callable[..., socket.socket]) -> None:
+    """A kept-alive connection Vite had closed is retried once on a fresh one; a fresh connection
+    closed without an answer is a 502 naming Vite."""
+    answered = 0
+
+    def flaky(conn: socket.socket, request: bytes) -> bool:
+        nonlocal answered
+        if request.startswith(b"GET /crash"):
+            return False
+        if answered == 1 and request.startswith(b"GET /second"):
+            answered += 1
+            return False  # closes the kept-alive connection without answering
+        answered += 1
+        return module(conn, request)
+
+    vite = Upstream(flaky)
+    client = splice(vite)
+    client.sendall(b"GET /first HTTP/1.1\r\n\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    client.sendall(b"GET /second HTTP/1.1\r\n\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    assert vite.connections == 2 and [r.split(b" ")[1] for r in vite.requests].count(b"/second") == 2
+    crash_client = splice(vite)
+    crash_client.sendall(b"GET /crash HTTP/1.1\r\n\r\n")
+    answer = read_answer(crash_client)
+    assert answer.startswith(b"HTTP/1.1 502 ")
+    body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    assert body["error"] == "vite_unavailable" and "Vite closed the connection" in body["message"]
+
+
+@pytest.mark.parametrize(
+    "request_head",
+    [
+        b"GET /__pix3/api/hello HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /.pix3/dev.json HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /src/a.js HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+        b"GET /a HTTP/1.1\r\nContent-Length : 0\r\n\r\n",
+    ],
+)
+def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
+    splice: Callable[..., socket.socket], request_head: bytes
+) -> None:
+    vite = Upstream(module)
+
+    def no_content(conn: socket.socket, request: bytes) -> bool:
+        conn.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+        return True
+
+    hypercorn = Upstream(no_content)
+    client = splice(vite, hypercorn)
+    client.sendall(request_head)
+    assert read_answer(client).startswith(b"HTTP/1.1 204")
+    assert vite.requests == [] and hypercorn.requests[0] == request_head.split(b"\r\n\r\n")[0] + b"\r\n\r\n"
+    # the rest of the connection stays with Hypercorn, even a plain module request
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n\r\n")
+    assert read_answer(client).startswith(b"HTTP/1.1 204")
+    assert vite.requests == [] and len(hypercorn.requests) == 2
+
+
+def test_hypercorn_answering_before_the_body_is_all_sent(splice: Callable[..., socket.socket]) -> None:
+    """Hypercorn answers 413 after a part of the body and closes with the rest unread (its kernel
+    resets the connection): the client still gets the whole answer, then the end of the stream."""
+    answer = b'HTTP/1.1 413 \r\ncontent-type: application/json\r\ncontent-length: 19\r\n\r\n{"error":"too_big"}'
+
+    def refuse(conn: socket.socket, request: bytes) -> bool:
+        got = 0
+        while got < 256 * 1024:
+            got += len(conn.recv(65536))
+        conn.sendall(answer)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close = reset
+        return False
+
+    size = 16 * 1024 * 1024
+    for _ in range(20):
+        client = splice(Upstream(module), Upstream(refuse))
+        client.sendall(f"POST /__pix3/api/flush HTTP/1.1\r\nHost: x\r\nContent-Length: {size}\r\n\r\n".encode())
+
+        def send_body(client: socket.socket = client) -> None:
+            with contextlib.suppress(OSError):
+                for _ in range(size // 65536):
+                    client.sendall(b" " * 65536)
+
+        threading.Thread(target=send_body, daemon=True).start()
+        assert read_answer(client) == answer
+        client.close()
