@@ -216,12 +216,26 @@ class ClientRequest:
     session_value: Any
     session_text: str | None  # the given sessionId as written (for the -32001 echo); None = dump it
     rest: str  # every other member as JSON text, comma-separated, without braces
+    # Spliced instead (see _spliceable): the client's text and the span of its id's digits.
+    source: str = ""
+    id_span: tuple[int, int] | None = None
 
     def session_json(self) -> str:
         return self.session_text if self.session_text is not None else json.dumps(self.session_value)
 
     def for_chrome(self, pipe_id: int, session: str) -> bytes:
         """The message with our id and the session it runs on; every other member kept."""
+        if self.id_span is not None:
+            # The client's own text with our id in place of its id; a given sessionId stays
+            # where it was written (the router forwards only a given session as it is), the
+            # root's is put first.
+            text = self.source
+            start, end = self.id_span
+            if self.has_session:
+                return (text[:start] + str(pipe_id) + text[end:]).encode("utf-8", "surrogatepass")
+            brace = text.index("{") + 1
+            head = f'{text[:brace]}"sessionId":{_session_json(session)},{text[brace:start]}'
+            return (head + str(pipe_id) + text[end:]).encode("utf-8", "surrogatepass")
         head = f'{{"id":{pipe_id},"sessionId":{_session_json(session)}'
         return (head + ("," + self.rest if self.rest else "") + "}").encode("utf-8", "surrogatepass")
 
@@ -288,10 +302,34 @@ def _small_request(text: str) -> ClientRequest | bytes | None:
     if not isinstance(method, str):
         return error_reply(id_text, INVALID_REQUEST, _INVALID)
     has_session = "sessionId" in value
-    session = value.pop("sessionId", None)
+    session = value.get("sessionId")
+    if not has_session or isinstance(session, str):
+        span = _spliceable(text, has_session)
+        if span is not None:
+            return ClientRequest(id_text, method, has_session, session, None, "", text, span)
+    value.pop("sessionId", None)
     del value["id"]
     rest = "".join(_encode_compact(value, 0))[1:-1]
     return ClientRequest(id_text, method, has_session, session, None, rest)
+
+
+# An integer id's digits after its key (the key is the text's only ``"id"``, see below).
+_ID_VALUE = re.compile(r'"id"[ \t\n\r]*:[ \t\n\r]*(-?[0-9]+)[ \t\n\r]*[,}]')
+
+
+def _spliceable(text: str, has_session: bool) -> tuple[int, int] | None:
+    """The span of the id's digits when the text can go to Chrome with only those replaced.
+
+    ``text`` is a valid JSON object with an integer ``id`` (checked by the caller). Exactly one
+    ``"id"`` in the text and at most one ``"sessionId"``, and no ``\\u`` escape (the only way to
+    write those keys differently), means no duplicate of either key can follow the one the
+    router checked: Chrome takes the last of duplicate keys, and a second ``id`` would route
+    another client's reply. Anything else is dumped again from the parsed members.
+    """
+    if text.count('"id"') != 1 or "\\u" in text or text.count('"sessionId"') > (1 if has_session else 0):
+        return None
+    found = _ID_VALUE.search(text)
+    return found.span(1) if found is not None else None
 
 
 # The C scanner and encoder behind ``json``, called directly: a request is parsed and dumped once

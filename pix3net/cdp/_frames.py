@@ -115,6 +115,10 @@ class FrameReader:
     def feed(self, data: bytes) -> list[Event]:
         if self.done:
             return []
+        if not self._rest and self._streaming is None and self._opcode is None:
+            whole = self._whole_text_frame(data)
+            if whole is not None:
+                return [whole]
         buffer = self._rest + data if self._rest else data
         self._rest = b""
         events: list[Event] = []
@@ -140,6 +144,33 @@ class FrameReader:
                 break
             position = parsed
         return events
+
+    def _whole_text_frame(self, data: bytes) -> Event | None:
+        """The usual CDP request: exactly one final, masked text frame under 64 KiB, alone in
+        ``data``. Parsed with a few slices (the general loop costs as much again); anything else,
+        or a frame that breaks a rule, is None and goes through the general loop."""
+        size = len(data)
+        if size < 6 or data[0] != 0x81:  # FIN + text, no reserved bits
+            return None
+        second = data[1]
+        length = second & 0x7F
+        if length == 126:
+            if size < 8:
+                return None
+            length = (data[2] << 8) | data[3]
+            start = 8
+        elif length < 126:
+            start = 2
+        else:
+            return None
+        if not second & 0x80 or size != start + 4 + length or length > self.max_message_bytes:
+            return None
+        payload = unmask(data[start + 4 :], data[start : start + 4])
+        try:
+            return Message(payload.decode("utf-8"))
+        except UnicodeDecodeError:
+            self.done = True
+            return Fail(CLOSE_BAD_DATA, "a text message that is not UTF-8")
 
     def _fail(self, events: list[Event], code: int, reason: str) -> int:
         self.done = True

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from types import MappingProxyType
+from typing import Literal, NamedTuple, TypeVar
 
 __all__ = [
     "HELP_TOKENS",
@@ -60,8 +60,7 @@ Convert = Callable[[str, str], object]
 """``(option name, text) -> value``; raises :class:`UsageError` for a bad value."""
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """An option that takes a value."""
 
     name: str
@@ -79,12 +78,11 @@ class Option:
         return self.missing or f"{self.name} needs a value"
 
 
-@dataclass(frozen=True)
-class Args:
+class Args(NamedTuple):
     """A parse: the flags seen, the option values (converted), the words, or a help request."""
 
     flags: frozenset[str] = frozenset()
-    values: Mapping[str, object] = field(default_factory=dict)
+    values: Mapping[str, object] = MappingProxyType({})
     words: tuple[str, ...] = ()
     help: bool = False
 
@@ -104,8 +102,7 @@ class Args:
         return value
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):
     """The command needs a project (``--project <dir>`` or the upward search)."""
 
     start: Callable[[Args, Path], Path] | None = None
@@ -114,8 +111,7 @@ class Project:
     """Force ``or any parent folder`` in the message on or off (gap always says it)."""
 
 
-@dataclass(frozen=True)
-class Syntax:
+class Syntax(NamedTuple):
     """What a command accepts. Messages take ``{arg}`` (the token) and ``{first}`` (the first word)."""
 
     name: str

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from pix3tools.core.argv import Args, Syntax, UsageError, parse
 from pix3tools.core.project import ProjectLookup, lookup_project
@@ -26,8 +25,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     """One run of a command: its parse, where it runs, its streams, and its project once found."""
 
     syntax: Syntax
@@ -99,7 +97,7 @@ def run(
             root = call.find_project()
             if root is None:
                 return EXIT_USAGE
-            call = replace(call, root=root)
+            call = call._replace(root=root)
         return body(call)
     except UsageError as error:
         err.write(usage_error_text(syntax, error))

@@ -6,9 +6,8 @@ reader goes through here.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["DEV_JSON", "DEV_LOG", "DevInfo", "hello_url", "parse_record", "read_dev_info", "read_url"]
 
@@ -16,8 +15,7 @@ DEV_JSON = Path(".pix3") / "dev.json"
 DEV_LOG = Path(".pix3") / "dev.log"
 
 
-@dataclass(frozen=True)
-class DevInfo:
+class DevInfo(NamedTuple):
     """A valid record as ``pix3 editor`` reads it."""
 
     url: str

@@ -9,8 +9,8 @@ Without it, the nearest folder at or above the start holding a readable ``pix3pr
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = [
     "PROJECT_FILE",
@@ -41,8 +41,7 @@ def find_project_root(start: Path) -> Path | None:
     return None
 
 
-@dataclass(frozen=True)
-class ProjectLookup:
+class ProjectLookup(NamedTuple):
     """The project found (or None), the folder the lookup started from, and whether it was given."""
 
     root: Path | None

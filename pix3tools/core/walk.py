@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -34,8 +33,7 @@ __all__ = [
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-@dataclass(frozen=True)
-class WalkRules:
+class WalkRules(NamedTuple):
     """Folder names a walk never enters: ``anywhere`` at any depth, ``at_top`` only directly in the
     folder the walk starts from. A *file* with such a name is still listed."""
 

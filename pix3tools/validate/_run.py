@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pix3tools.core.walk import INVENTORY, walk_files
 from pix3tools.project import sort_paths
@@ -17,7 +18,7 @@ from pix3tools.validate._locale import LocaleCheck, check_localization
 from pix3tools.validate._nodes import check_scene
 from pix3tools.validate._report import Diagnostic, ValidateReport, sort_diagnostics
 from pix3tools.validate._unused import unused_assets
-from pix3tools.validate._workers import in_workers, split_by_size
+from pix3tools.validate._workers import in_workers, plan_chunks
 
 __all__ = ["LEVEL2_UNAVAILABLE", "ValidateUsageError", "resolve_targets", "run_validate"]
 
@@ -63,12 +64,22 @@ def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[
 
 @dataclass
 class _Scenes:
-    """What checking a run of scenes found (sent back from a worker process as a pickle)."""
+    """What checking a run of scenes found (sent back from a worker process as plain tuples)."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)  # (file, sha256)
     references: set[str] = field(default_factory=set)
     uses_user: bool = False
+
+    def pack(self) -> tuple[Any, ...]:
+        """Plain data for ``marshal`` (the diagnostics' lines are resolved: no document is held)."""
+        diagnostics = [(d.code, d.file, d.message, d.node_id, d.path, d.line, d.fix) for d in self.diagnostics]
+        return diagnostics, self.files, self.references, self.uses_user
+
+    @classmethod
+    def unpack(cls, packed: Any) -> _Scenes:
+        diagnostics, files, references, uses_user = packed
+        return cls([Diagnostic(*fields) for fields in diagnostics], files, references, uses_user)
 
 
 def _check_scenes(project: ValidateProject, locale: LocaleCheck, targets: list[str]) -> _Scenes:
@@ -120,8 +131,10 @@ def run_validate(
     def check(run: list[str]) -> _Scenes:
         return _check_scenes(project, locale, run)
 
-    runs = split_by_size(root, targets, workers) if workers > 1 else [list(targets)]
-    scenes = in_workers(check, runs) if len(runs) > 1 else [check(runs[0])]
+    chunks = plan_chunks(root, targets, workers)
+    scenes = (
+        [check(list(targets))] if chunks is None else in_workers(check, chunks, workers, _Scenes.pack, _Scenes.unpack)
+    )
     diagnostics = [d for part in scenes for d in part.diagnostics]
     files = [f for part in scenes for f in part.files]
     references: set[str] = set()

@@ -1,11 +1,18 @@
 """Checking scenes in more than one process: the whole-project run of ``pix3 validate`` on a
 machine with a second core.
 
-Each scene's level-1 check is independent of the others, so the targets are cut into contiguous
-runs of about equal bytes; the calling process checks the first run and a forked child checks each
-other run and sends its result back pickled through a pipe. The results are put back in target
-order, so the report is the one a single process writes (tests/unit/test_validate_workers.py
-compares them). A child that fails in any way has its run checked again by the caller.
+Each scene's level-1 check is independent of the others. The targets are cut into many small
+contiguous chunks, one ticket per chunk is put in a pipe, and the calling process and a forked
+child per extra core each take the next ticket until none is left. So the work balances itself: a
+process that gets less of the CPU (a busy core, a slow file) simply takes fewer chunks, and the
+run ends one chunk after the last ticket is taken instead of when the slowest fixed share is done.
+A child sends back what it found, per chunk, as ``marshal`` data (plain tuples: no pickle to
+import, nothing to look up when it is read); the results are put back in chunk order, so the
+report is the one a single process writes (tests/unit/test_validate_workers.py compares them). A
+chunk whose result does not come back (a child that failed in any way) is checked again here.
+
+The children are forked after the imports and the project walk, so they start with everything
+loaded; nothing is imported or pickled to start one.
 
 Only a caller that knows it is single-threaded may ask for workers (the command line does; the
 dev server, which runs validate in a worker thread of a trio process, does not): ``fork`` copies
@@ -14,17 +21,22 @@ one thread, and a lock held by another would stay held in the child.
 
 from __future__ import annotations
 
+import gc
+import marshal
 import os
-import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-__all__ = ["MIN_PARALLEL_BYTES", "available_cores", "in_workers", "split_by_size"]
+__all__ = ["CHUNKS_PER_PROCESS", "MIN_PARALLEL_BYTES", "available_cores", "in_workers", "plan_chunks"]
 
-# Below this much YAML a fork, a pickle and a pipe cost more than the second core saves (a fork
-# of the loaded interpreter and the round trip take a few milliseconds; 1 MB takes ~50 ms).
+# Below this much YAML a fork and a pipe cost more than the second core saves (a fork of the
+# loaded interpreter and the round trip take a few milliseconds; 1 MB takes ~50 ms).
 MIN_PARALLEL_BYTES = 1024 * 1024
+# Chunks per process: enough that the last one to finish is short (a chunk of the bench's project
+# is ~40 scenes, a few milliseconds), few enough that a ticket costs nothing. A ticket is one byte.
+CHUNKS_PER_PROCESS = 24
+_MAX_CHUNKS = 255
 
 T = TypeVar("T")
 
@@ -37,42 +49,86 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def split_by_size(root: Path, targets: Sequence[str], parts: int) -> list[list[str]]:
-    """``targets`` cut into at most ``parts`` contiguous runs of about equal bytes; one run when
-    there is too little to share."""
-    sizes = []
+def _enough_bytes(root: Path, targets: Sequence[str]) -> bool:
+    """Whether the targets hold at least ``MIN_PARALLEL_BYTES`` (stat stops once they do)."""
+    total = 0
     for rel in targets:
+        if total >= MIN_PARALLEL_BYTES:
+            return True
         try:
-            sizes.append(os.stat(root / rel).st_size)
+            total += os.stat(root / rel).st_size
         except OSError:
-            sizes.append(0)
-    total = sum(sizes)
-    if parts < 2 or total < MIN_PARALLEL_BYTES or len(targets) < parts:
-        return [list(targets)]
-    runs: list[list[str]] = [[]]
-    done = 0
-    for rel, size in zip(targets, sizes, strict=True):
-        if done >= total * len(runs) / parts and len(runs) < parts:
-            runs.append([])
-        runs[-1].append(rel)
-        done += size
-    return [run for run in runs if run]
+            continue
+    return total >= MIN_PARALLEL_BYTES
 
 
-def in_workers(work: Callable[[list[str]], T], runs: list[list[str]]) -> list[T]:
-    """``work(run)`` for every run, the first here and each other in a forked child; results in
-    run order."""
-    children: list[tuple[int, int] | None] = []
-    for run in runs[1:]:
-        children.append(_fork(work, run))
-    results: list[T] = [work(runs[0])]
-    for run, child in zip(runs[1:], children, strict=True):
-        found = _collect(child) if child is not None else None
-        results.append(cast(T, found[0]) if found is not None else work(run))
-    return results
+def plan_chunks(root: Path, targets: Sequence[str], processes: int) -> list[list[str]] | None:
+    """``targets`` cut into contiguous chunks for ``processes`` processes, in order; None when
+    one process should do it all (one core, or too little to share)."""
+    if processes < 2 or len(targets) < 2 or not _enough_bytes(root, targets):
+        return None
+    count = min(len(targets), processes * CHUNKS_PER_PROCESS, _MAX_CHUNKS)
+    size, extra = divmod(len(targets), count)
+    chunks: list[list[str]] = []
+    start = 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        chunks.append(list(targets[start:end]))
+        start = end
+    return chunks
 
 
-def _fork(work: Callable[[list[str]], T], run: list[str]) -> tuple[int, int] | None:
+def in_workers(
+    work: Callable[[list[str]], T],
+    chunks: list[list[str]],
+    processes: int,
+    pack: Callable[[T], Any],
+    unpack: Callable[[Any], T],
+) -> list[T]:
+    """``work(chunk)`` for every chunk, shared between this process and ``processes - 1`` forked
+    children; results in chunk order. ``pack`` turns a result into ``marshal``-able data in a
+    child, ``unpack`` turns it back here."""
+    if not 0 < len(chunks) <= _MAX_CHUNKS:
+        raise ValueError(f"between 1 and {_MAX_CHUNKS} chunks, not {len(chunks)}")
+    try:
+        tickets, feed = os.pipe()
+    except OSError:
+        return [work(chunk) for chunk in chunks]
+    try:
+        os.write(feed, bytes(range(len(chunks))))  # at most 255 bytes: one atomic write
+    finally:
+        os.close(feed)  # the last ticket taken, every reader sees the end of the pipe
+    done: dict[int, T] = {}
+    children: list[tuple[int, int]] = []
+    try:
+        gc.freeze()  # the children's collector leaves the shared objects (and their pages) alone
+        try:
+            for _ in range(processes - 1):
+                child = _fork(work, chunks, tickets, pack)
+                if child is not None:
+                    children.append(child)
+        finally:
+            gc.unfreeze()
+        while (ticket := _take(tickets)) is not None:
+            done[ticket] = work(chunks[ticket])
+    finally:
+        os.close(tickets)
+        answers = [_collect(child) for child in children]
+    for answer in answers:
+        for ticket, packed in (answer or {}).items():
+            done[ticket] = unpack(packed)
+    return [done[index] if index in done else work(chunk) for index, chunk in enumerate(chunks)]
+
+
+def _take(tickets: int) -> int | None:
+    """The next chunk's number, or None when every chunk has been taken."""
+    ticket = os.read(tickets, 1)
+    return ticket[0] if ticket else None
+
+
+def _fork(
+    work: Callable[[list[str]], T], chunks: list[list[str]], tickets: int, pack: Callable[[T], Any]
+) -> tuple[int, int] | None:
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -83,13 +139,15 @@ def _fork(work: Callable[[list[str]], T], run: list[str]) -> tuple[int, int] | N
         os.close(read_end)
         os.close(write_end)
         return None
-    if pid == 0:  # the child: do the run, send it, leave without running the parent's exit code
+    if pid == 0:  # the child: take chunks, send what it found, leave without the parent's exit code
         code = 1
         try:
             os.close(read_end)
-            data = pickle.dumps(work(run), protocol=pickle.HIGHEST_PROTOCOL)
+            found: dict[int, Any] = {}
+            while (ticket := _take(tickets)) is not None:
+                found[ticket] = pack(work(chunks[ticket]))
             with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(data)
+                pipe.write(marshal.dumps(found))
             code = 0
         finally:
             os._exit(code)
@@ -97,15 +155,18 @@ def _fork(work: Callable[[list[str]], T], run: list[str]) -> tuple[int, int] | N
     return pid, read_end
 
 
-def _collect(child: tuple[int, int]) -> tuple[Any] | None:
-    """The child's result (in a 1-tuple), or None when it failed."""
+def _collect(child: tuple[int, int]) -> dict[int, Any] | None:
+    """What the child found (chunk number → packed result), or None when it failed."""
     pid, read_end = child
-    with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+    finally:
+        _, status = os.waitpid(pid, 0)
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         return None
     try:
-        return (pickle.loads(data),)
-    except Exception:  # a truncated answer: check the run here instead
+        found = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):  # a truncated answer: its chunks are checked here
         return None
+    return found if isinstance(found, dict) else None

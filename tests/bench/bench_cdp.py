@@ -36,6 +36,9 @@ AREA = "cdp"
 # Targets of the issue "Performance to the limit": the proxy's hop may add 30 % to a small round
 # trip, and a 30 MB result must not be slower through the proxy than from Chrome's own port.
 ROUND_TRIP_TARGET = 1.3
+# 16 paced clients at once: the proxy's hop may add as much to the worst client as it adds to a
+# single round trip (the crowd's own queueing is Chrome's and the kernel's, on both sides).
+CROWD_TARGET = 1.3
 BIG_TARGET = 1.0
 ROUND_TRIPS = 5000
 BLOCK = 500  # direct and proxy alternate in blocks, so drift on this shared machine hits both
@@ -270,17 +273,23 @@ async def _measure(direct_url: str, proxy_url: str, headers: list[tuple[bytes, b
                 runs[f"{side}1"].append((await _paced_clients(url, hdrs, 1, page))[0])
                 runs[f"{side}16"].append(max(await _paced_clients(url, hdrs, CLIENTS, page)))
         med = {key: statistics.median(values) for key, values in runs.items()}
-        direct_note = (
-            f"direct Chrome: {med['direct16']:.2f} vs {med['direct1']:.2f} ms = {med['direct16'] / med['direct1']:.2f}x"
+        # The physical limit of a crowd is the same crowd on Chrome's own port: 16 clients on a
+        # 2-core machine queue behind each other in Chrome and the kernel whatever the proxy does
+        # (direct Chrome alone goes from 1 to 16 clients at 2.0-4.4x here). The row used to
+        # compare proxy-16 with proxy-1 (target 2.0x); both of those ratios stay in the note.
+        crowd_note = (
+            f"16 vs 1 client: proxy {med['proxy16'] / med['proxy1']:.2f}x"
+            f" ({med['proxy16']:.2f} vs {med['proxy1']:.2f} ms),"
+            f" direct {med['direct16'] / med['direct1']:.2f}x ({med['direct16']:.2f} vs {med['direct1']:.2f} ms)"
         )
         rows.append(
             Result(
                 AREA,
-                f"{CLIENTS} clients at once (proxy): worst client median vs one client",
+                f"{CLIENTS} clients at once: worst client median, proxy vs direct",
                 med["proxy16"],
-                med["proxy1"],
-                2.0,
-                note=direct_note,
+                med["direct16"],
+                CROWD_TARGET,
+                note=crowd_note,
             )
         )
         single = [med["proxy1"]]

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pix3net.cdp._envelope import chrome_envelope, members
+from pix3net.cdp._envelope import ClientRequest, chrome_envelope, client_request, members
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=20),
@@ -84,3 +84,55 @@ def test_members_agrees_with_json_loads(value: Any) -> None:
             assert json.loads(text[member.value_start : member.value_end]) == member.value
     else:
         assert found is None
+
+
+def _chrome_members(data: bytes) -> list[tuple[str, Any]]:
+    """Chrome's view of a message: every member in order, duplicates kept."""
+    found = members(data.decode())
+    assert found is not None
+    return [(m.key, m.value) for m in found]
+
+
+@given(
+    st.dictionaries(st.sampled_from(["params", "x", "id2", "method2", "y"]), _JSON, max_size=3),
+    st.integers(-(2**40), 2**40),
+    st.one_of(st.none(), _SESSION),
+    st.integers(0, 3),
+    st.booleans(),
+)
+def test_client_request_splice_matches_parse_and_dump(
+    others: dict[str, Any], client_id: int, given_session: str | None, position: int, spaced: bool
+) -> None:
+    members_in = [("method", "M"), *others.items()]
+    members_in.insert(min(position, len(members_in)), ("id", client_id))
+    if given_session is not None:
+        members_in.insert(min(position + 1, len(members_in)), ("sessionId", given_session))
+    text = json.dumps(dict(members_in)) if spaced else json.dumps(dict(members_in), separators=(",", ":"))
+    request = client_request(text)
+    assert isinstance(request, ClientRequest)
+    assert request.id_text == str(client_id)
+    sent = request.for_chrome(77, given_session or "ROOT")
+    pairs = _chrome_members(sent)
+    assert [k for k, _ in pairs].count("id") == 1 and [k for k, _ in pairs].count("sessionId") == 1
+    assert dict(pairs) == {**dict(members_in), "id": 77, "sessionId": given_session or "ROOT"}
+
+
+def test_client_request_keys_written_otherwise_are_never_spliced_past() -> None:
+    # Chrome takes the last of duplicate keys: whatever the client wrote, Chrome sees one id
+    # (ours) and one sessionId (the checked one).
+    texts = [
+        '{"id":1,"method":"M","\\u0069d":1}',
+        '{"id":1,"method":"M","i\\u0064":5,"sessionId":"S"}',
+        '{"id":1,"method":"M","sessionId":"S","session\\u0049d":"OTHER"}',
+        '{"id":1,"method":"M","params":{"id":3},"sessionId":"S"}',
+        '{"id":1,"method":"M","params":"\\"id\\":2,","sessionId":"S"}',
+        '{"id":1,"method":"M","params":{"sessionId":"OTHER"}}',
+        '{"id":1,"method":"M","id":1}',
+    ]
+    for text in texts:
+        request = client_request(text)
+        assert isinstance(request, ClientRequest), text
+        pairs = _chrome_members(request.for_chrome(77, "S"))
+        keys = [k for k, _ in pairs]
+        assert keys.count("id") == 1 and keys.count("sessionId") == 1, text
+        assert dict(pairs)["id"] == 77 and dict(pairs)["sessionId"] == "S", text
