@@ -32,7 +32,7 @@ class ManifestError(ValueError):
 def _load_rt(text: str, where: str) -> Any:
     try:
         return YAML(typ="rt").load(text)
-    except YAMLError as exc:
+    except (YAMLError, ValueError) as exc:  # ruamel reads `._` as a float, then float('.') fails
         raise ManifestError(f"{where} is not valid YAML ({_one_line(str(exc))}); fix it and run again") from exc
 
 
@@ -52,7 +52,7 @@ def yaml_scalar(value: str) -> str:
         try:
             if _load_plain(f"k: {value}\n") == {"k": value}:
                 return value
-        except YAMLError:
+        except (YAMLError, ValueError):  # ValueError: ruamel's float resolver takes `._`, float() does not
             pass
     return json.dumps(value, ensure_ascii=True)
 

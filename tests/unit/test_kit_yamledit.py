@@ -62,7 +62,9 @@ def test_remove_hybrid() -> None:
     assert remove_metadata_key(new, "pix3Hybrid") == (new, None)
 
 
-@pytest.mark.parametrize("value", ["2.0.0-alpha.0", ".claude/skills/a/SKILL.md", "true", "1.5", "a: b", "#x", "", " s"])
+@pytest.mark.parametrize(
+    "value", ["2.0.0-alpha.0", ".claude/skills/a/SKILL.md", "true", "1.5", "a: b", "#x", "", " s", "._", "._/x"]
+)
 def test_scalars_read_back(value: str) -> None:
     assert load(f"k: {yaml_scalar(value)}\n") == {"k": value}
 
@@ -93,6 +95,13 @@ def test_only_agent_kit_changes(top: dict[str, object], meta: dict[str, object],
     # Every original line is still there, in order.
     kept = iter(new.splitlines())
     assert all(any(line == other for other in kept) for line in text.splitlines())
+
+
+def test_a_value_ruamel_cannot_read_back_is_a_manifest_error() -> None:
+    """ruamel resolves a plain `._` as a float and then fails in float(): the kit says the manifest
+    cannot be read, it does not crash."""
+    with pytest.raises(ManifestError, match="not valid YAML"):
+        set_agent_kit("version: 1.0.0\nmetadata:\n  projectName: ._\n", "2.0.0", ["a"])
 
 
 def test_crlf_files_stay_crlf() -> None:
