@@ -14,6 +14,7 @@ found (:meth:`BrowserSource.get` waits for it).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import shutil
 import signal
@@ -42,8 +43,11 @@ __all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_brows
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio")
 HEADLESS_MARK = "HeadlessChrome"  # in the user agent of a --headless=new Chrome
 CONNECT_SECONDS = 5.0
+PROVE_SECONDS = 1.5  # the proof's GET, as pix3net.cdp.port's
 CLOSE_PAGE_SECONDS = 5.0
 PROFILE_PREFIX = "pix3-smoke-chrome-"
+SHM = "/dev/shm"
+SHM_MIN_FREE = 256 * 1024 * 1024  # a game's cached files go to the profile too
 
 
 class BrowserUnavailable(Exception):
@@ -57,10 +61,11 @@ class BrowserUnavailable(Exception):
 
 @dataclass
 class Page:
-    """One scene's page: a fresh browser context, its one target, our session on it."""
+    """One scene's page: a fresh browser context and its one target (or a private Chrome's own
+    first tab, ``context_id`` None), our session on it."""
 
     connection: Connection
-    context_id: str
+    context_id: str | None
     target_id: str
     session: str
     events: trio.MemoryReceiveChannel[tuple[str, dict[str, Any]]]
@@ -69,14 +74,22 @@ class Page:
         return await self.connection.call(method, params, self.session)
 
     async def close(self) -> None:
-        """Dispose the context (its page with it); shielded, bounded, never raises."""
+        """Dispose the context (its page with it), or close the first tab; shielded, bounded,
+        never raises."""
         self.connection.forget(self.session)
-        await _dispose(self.connection, self.context_id)
+        if self.context_id is not None:
+            await _dispose(self.connection, self.context_id)
+        else:
+            await _bounded(self.connection, "Target.closeTarget", {"targetId": self.target_id})
+
+
+async def _bounded(connection: Connection, method: str, params: dict[str, Any]) -> None:
+    with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_PAGE_SECONDS), contextlib.suppress(Exception):
+        await connection.call(method, params)
 
 
 async def _dispose(connection: Connection, context_id: str) -> None:
-    with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_PAGE_SECONDS), contextlib.suppress(Exception):
-        await connection.call("Target.disposeBrowserContext", {"browserContextId": context_id})
+    await _bounded(connection, "Target.disposeBrowserContext", {"browserContextId": context_id})
 
 
 @dataclass
@@ -84,8 +97,15 @@ class Browser:
     connection: Connection
     product: str
     how: str  # for the report's note
+    # A private Chrome's own first tab (about:blank, started with Chrome): the first page taken.
+    first_tab: bool = False
 
     async def open_page(self) -> Page:
+        if self.first_tab:
+            self.first_tab = False
+            page = await self._first_tab()
+            if page is not None:
+                return page
         call = self.connection.call
         context = (await call("Target.createBrowserContext", {"disposeOnDetach": True}))["browserContextId"]
         try:
@@ -96,6 +116,19 @@ class Browser:
             await _dispose(self.connection, context)
             raise
         return Page(self.connection, context, target, session, self.connection.listen(session))
+
+    async def _first_tab(self) -> Page | None:
+        """The tab a private Chrome opened at its start, when it has one: its renderer started
+        with Chrome, and its profile is as fresh as a new context (nothing else ever ran in
+        that Chrome). None when there is no such tab (yet): a fresh context is made instead."""
+        call = self.connection.call
+        infos = (await call("Target.getTargets")).get("targetInfos", [])
+        tabs = [t for t in infos if isinstance(t, dict) and t.get("type") == "page" and t.get("url") == "about:blank"]
+        if not tabs:
+            return None
+        target = str(tabs[0]["targetId"])
+        session = (await call("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
+        return Page(self.connection, None, target, session, self.connection.listen(session))
 
 
 class BrowserSource:
@@ -144,10 +177,9 @@ class BrowserSource:
         if record is None or token is None or record.proxy != PROXY_PROTOCOL:
             return None  # nothing to reuse: the private Chrome starts without loading the proxy client
         from pix3net.cdp.client import Closed, Rejected, WsClient
-        from pix3net.cdp.port import prove_proxy
         from pix3net.smoke._cdp import WsTransport
 
-        if (await prove_proxy(record.port, token)).kind != "ours":
+        if not await trio.to_thread.run_sync(proves_token, record.port, token):
             return None
         with trio.move_on_after(CONNECT_SECONDS):
             try:
@@ -172,7 +204,7 @@ class BrowserSource:
         binary = find_chrome(self._env, sys.platform)
         if binary is None:
             raise BrowserUnavailable("E_SMOKE_UNSUPPORTED", no_chrome_message(sys.platform))
-        self._profile = tempfile.mkdtemp(prefix=PROFILE_PREFIX)
+        self._profile = tempfile.mkdtemp(prefix=PROFILE_PREFIX, dir=profile_parent(self._env))
         args = chrome_args(
             self._profile, "about:blank", headless=True, no_sandbox=needs_no_sandbox(), extra=QUIET_FLAGS
         )
@@ -192,7 +224,7 @@ class BrowserSource:
             raise BrowserUnavailable("E_SMOKE_CRASH", f"{why} ({binary})" + (f":\n{tail}" if tail else ""))
         connection = Connection(PipeTransport(chrome.channel))
         self._nursery.start_soon(connection.run)
-        return Browser(connection, product, "a private headless Chrome started for this run")
+        return Browser(connection, product, "a private headless Chrome started for this run", first_tab=True)
 
     async def _close_client(self) -> None:
         if self._client is not None:
@@ -211,6 +243,46 @@ class BrowserSource:
             with trio.CancelScope(shield=True):
                 await _wait_children(self._profile)
             shutil.rmtree(self._profile, ignore_errors=True)
+
+
+def profile_parent(env: Mapping[str, str], shm: str = SHM) -> str | None:
+    """Where the private profile goes: ``$TMPDIR`` when it is set; else memory (``/dev/shm``, a
+    tmpfs) when it is a writable folder with room; else the system's temporary folder (None).
+
+    Chrome writes ~200 files (SQLite databases, caches) into a new profile: on a disk their
+    writes slow Chrome's start and their removal costs 50–450 ms on a busy machine, ~2 ms on a
+    tmpfs (docs/smoke.md, "The browser")."""
+    if env.get("TMPDIR"):
+        return env["TMPDIR"]
+    try:
+        stats = os.statvfs(shm)
+    except OSError:
+        return None
+    if stats.f_bavail * stats.f_frsize < SHM_MIN_FREE or not os.access(shm, os.W_OK | os.X_OK):
+        return None
+    return shm
+
+
+def proves_token(port: int, token: str, seconds: float = PROVE_SECONDS) -> bool:
+    """The proxy on ``port`` proves it knows ``token`` (docs/cdp-proxy.md, "Proof"): one
+    ``GET /json/version`` with a fresh challenge and no ``Authorization``; only a valid
+    ``X-Pix3-Proof`` earns the token. The same exchange as ``pix3net.cdp.port.prove_proxy``, on
+    the standard library's HTTP client in a worker thread: a smoke run does not pay httpx's
+    import (~80 ms with its command-line extras) for one GET."""
+    from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
+
+    challenge = new_challenge()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
+    try:
+        connection.request("GET", "/json/version", headers={CHALLENGE_HEADER: challenge})
+        answer = connection.getresponse()
+        proof = answer.getheader(PROOF_HEADER)
+        answer.read()
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
+    return verify_proof(token, challenge, proof)
 
 
 async def _end_chrome(chrome: ChromeProcess) -> None:

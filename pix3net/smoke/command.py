@@ -190,32 +190,40 @@ def _scene_may_exist(root: Path, cwd: Path, scene: str | None) -> bool:
 
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
     from pix3net.smoke._browser import open_browser
-    from pix3net.smoke._pages import open_pages
 
     # The browser, and the first page on it, get ready now, while the editor flushes and the
     # scenes are chosen (both in a worker thread) — unless the scene named is plainly missing.
     early = _scene_may_exist(root, cwd, args.scene)
-    async with (
-        open_browser(pix3_home(env), env, early=early) as browsers,
-        open_pages(browsers, args.frames, early=early) as pages,
-    ):
-        unsynced = await trio.to_thread.run_sync(_flush, root, args)
-        if unsynced is not None:
-            return Outcome([unsynced])
-        plan, manifest = await trio.to_thread.run_sync(_plan, root, cwd, args)
-        if plan.failure is not None:
-            return Outcome([plan.failure])
-        runs = await run_plan(
-            plan,
-            pages,
-            browsers,
-            root=root,
-            frames=args.frames,
-            seconds=args.timeout,
-            viewport=manifest.viewport,
-            progress=progress,
-        )
-        return Outcome(runs, None if plan.single else plan.selection)
+    async with open_browser(pix3_home(env), env, early=early) as browsers:
+        # Let the browser's task run up to its first wait (a private Chrome is spawned by then)
+        # before the run's own modules and the scene model are imported (~100 ms).
+        await trio.lowlevel.checkpoint()
+        from pix3net.smoke._pages import open_pages
+
+        async with open_pages(browsers, args.frames, early=early) as pages:
+            return await _smoke_in(args, root, cwd, pages, browsers, progress)
+
+
+async def _smoke_in(
+    args: SmokeArgs, root: Path, cwd: Path, pages: PagePool, browsers: BrowserSource, progress: Progress | None
+) -> Outcome:
+    unsynced = await trio.to_thread.run_sync(_flush, root, args)
+    if unsynced is not None:
+        return Outcome([unsynced])
+    plan, manifest = await trio.to_thread.run_sync(_plan, root, cwd, args)
+    if plan.failure is not None:
+        return Outcome([plan.failure])
+    runs = await run_plan(
+        plan,
+        pages,
+        browsers,
+        root=root,
+        frames=args.frames,
+        seconds=args.timeout,
+        viewport=manifest.viewport,
+        progress=progress,
+    )
+    return Outcome(runs, None if plan.single else plan.selection)
 
 
 def _write_json(out: TextIO, value: Any) -> None:

@@ -6,6 +6,7 @@ One fixture project with every game is served by a live dev server for the modul
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -172,6 +173,41 @@ def test_a_project_without_a_game_page(tmp_path: Path, env: dict[str, str]) -> N
     assert [e["code"] for e in report["errors"]] == ["E_SMOKE_LOAD"]
     assert "answered HTTP 404" in report["errors"][0]["message"]
     assert report["frames"] == 0 and report["firstFrameOk"] is False
+
+
+def test_without_tmpdir_the_profile_lives_in_memory_and_goes(game: tuple[Path, dict[str, str]]) -> None:
+    """No ``TMPDIR``: the private Chrome's profile is a ``pix3-smoke-chrome-*`` folder in
+    ``/dev/shm``, Chrome's own ``TMPDIR``; after the run it and every Chrome process are gone."""
+    root, base = game
+    mark = f"smoke-shm-{os.getpid()}-{time.monotonic_ns()}"  # inherited by Chrome and its helpers
+    env = pix3_env({**base, "PIX3_SMOKE_TEST_MARK": mark})
+    env.pop("TMPDIR", None)
+    run = subprocess.Popen(
+        pix3_argv("smoke", "scenes/clean.pix3scene", "--frames", "90", "--json"),
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    profiles: set[str] = set()
+    try:
+        while run.poll() is None:
+            for pid in processes_in_env(mark):
+                with contextlib.suppress(OSError):
+                    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                    profiles.update(v[7:].decode() for v in environ if v.startswith(b"TMPDIR="))
+            time.sleep(0.02)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 0, out + err
+    assert json.loads(out)["frames"] == 90
+    [profile] = profiles
+    assert profile.startswith("/dev/shm/pix3-smoke-chrome-"), profile
+    assert not Path(profile).exists(), "the profile was left behind"
+    assert processes_in_env(mark) == [], "a Chrome of the run is still running"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])

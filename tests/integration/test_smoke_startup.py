@@ -1,0 +1,189 @@
+"""What a smoke run does before and after its scene, against small real servers on 127.0.0.1
+(docs/smoke.md, "The browser"; docs/devserver.md, "The flush client"): where the private
+Chrome's profile goes, the proof asked of an owner's proxy, and the flush client's HTTP answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof
+from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent, proves_token
+from pix3net.sync import sync_editor
+from tests.support.ports import free_port
+
+TOKEN = "t" * 43
+Handler = Callable[[BaseHTTPRequestHandler], None]
+
+
+@contextlib.contextmanager
+def http_server(answer: Handler) -> Iterator[int]:
+    """A threaded HTTP server on 127.0.0.1 answering every GET and POST with ``answer``."""
+
+    class One(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            answer(self)
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            answer(self)
+
+        def log_message(self, *_: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), One)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    with contextlib.suppress(OSError):  # a client that gave up (the deadline tests) closed its end
+        _reply(handler, status, body, headers or {})
+
+
+def _reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]) -> None:
+    handler.send_response(status)
+    for name, value in headers.items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+# -- the private profile's folder -------------------------------------------------------------
+
+
+def test_profile_goes_to_tmpdir_when_set(tmp_path: Path) -> None:
+    assert profile_parent({"TMPDIR": str(tmp_path)}, shm=str(tmp_path / "shm")) == str(tmp_path)
+
+
+def test_profile_goes_to_memory_when_tmpdir_is_unset(tmp_path: Path) -> None:
+    shm = tmp_path / "shm"
+    shm.mkdir()
+    stats = os.statvfs(shm)
+    if stats.f_bavail * stats.f_frsize < SHM_MIN_FREE:
+        pytest.fail(f"{tmp_path} has less than {SHM_MIN_FREE} bytes free: this test needs room")
+    assert profile_parent({}, shm=str(shm)) == str(shm)
+    assert profile_parent({"TMPDIR": ""}, shm=str(shm)) == str(shm)
+
+
+def test_profile_falls_back_to_the_system_temp_folder(tmp_path: Path) -> None:
+    assert profile_parent({}, shm=str(tmp_path / "no-such-folder")) is None
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    assert profile_parent({}, shm=str(a_file)) is None  # statvfs works on a file; X_OK does not
+
+
+# -- the proof asked of an owner's proxy ----------------------------------------------------------
+
+
+def test_a_proxy_that_knows_the_token_proves_it() -> None:
+    seen: list[dict[str, str]] = []
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        seen.append(dict(handler.headers))
+        challenge = handler.headers.get(CHALLENGE_HEADER, "")
+        reply(handler, 401, b"no token", {PROOF_HEADER: local_proof(TOKEN, challenge)})
+
+    with http_server(answer) as port:
+        assert proves_token(port, TOKEN) is True
+    [headers] = seen
+    assert "Authorization" not in headers, "the token must not be sent before the proof"
+
+
+def test_a_proxy_with_another_token_or_no_proof_does_not_prove_it() -> None:
+    def other_token(handler: BaseHTTPRequestHandler) -> None:
+        reply(handler, 401, b"", {PROOF_HEADER: local_proof("x" * 43, handler.headers.get(CHALLENGE_HEADER, ""))})
+
+    def no_proof(handler: BaseHTTPRequestHandler) -> None:
+        reply(handler, 200, b'{"Browser": "HeadlessChrome/1"}')
+
+    for answer in (other_token, no_proof):
+        with http_server(answer) as port:
+            assert proves_token(port, TOKEN) is False
+
+
+def test_nothing_listening_or_a_silent_port_does_not_prove_it() -> None:
+    assert proves_token(free_port(), TOKEN) is False
+
+    def silent(handler: BaseHTTPRequestHandler) -> None:
+        time.sleep(1.0)
+
+    with http_server(silent) as port:
+        started = time.monotonic()
+        assert proves_token(port, TOKEN, seconds=0.2) is False
+        assert time.monotonic() - started < 0.9
+
+
+# -- the flush client's HTTP ----------------------------------------------------------------------
+
+
+def project_on(tmp_path: Path, port: int) -> Path:
+    (tmp_path / ".pix3").mkdir()
+    (tmp_path / ".pix3" / "dev.json").write_text(json.dumps({"url": f"http://127.0.0.1:{port}/", "pid": 1}))
+    return tmp_path
+
+
+def test_flush_request_and_its_answer(tmp_path: Path) -> None:
+    requests: list[tuple[str, str, str | None]] = []
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        requests.append((handler.command, handler.path, handler.headers.get("X-Pix3")))
+        if handler.path.endswith("/flush"):
+            reply(handler, 409, json.dumps({"ok": False, "reason": "gesture_in_progress"}).encode())
+        else:
+            reply(handler, 200, b"{}")
+
+    with http_server(answer) as port:
+        outcome = sync_editor(project_on(tmp_path, port))
+    assert (outcome.status, outcome.reason) == ("unsynced", "gesture_in_progress")
+    assert requests == [("GET", "/__pix3/api/hello", None), ("POST", "/__pix3/api/flush", "1")]
+
+
+def test_flush_answers_that_are_not_json_or_not_a_server(tmp_path: Path) -> None:
+    def not_json(handler: BaseHTTPRequestHandler) -> None:
+        reply(handler, 200, b"{" if handler.path.endswith("/flush") else b"{}")
+
+    with http_server(not_json) as port:
+        outcome = sync_editor(project_on(tmp_path, port))
+    assert outcome.status == "unsynced"
+    assert outcome.reason and "Expecting property name" in outcome.reason
+
+    def hello_404(handler: BaseHTTPRequestHandler) -> None:
+        reply(handler, 404, b"")
+
+    with http_server(hello_404) as port:
+        (tmp_path / ".pix3" / "dev.json").write_text(json.dumps({"url": f"http://127.0.0.1:{port}/"}))
+        assert sync_editor(tmp_path).status == "no-server"
+    (tmp_path / ".pix3" / "dev.json").write_text(json.dumps({"url": "ftp://127.0.0.1/"}))
+    assert sync_editor(tmp_path).status == "no-server"
+
+
+def test_flush_that_outlives_its_deadline(tmp_path: Path) -> None:
+    def slow_flush(handler: BaseHTTPRequestHandler) -> None:
+        if handler.path.endswith("/flush"):
+            time.sleep(3.0)
+        reply(handler, 200, b"{}")
+
+    with http_server(slow_flush) as port:
+        started = time.monotonic()
+        outcome = sync_editor(project_on(tmp_path, port), timeout_ms=1)  # aborted 2 s after the editor's 1 ms
+        elapsed = time.monotonic() - started
+    assert (outcome.status, outcome.reason) == ("unsynced", "The operation was aborted due to timeout")
+    assert 1.9 < elapsed < 2.9
