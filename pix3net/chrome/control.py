@@ -22,6 +22,7 @@ from pathlib import Path
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
+from pix3net.pids import pid_alive
 
 # The owner's own 20 s readiness plus 2 s (docs/chrome-owner.md, "The parent's side"). The
 # reference polls every 150 ms; a refused connect costs microseconds, and the proxy is usually
@@ -203,13 +204,7 @@ def _alive(pid: int) -> bool:
     # Our own child would linger as a zombie that `kill(pid, 0)` still finds: reap it first.
     with contextlib.suppress(ChildProcessError, OSError):
         os.waitpid(pid, os.WNOHANG)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid_alive(pid)
 
 
 def stop_owner(home: Path, *, sleep: Callable[[float], None] = time.sleep) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from pix3net import probe
+from pix3net.pids import pid_alive
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
@@ -199,16 +200,6 @@ def start_dev_server(
     return spawn_dev_server(root, port, previous).wait(probe)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @dataclass(frozen=True)
 class Stopped:
     stopped: bool
@@ -229,6 +220,6 @@ def stop_dev_server(root: Path, wait_s: float = STOP_WAIT_S) -> Stopped:
             (root / DEV_JSON).unlink()
         return Stopped(False, info.pid)
     deadline = time.monotonic() + wait_s  # the server removes its record as it goes
-    while _alive(info.pid) and time.monotonic() < deadline:
+    while pid_alive(info.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return Stopped(True, info.pid)

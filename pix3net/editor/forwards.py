@@ -18,11 +18,11 @@ File shape (0600)::
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pix3net.cdp.proof import FORWARD_PORTS_FILE
+from pix3net.pids import pid_alive
 from pix3tools.core import atomic_write, ensure_home
 
 
@@ -65,15 +65,7 @@ def render(forwards: list[Forward]) -> str:
 
 
 def _alive(pid: int | None) -> bool:
-    if pid is None or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid is not None and pid > 0 and pid_alive(pid)
 
 
 def read_forwards(home: Path) -> list[Forward]:

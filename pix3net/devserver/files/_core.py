@@ -22,6 +22,8 @@ from typing import Any
 
 from pix3net.devserver.errors import ApiError
 from pix3net.devserver.mediatypes import content_type
+from pix3net.pids import pid_alive
+from pix3tools.project import sort_paths
 
 from ._changeset import recover
 from ._conditions import check_preconditions
@@ -46,7 +48,6 @@ from ._table import (
     hash_fd,
     outermost,
     revision_of,
-    sort_paths,
 )
 
 WHOLE_READ_LIMIT = 8 * 1024 * 1024  # files up to 8 MiB are read whole
@@ -61,13 +62,7 @@ Fault = Callable[[str], None]
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return False  # ours, from before a restart that kept the pid (a container's pid 1)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid_alive(pid)
 
 
 def symlink_error(wire: str) -> ApiError:

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from pix3tools.core.walk import FILE_TABLE, walk_fd
+from pix3tools.project import code_unit_key, sort_paths
 
+from ._fsutil import open_file_nofollow
 from ._paths import TEMP_NAME
 
 # Directories skipped at any depth (a FILE with such a name is kept) and the root's `.pix3`: the
@@ -29,19 +31,6 @@ class Entry(NamedTuple):
     size: int
     mtime: int  # epoch ms, floor(ns / 1e6)
     sha256: str | None = None
-
-
-def code_unit_key(path: str) -> bytes:
-    """JavaScript sorts strings by UTF-16 code units; UTF-16-BE bytes order the same way."""
-    return path.encode("utf-16-be", "surrogatepass")
-
-
-def sort_paths(paths: Iterable[str]) -> list[str]:
-    """Code-unit order; plain (code point) order is the same when every path is ASCII."""
-    items = list(paths)
-    if all(p.isascii() for p in items):
-        return sorted(items)
-    return sorted(items, key=code_unit_key)
 
 
 def under(path: str, prefix: str) -> bool:
@@ -107,8 +96,6 @@ class Scanner:
             if dir_fd is not None and name is not None:
                 fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
             else:
-                from ._fsutil import open_file_nofollow
-
                 fd = open_file_nofollow(self.root, wire)
         except OSError:
             return None
