@@ -91,9 +91,14 @@ def splice() -> Iterator[Callable[[Upstream, Upstream | None], socket.socket]]:
         end.close()
 
 
+# Bytes read past the end of one answer (pipelined answers can arrive in one recv), per client.
+_AHEAD: dict[int, bytes] = {}
+
+
 def read_answer(client: socket.socket, head_only: bool = False) -> bytes:
-    """One whole response (Content-Length or chunked framing, or up to EOF); ``head_only`` for HEAD."""
-    buf = b""
+    """One whole response (Content-Length or chunked framing, or up to EOF); ``head_only`` for HEAD.
+    What arrived after it is kept for the next call on the same client."""
+    buf = _AHEAD.pop(id(client), b"")
     while b"\r\n\r\n" not in buf:
         data = client.recv(65536)
         if not data:
@@ -101,18 +106,24 @@ def read_answer(client: socket.socket, head_only: bool = False) -> bytes:
         buf += data
     head, _, body = buf.partition(b"\r\n\r\n")
     lower = head.lower()
+    rest = b""
     if head_only or head.startswith((b"HTTP/1.1 1", b"HTTP/1.1 204", b"HTTP/1.1 304")):
-        pass
+        body, rest = b"", body
     elif b"content-length:" in lower:
         length = int(lower.split(b"content-length:")[1].split(b"\r\n")[0])
         while len(body) < length:
             body += client.recv(65536)
+        body, rest = body[:length], body[length:]
     elif b"chunked" in lower:
-        while not body.endswith(b"0\r\n\r\n"):
+        while not (body.startswith(b"0\r\n\r\n") or b"\r\n0\r\n\r\n" in body):
             body += client.recv(65536)
+        end = 5 if body.startswith(b"0\r\n\r\n") else body.index(b"\r\n0\r\n\r\n") + 7
+        body, rest = body[:end], body[end:]
     else:
         while data := client.recv(65536):
             body += data
+    if rest:
+        _AHEAD[id(client)] = rest
     return head + b"\r\n\r\n" + body
 
 
