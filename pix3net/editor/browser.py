@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net import probe, wscall
+from pix3net import probe, ready, wscall
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.control import START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
+from pix3net.chrome.control import QUIET_POLL_S, START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
 from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
 from pix3net.chrome.options import OwnerOptions
@@ -71,7 +71,8 @@ class Prepared:
 
     def wait(self) -> None:
         while not self.check():
-            time.sleep(START_POLL_SECONDS)
+            pipe = self.starting.ready if self.starting is not None else None
+            ready.wait([pipe], START_POLL_SECONDS if pipe is None or pipe.heard else QUIET_POLL_S)
 
     def stop(self) -> None:
         """The other half of the start failed: the owner started here goes (it closes Chrome)."""
