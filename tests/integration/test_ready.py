@@ -64,7 +64,9 @@ def test_take_needs_a_pipe_and_makes_it_close_on_exec(tmp_path: Path) -> None:
 
 def test_ready_is_heard_at_once_while_the_child_lives_on() -> None:
     pipe = ready.Pipe()
-    child = _child(pipe, "import time; from pix3net import ready; fd = ready.take(); ready.say_ready(fd); time.sleep(60)")
+    child = _child(
+        pipe, "import time; from pix3net import ready; fd = ready.take(); ready.say_ready(fd); time.sleep(60)"
+    )
     try:
         assert _heard_within(pipe, LONG) is not None
         assert child.poll() is None  # the byte woke us, not the end of the pipe
