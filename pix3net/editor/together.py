@@ -1,9 +1,9 @@
 """A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start and reuse (performance)").
 
 Both take about as long as Python plus their own start; one after the other they add up. Chrome
-is launched (or our running one found) while the dev server starts, on ``about:blank`` when its
-address is not known yet, and the blank page is sent to the editor once the server's record
-answers. One plain loop waits for both: each daemon says on its readiness pipe when it is up or
+is launched (or our running one found) first and the dev server right after; Chrome on the
+server's predicted address, or on ``about:blank`` when it is not known yet, and the blank page
+is sent to the editor once the server's record answers. One plain loop waits for both: each daemon says on its readiness pipe when it is up or
 gone (`pix3net.ready`), and only then are its record and port checked (a poll every 20 ms for a
 dev server that has no pipe: plain Vite). Lines print in the usual order afterwards. A dev
 server that fails stops the Chrome started for it: nothing is left running that the user did
@@ -22,7 +22,7 @@ from pix3tools.core.devrecord import DevInfo
 
 
 def start_together(
-    starting: Starting,
+    spawn: Callable[[], Starting],
     home: Path,
     *,
     preferred: int,
@@ -32,6 +32,8 @@ def start_together(
 ) -> tuple[DevInfo, ChromeResult | ChromeStepError]:
     """The dev server's record, and Chrome's result or the reason it failed (lines to ``emit``).
 
+    Chrome's owner is spawned first, then the dev server (``spawn``): Chrome's start is the longer
+    one, and the server binds its port long before Chrome's first request could reach it.
     Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
     (an owner started meanwhile is stopped).
     """
@@ -43,6 +45,7 @@ def start_together(
         failed = exc
     info: DevInfo | None = None
     try:
+        starting = spawn()
         while True:
             if info is None:
                 info = starting.poll()
