@@ -16,8 +16,8 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pix3net import ready
 from pix3net.cdp.token import ensure_token
@@ -47,8 +47,7 @@ class OwnerStartError(Exception):
     """The owner did not come up; the message is what `pix3 editor: ` prints before exiting 1."""
 
 
-@dataclass(frozen=True)
-class StartedOwner:
+class StartedOwner(NamedTuple):
     pid: int
     port: int
     log: Path

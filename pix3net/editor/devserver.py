@@ -17,9 +17,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
 from pix3net.pids import pid_alive
@@ -49,8 +48,7 @@ def probe_hello(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
     return probe.hello(url, timeout)
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     state: Literal["none", "live", "stale"]
     info: DevInfo | None
 
@@ -223,8 +221,7 @@ def start_dev_server(
     return spawn_dev_server(root, port, previous).wait(probe)
 
 
-@dataclass(frozen=True)
-class Stopped:
+class Stopped(NamedTuple):
     stopped: bool
     pid: int | None
 
