@@ -135,16 +135,21 @@ def serve_connection(
     reader = _Reader(client)
     upstream: _Reader | None = None
     upstream_port: int | None = None
-    send = client.sendall
+    recv, send = client.recv, client.sendall
     try:
         while True:
-            end = reader.buf.find(b"\r\n\r\n") + 4
-            if end < 4:
+            buf = reader.buf
+            if not buf:  # waiting for a request: the idle timeout is the socket's
+                buf = reader.buf = recv(READ)
+                if not buf:
+                    return
+            end = buf.find(b"\r\n\r\n") + 4
+            if end < 4:  # the rest of the head, within HEAD_TIMEOUT_S
                 end = _read_head(reader)
                 if end == -1:
                     return
+                buf = reader.buf
             activity.waiting_since = None
-            buf = reader.buf
             port = vite_port()
             common = common_request(buf, end) if end > 0 else None
             if common is not None and port is not None and _for_vite(common[1]):
