@@ -173,6 +173,17 @@ class Starting:
                 self.child.terminate()
 
 
+def server_env() -> dict[str, str]:
+    """The started server's environment: no colours in its log, and this pix3net importable by
+    `python -m pix3net` from the project folder."""
+    env = {**os.environ, "FORCE_COLOR": "0"}
+    package_root = str(Path(__file__).resolve().parents[2])
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if package_root not in paths:
+        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
+    return env
+
+
 def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
     """Start the server detached, its output in `.pix3/dev.log`; returns at once."""
     argv, name = server_argv(root, port)
@@ -181,12 +192,7 @@ def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> 
     with contextlib.suppress(FileNotFoundError):
         record.unlink()
     log = root / DEV_LOG
-    env = {**os.environ, "FORCE_COLOR": "0"}
-    # `python -m pix3net` in the project folder: this pix3net must be importable from there too.
-    package_root = str(Path(__file__).resolve().parents[2])
-    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if package_root not in paths:
-        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
+    env = server_env()
     log.write_bytes(b"")  # truncated: this start's log only
     # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
     pipe = ready.Pipe() if name == OURS else None

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import trio
 
-from pix3net.editor.devserver import START_TIMEOUT_S, DevServerError, probe_hello, server_argv
+from pix3net import ready
+from pix3net.editor.devserver import OURS, START_TIMEOUT_S, DevServerError, probe_hello, server_argv, server_env
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
@@ -68,32 +69,35 @@ def _stop(child: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def _spawn(root: Path) -> subprocess.Popen[bytes]:
-    argv, _ = server_argv(root, None)
+def _spawn(root: Path, argv: list[str], pipe: ready.Pipe | None) -> subprocess.Popen[bytes]:
+    """Our server gets ``pipe`` (`pix3net.ready`): it says when it answers; plain Vite is polled."""
     (root / DEV_JSON).parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         (root / DEV_JSON).unlink()
-    env = {**os.environ, "FORCE_COLOR": "0"}
-    package_root = str(Path(__file__).resolve().parents[2])
-    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if package_root not in paths:
-        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
+    env = server_env()
+    if pipe is not None:
+        pipe.child_env(env)
     log = root / DEV_LOG
     log.write_bytes(b"")
-    with open(log, "ab") as log_file:
-        # Blocking Popen from this (main) thread on purpose: the death signal follows the thread
-        # that spawned the child. Its own process group: the terminal's Ctrl-C reaches only us,
-        # and we stop it (and its Vite) as a group.
-        return subprocess.Popen(
-            argv,
-            cwd=root,
-            stdin=subprocess.DEVNULL,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
-            preexec_fn=partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None,
-        )
+    try:
+        with open(log, "ab") as log_file:
+            # Blocking Popen from this (main) thread on purpose: the death signal follows the thread
+            # that spawned the child. Its own process group: the terminal's Ctrl-C reaches only us,
+            # and we stop it (and its Vite) as a group.
+            return subprocess.Popen(
+                argv,
+                cwd=root,
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+                pass_fds=(pipe.write_fd,) if pipe is not None else (),
+                preexec_fn=partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None,
+            )
+    finally:
+        if pipe is not None:
+            pipe.spawned()
 
 
 @contextlib.asynccontextmanager
@@ -103,9 +107,13 @@ async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
     if info is not None and await answers(info.url):
         yield info.url, False
         return
+    argv, name = server_argv(root, None)
+    pipe = ready.Pipe() if name == OURS else None
     try:
-        child = _spawn(root)
+        child = _spawn(root, argv, pipe)
     except OSError as exc:
+        if pipe is not None:
+            pipe.close()
         raise DevServerError(f"could not start the dev server: {exc}") from None
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -123,8 +131,14 @@ async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
                     f"the dev server did not answer within {int(START_TIMEOUT_S * 1000)} ms"
                     f" (see {DEV_LOG}):\n{_tail(root / DEV_LOG)}"
                 )
-            await trio.sleep(POLL_S)
+            with trio.move_on_after(POLL_S):  # woken at once by our server's pipe (ready, or gone)
+                if pipe is None or pipe.heard:
+                    await trio.sleep_forever()
+                await trio.lowlevel.wait_readable(pipe.read_fd)
+                pipe.hear()
         yield info.url, True
     finally:
+        if pipe is not None:
+            pipe.close()
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(_stop, child)
