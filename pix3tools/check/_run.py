@@ -28,6 +28,7 @@ from pix3tools.check._typescript import (
     start_typecheck,
 )
 from pix3tools.core import CLI_VERSION
+from pix3tools.scripttypes import check_root_files
 
 if TYPE_CHECKING:
     from pix3tools.check._chain import ChainIssue
@@ -215,7 +216,9 @@ def run_check(
         try:
             typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
             if not unavailable:
-                process = start_typecheck(typescript, root / layout.tsconfig, root)
+                # Our own tsconfig's root files are known by its include patterns (no --explainFiles).
+                roots = check_root_files if layout.mode == "pix3-types" else None
+                process = start_typecheck(typescript, root / layout.tsconfig, root, roots)
         except TypeScriptUnavailable as error:
             unavailable.append(error)
     ts_elapsed = time.perf_counter() - ts_started

@@ -2,8 +2,9 @@
 
 Search order: ``PIX3_TYPESCRIPT``, the project's ``node_modules/typescript`` (walking up), then
 the cache ``$PIX3_HOME/typescript/5.8.3`` — installed there with npm once unless ``--offline``.
-The type-check is ``tsc --noEmit -p`` itself, its plain output parsed: diagnostics with file and line, chained messages as tsc indents them, and the root files
-from ``--explainFiles``.
+The type-check is ``tsc --noEmit -p`` itself, its plain output parsed: diagnostics with file and
+line, chained messages as tsc indents them, and the root files — from ``--explainFiles`` for a
+project's own tsconfig, or, for ours, picked by its include patterns from ``--listFiles``.
 """
 
 from __future__ import annotations
@@ -109,18 +110,25 @@ def resolve_typescript(
     return TypeScript(cached, version, "installed")
 
 
-def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path) -> TypeCheckRun:
+RootFiles = Callable[[Path, list[str]], list[str]]
+"""``(cwd, files tsc read) -> root files``: picks the root files from ``--listFiles``."""
+
+
+def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path, roots: RootFiles | None = None) -> TypeCheckRun:
     """Start ``tsc --noEmit -p <tsconfig>`` in the background (it runs while validate reads the
-    scenes). ``--explainFiles`` names the root files in the same run at no measurable cost;
-    the TypeScript API would give the same facts but loads 9 MB of JavaScript more slowly
-    than tsc's own bundle (about 0.3 s on a 2D starter, measured)."""
+    scenes). ``--explainFiles`` names the root files in the same run; the TypeScript API would give
+    the same facts but loads 9 MB of JavaScript more slowly than tsc's own bundle (about 0.3 s on a
+    2D starter, measured). Explaining costs tsc time in proportion to the files it read (~70 ms of
+    ~1.5 s with three's 500 declaration files): when the tsconfig's include patterns are known
+    (``roots``), ``--listFiles`` names every file it read at no measurable cost and ``roots`` picks."""
     node = shutil.which("node")
     if node is None:
         raise TypeScriptUnavailable("node was not found on the PATH; pix3 check runs TypeScript with node")
     tsc = typescript.package_dir / "lib" / "tsc.js"
-    argv = [node, str(tsc), "--noEmit", "-p", str(tsconfig), "--pretty", "false", "--explainFiles"]
+    listing = "--explainFiles" if roots is None else "--listFiles"
+    argv = [node, str(tsc), "--noEmit", "-p", str(tsconfig), "--pretty", "false", listing]
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return TypeCheckRun(process, typescript.version, cwd)
+    return TypeCheckRun(process, typescript.version, cwd, roots)
 
 
 @dataclass(frozen=True)
@@ -128,6 +136,7 @@ class TypeCheckRun:
     process: subprocess.Popen[bytes]
     version: str
     cwd: Path
+    roots: RootFiles | None = None
 
 
 _LOCATED = re.compile(
@@ -137,11 +146,12 @@ _UNLOCATED = re.compile(r"^(?:error|warning|message|suggestion) TS(?P<code>\d+):
 _ROOT_REASONS = ("Matched by include pattern", "Part of 'files' list", "Root file specified for compilation")
 
 
-def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str]]:
-    """tsc's ``--pretty false --explainFiles`` output → (diagnostics, absolute root files).
+def parse_tsc_output(text: str, cwd: Path, explained: bool = True) -> tuple[list[TsDiagnostic], list[str]]:
+    """tsc's ``--pretty false --explainFiles`` output → (diagnostics, absolute root files); with
+    ``explained`` false, its ``--listFiles`` output → (diagnostics, every file it read).
 
     Diagnostics come first, each possibly followed by indented lines (a chained message, as tsc
-    prints it); then the file list: a path, then its indented reasons.
+    prints it); then the file list: a path, then (explained) its indented reasons.
     """
     diagnostics: list[TsDiagnostic] = []
     files: list[str] = []
@@ -182,7 +192,9 @@ def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str
                 continue
             flush()
             in_files = True
-        if not indented:
+        if not explained:
+            files.append(str(cwd / raw))
+        elif not indented:
             file = raw
         elif file is not None and raw.strip().startswith(_ROOT_REASONS):
             files.append(str(cwd / file))
@@ -199,5 +211,5 @@ def finish_typecheck(run: TypeCheckRun) -> TsResult:
         raise TypeScriptUnavailable(
             f"the type-check failed to run: {why[-1] if why else f'exit {run.process.returncode}'}"
         )
-    diagnostics, files = parse_tsc_output(text, run.cwd)
-    return TsResult(run.version, files, diagnostics)
+    diagnostics, files = parse_tsc_output(text, run.cwd, explained=run.roots is None)
+    return TsResult(run.version, files if run.roots is None else run.roots(run.cwd, files), diagnostics)

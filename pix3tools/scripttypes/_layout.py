@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pix3tools.core import CLI_VERSION, atomic_write
@@ -23,6 +23,11 @@ TYPES = Path(".pix3") / "types"
 CHECK_TSCONFIG_PATH = ".pix3/tsconfig.check.json"
 EXTENDS_LINE = '{ "extends": "./.pix3/tsconfig.check.json" }'
 _VITE_ENV = Path(__file__).with_name("data") / "pix3-vite-env"
+
+# The folders `.pix3/tsconfig.check.json` includes, each as `../<folder>/**/*.ts` (a unit test
+# holds the two together).
+CHECK_INCLUDE = ("scripts", "src/scripts", "design/tests")
+_PACKAGE_FOLDERS = ("node_modules", "bower_components", "jspm_packages")
 
 CHECK_TSCONFIG = """// Written by pix3 kit / pix3 check (pix3net); written again when pix3net's script types change.
 // Type-checks the project's scripts and bot tests against ./types/: the @pix3/runtime declarations
@@ -63,6 +68,30 @@ def has_own_tsconfig(root: Path) -> bool:
         return path.read_text(encoding="utf-8").strip() != EXTENDS_LINE
     except (OSError, UnicodeDecodeError):
         return True
+
+
+def check_root_files(root: Path, listed: Iterable[str]) -> list[str]:
+    """Which of the files tsc read (``--listFiles``, absolute) are the root files of
+    `.pix3/tsconfig.check.json`: those its ``include`` patterns match, as TypeScript matches a
+    ``<folder>/**/*.ts`` pattern — below the folder, no directory that starts with a dot or is a
+    package folder (``node_modules``, ``bower_components``, ``jspm_packages``), a name ending in
+    ``.ts`` that does not start with a dot (``.ts`` itself matches), and ``x.d.ts`` not beside an
+    included ``x.ts``. Every root file is in the program, so this is tsc's own root list, without
+    asking tsc to explain every file it read (docs/check.md, "Speed")."""
+    bases = [(root / folder).as_posix() + "/" for folder in CHECK_INCLUDE]
+    matched: list[str] = []
+    for file in listed:
+        posix = Path(file).as_posix()
+        base = next((b for b in bases if posix.startswith(b)), None)
+        if base is None:
+            continue
+        *folders, name = posix[len(base) :].split("/")
+        if any(not f or f.startswith(".") or f in _PACKAGE_FOLDERS for f in folders):
+            continue
+        if name.endswith(".ts") and (name == ".ts" or not name.startswith(".")):
+            matched.append(file)
+    chosen = {Path(file).as_posix() for file in matched}
+    return [f for f in matched if not (f.endswith(".d.ts") and Path(f).as_posix()[: -len(".d.ts")] + ".ts" in chosen)]
 
 
 def _generated() -> dict[str, bytes]:
