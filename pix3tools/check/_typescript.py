@@ -192,8 +192,8 @@ def parse_tsc_output(text: str, cwd: Path, explained: bool = True) -> tuple[list
                 continue
             flush()
             in_files = True
-        if not explained:
-            files.append(str(cwd / raw))
+        if not explained:  # absolute paths, a few hundred of them: no Path object each
+            files.append(raw if os.path.isabs(raw) else str(cwd / raw))
         elif not indented:
             file = raw
         elif file is not None and raw.strip().startswith(_ROOT_REASONS):
