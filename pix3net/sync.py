@@ -5,15 +5,15 @@ Synchronous, on the standard library's HTTP client, so the file tools can call i
 (httpx is not imported here: with its command-line extras it costs ~80 ms at the start of every
 `pix3 check` and `pix3 smoke`). Nor is ``http.client`` until a record names a server: with the
 email and ssl modules it pulls in, it is ~12 ms before `pix3 check` can start tsc, for nothing
-when there is no editor or ``--no-sync`` (docs/check.md, "Speed").
+when there is no editor or ``--no-sync``; and no dataclass (``inspect`` with it, ~5 ms) —
+docs/check.md, "Speed".
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from pix3tools.core.devrecord import read_url
@@ -29,8 +29,7 @@ CODE = "E_EDITOR_UNSYNCED"
 Status = Literal["skipped", "no-server", "no-editor", "flushed", "unsynced"]
 
 
-@dataclass(frozen=True)
-class SyncOutcome:
+class SyncOutcome(NamedTuple):
     """``status``; ``url`` of the dev server when one was asked; ``reason`` and ``message``
     (the diagnostic text) only for ``unsynced``."""
 

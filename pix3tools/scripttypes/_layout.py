@@ -7,7 +7,6 @@ record differs (another build, other three types, a tsconfig edited by hand) is 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -109,6 +108,8 @@ def manifest() -> dict[str, object]:
     """What ``version.json`` records: the versions, and a stamp of the sources of every file written
     (the generator, the scene model's schemas, the Vite env, the tsconfig) — cheap to compute on
     every check, where generating the declarations would import the scene model first."""
+    import hashlib  # here: a project with its own tsconfig.json does not need it before tsc starts
+
     digest = hashlib.sha256(CHECK_TSCONFIG.encode("utf-8"))
     for path in (*SOURCES, *sorted(_VITE_ENV.iterdir())):
         digest.update(b"\0" + path.name.encode("utf-8") + b"\0" + path.read_bytes())
