@@ -2,8 +2,9 @@
 splices Vite-bound requests to Vite and hands everything else to Hypercorn (`splice.py`).
 
 A module fetch costs Vite about half a millisecond; parsing it with h11 twice (Hypercorn, then
-the proxy) costs more than that (measured: 3.6× Vite alone, the splice ≈ 1.0×), hence blocking
-sockets in threads: per request four plain system calls and no event-loop round trip.
+the proxy) costs more than that (measured: 3.6× Vite alone), hence blocking sockets in threads:
+per request four plain system calls and no event-loop round trip (what the hop still costs, and
+the floor of any relay here: docs/devserver.md "Shape").
 
 Bounded (docs/devserver.md "Limits"): at most `connection_cap(fd limit)` connections, hence
 threads. At the cap the connection that has waited longest for a request head (idle keep-alive

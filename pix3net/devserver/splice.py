@@ -88,11 +88,11 @@ def _read_head(client: _Reader) -> int:
     or the head is not complete HEAD_TIMEOUT_S after its first byte; -2 when the head outgrows
     MAX_HEAD (the caller hands the bytes to Hypercorn, which refuses it). A connection idle
     longer than KEEP_ALIVE_S raises (the socket's receive timeout)."""
-    end = client.buf.find(b"\r\n\r\n")
-    if end >= 0:
-        return end + 4
     if not client.buf and not client.fill():  # waiting: the idle timeout is the socket's
         return -1
+    end = client.buf.find(b"\r\n\r\n")
+    if end >= 0:  # the usual case: the whole head in one read
+        return end + 4
     deadline = time.monotonic() + HEAD_TIMEOUT_S
     limited = False
     try:
@@ -140,8 +140,7 @@ def serve_connection(
             buf = reader.buf
             head = parse_request(buf, end) if end > 0 else None
             port = vite_port()
-            path = path_of(head.target) if head is not None else None
-            if head is None or port is None or path is None or guard.route_of(path) != "other":
+            if head is None or port is None or not _for_vite(head.target):
                 _hand_off(client, buf, internal_port, track)
                 return
             need = end + (head.length or 0)
@@ -194,6 +193,17 @@ def serve_connection(
         if upstream is not None:
             track(None, upstream.sock)
             upstream.sock.close()
+
+
+def _for_vite(target: bytes) -> bool:
+    """Whether a request for ``target`` goes to Vite: `guard.route_of` says "other", asked only
+    when the target has a `%` or `pix3` in it (any case): with neither, it can only say "other"."""
+    if target[:1] != b"/":
+        return False
+    if b"%" not in target and b"pix3" not in target.lower():
+        return True
+    path = path_of(target)
+    return path is not None and guard.route_of(path) == "other"
 
 
 def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: Callable[..., None]) -> None:

@@ -5,6 +5,10 @@ the physical limit, our port adds the splice. Requests are sequential on one kee
 connection per side (http.client), so the client's own cost is as small as it gets on both
 sides. Each round fetches the 300 modules through both ports, one side after the other, which
 side goes first alternating from round to round; the row is the median of each side's totals.
+
+The same rounds also fetch through a bare relay (a process that copies bytes each way and parses
+nothing): the row's note gives its ratio, the floor of any relay in front of Vite on the machine
+that runs the bench (docs/devserver.md "Shape").
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import http.client
 import json
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +45,27 @@ def _project(root: Path) -> Path:
     return root
 
 
+# One thread per connection, blocking sockets, TCP_NODELAY, recv then sendall each way in turn:
+# the least a Python relay does (it assumes a request and an answer each arrive in one read).
+_BARE_RELAY = """
+import socket, sys, threading
+def serve(client):
+    vite = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    for s in (client, vite):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    with client, vite:
+        while (data := client.recv(65536)):
+            vite.sendall(data)
+            if not (data := vite.recv(65536)):
+                break
+            client.sendall(data)
+listener = socket.create_server(("127.0.0.1", 0))
+print(listener.getsockname()[1], flush=True)
+while True:
+    threading.Thread(target=serve, args=(listener.accept()[0],), daemon=True).start()
+"""
+
+
 def _fetch(connection: http.client.HTTPConnection, port: int, i: int) -> float:
     start = time.perf_counter()
     connection.request("GET", f"/src/m{i:03d}.js", headers={"Host": f"localhost:{port}"})
@@ -58,15 +85,16 @@ def _fetch_all(port: int) -> float:
         connection.close()
 
 
-def _round(ours_port: int, vite_port: int, ours_first: bool) -> tuple[float, float]:
-    """One round: (ours, Vite) total ms of the same 300 fetches, one side right after the other.
-    Each side runs its fetches back to back, as a page load does (taking turns request by request
-    would leave the splice's thread cold before every request, which no browser does)."""
-    if ours_first:
-        through = _fetch_all(ours_port)
-        return through, _fetch_all(vite_port)
-    alone = _fetch_all(vite_port)
-    return _fetch_all(ours_port), alone
+def _round(ports: list[int], first: int) -> list[float]:
+    """One round: total ms of the same 300 fetches through each port, one side right after the
+    other, starting with ``ports[first]``. Each side runs its fetches back to back, as a page load
+    does (taking turns request by request would leave the splice's thread cold before every
+    request, which no browser does)."""
+    totals = [0.0] * len(ports)
+    for n in range(len(ports)):
+        side = (first + n) % len(ports)
+        totals[side] = _fetch_all(ports[side])
+    return totals
 
 
 def _modules(tmp: Path) -> Result:
@@ -74,16 +102,24 @@ def _modules(tmp: Path) -> Result:
         pid = hello(server)["vite"]["pid"]
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         vite_port = int(argv[argv.index(b"--port") + 1])
-        _fetch_all(vite_port)  # Vite transforms each module once; every later fetch is served from its cache
-        _fetch_all(server.port)
-        rounds = [_round(server.port, vite_port, ours_first=n % 2 == 0) for n in range(ROUNDS)]
+        bare = subprocess.Popen([sys.executable, "-c", _BARE_RELAY, str(vite_port)], stdout=subprocess.PIPE)
+        try:
+            assert bare.stdout is not None
+            ports = [server.port, vite_port, int(bare.stdout.readline())]
+            for port in ports:  # Vite transforms each module once; every later fetch is served from its cache
+                _fetch_all(port)
+            rounds = [_round(ports, first=n % len(ports)) for n in range(ROUNDS)]
+        finally:
+            bare.kill()
+            bare.wait()
+    ours, vite, relay = (statistics.median(r[side] for r in rounds) for side in range(3))
     return Result(
         "devserver",
         f"{MODULES} module fetches, ours vs Vite directly (total)",
-        statistics.median(r[0] for r in rounds),
-        statistics.median(r[1] for r in rounds),
+        ours,
+        vite,
         1.15,
-        note=f"median of {ROUNDS} rounds, sides alternating",
+        note=f"median of {ROUNDS} rounds, sides taking turns; a bare relay {relay / vite:.2f}x",
     )
 
 

@@ -223,6 +223,11 @@ def test_vite_closing_before_answering(splice: Callable[..., socket.socket]) -> 
         b"GET /.pix3/dev.json HTTP/1.1\r\nHost: x\r\n\r\n",
         b"GET /src/a.js HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
         b"GET /a HTTP/1.1\r\nContent-Length : 0\r\n\r\n",
+        b"GET /%2Epix3/dev.json HTTP/1.1\r\n\r\n",
+        b"GET /%5F_pix3/api/hello HTTP/1.1\r\n\r\n",
+        b"GET /src/%2EPIX3/x HTTP/1.1\r\n\r\n",
+        b"GET http://x/src/a.js HTTP/1.1\r\n\r\n",
+        b"OPTIONS * HTTP/1.1\r\n\r\n",
     ],
 )
 def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
@@ -243,6 +248,18 @@ def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
     client.sendall(b"GET /src/m.js HTTP/1.1\r\n\r\n")
     assert read_answer(client).startswith(b"HTTP/1.1 204")
     assert vite.requests == [] and len(hypercorn.requests) == 2
+
+
+@pytest.mark.parametrize("target", [b"/src/pix3.js", b"/src/a%20b.js", b"/src/a.js?x=/.pix3/", b"/PIX3"])
+def test_targets_that_name_pix3_without_being_ours_go_to_vite(
+    splice: Callable[..., socket.socket], target: bytes
+) -> None:
+    vite = Upstream(module)
+    hypercorn = Upstream(module)
+    client = splice(vite, hypercorn)
+    client.sendall(b"GET " + target + b" HTTP/1.1\r\n\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    assert hypercorn.requests == [] and vite.requests == [b"GET " + target + b" HTTP/1.1\r\n\r\n"]
 
 
 def test_hypercorn_answering_before_the_body_is_all_sent(splice: Callable[..., socket.socket]) -> None:

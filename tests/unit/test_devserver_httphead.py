@@ -65,3 +65,41 @@ def test_paths() -> None:
     assert path_of(b"/") == b"/"
     assert path_of(b"*") is None
     assert path_of(b"http://example.com/") is None
+
+
+CHROME_MODULE_REQUEST = (
+    b"GET /src/main.ts HTTP/1.1\r\nHost: 127.0.0.1:5173\r\nConnection: keep-alive\r\n"
+    b'sec-ch-ua: "Chromium";v="131"\r\nAccept: */*\r\nSec-Fetch-Dest: script\r\nReferer: http://127.0.0.1:5173/\r\n'
+    b'Accept-Encoding: gzip, deflate, br, zstd\r\nIf-None-Match: W/"4d-abc"\r\n\r\n'
+)
+VITE_MODULE_ANSWER = (
+    b"HTTP/1.1 200 OK\r\nVary: Origin\r\nContent-Type: text/javascript\r\nCache-Control: no-cache\r\n"
+    b'Etag: W/"4d-abc"\r\nDate: Tue, 01 Dec 2026 17:47:23 GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n'
+    b"Content-Length: 560\r\n\r\n"
+)
+
+
+def test_the_common_heads_take_the_short_way_and_frame_as_the_long_one() -> None:
+    """A browser's module request and Vite's answer skip the field loop (`Connection: keep-alive`
+    alone changes nothing in HTTP/1.1); any other framing field still goes through it."""
+    assert parse_request(CHROME_MODULE_REQUEST) == Head(b"GET", b"/src/main.ts", 0, None, False, False, False)
+    assert parse_response(VITE_MODULE_ANSWER) == Head(b"", b"", 200, 560, False, False, False)
+    for keep in (b"Keep-Alive", b"  keep-alive\t", b"KEEP-ALIVE"):
+        head = parse_request(b"GET / HTTP/1.1\r\nConnection: " + keep + b"\r\n\r\n")
+        assert head == Head(b"GET", b"/", 0, None, False, False, False)
+        answer = parse_response(b"HTTP/1.1 304 Not Modified\r\nConnection: " + keep + b"\r\nContent-Length: 0\r\n\r\n")
+        assert answer == Head(b"", b"", 304, 0, False, False, False)
+    upgrade = parse_request(b"GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\n\r\n")
+    assert upgrade is not None and upgrade.upgrade
+    # HTTP/1.0 keeps the connection only when asked, and a lone Content-Length does not say so
+    assert parse_request(b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") == Head(
+        b"GET", b"/", 0, None, False, False, False
+    )
+    old = parse_response(b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n")
+    assert old == Head(b"", b"", 200, 2, False, True, False)
+    closing = parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
+    assert closing == Head(b"", b"", 200, 2, False, True, False)
+    assert parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n") is None
+    assert parse_response(b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: +2\r\n\r\n") is None
+    assert parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n") is None
+    assert parse_request(b"GET / HTTP/1.1\r\nConnection: keep-alive\r\nExpect: 100-continue\r\n\r\n") is None
