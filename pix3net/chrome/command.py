@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from pix3net import ready
 from pix3net.chrome.ownerstart import EXIT_BAD_OPTIONS, launch, make_log, parse_options
 from pix3tools.core import pix3_home
 
@@ -17,6 +18,7 @@ __all__ = ["main"]
 
 
 def main(argv: list[str]) -> int:
+    ready_fd = ready.take()  # before Chrome is spawned: close-on-exec, so Chrome never holds it
     log = make_log(sys.stdout, os.getpid())
     options = parse_options(argv)
     if options is None:
@@ -27,6 +29,9 @@ def main(argv: list[str]) -> int:
     launched = launch(options, home, log)
     if isinstance(launched, int):
         return launched
+    # The proxy loads too while Chrome starts: imported once Chrome had answered, it was on the way
+    # of every cold start (the editor waits for the proxy's proof).
+    import pix3net.cdp.server  # noqa: F401
     from pix3net.chrome.owner import own_chrome
 
-    return own_chrome(options, home, log, launched)
+    return own_chrome(options, home, log, launched, ready_fd)

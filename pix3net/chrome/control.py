@@ -16,9 +16,10 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from pix3net import ready
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
@@ -29,6 +30,8 @@ from pix3net.pids import pid_alive
 # up 150–300 ms after the spawn.
 START_WAIT_SECONDS = 22.0
 START_POLL_SECONDS = 0.02
+# The owner says on its readiness pipe when it is up (`pix3net.ready`): the poll is a safety net.
+QUIET_POLL_S = 0.25
 STOP_WAIT_SECONDS = 6.0
 STOP_POLL_SECONDS = 0.1
 LOG_TAIL_LINES = 12
@@ -44,8 +47,7 @@ class OwnerStartError(Exception):
     """The owner did not come up; the message is what `pix3 editor: ` prints before exiting 1."""
 
 
-@dataclass(frozen=True)
-class StartedOwner:
+class StartedOwner(NamedTuple):
     pid: int
     port: int
     log: Path
@@ -94,17 +96,25 @@ async def _default_is_ours(port: int, token: str) -> bool:
     return bool((await inspect_port(port, token)).kind == "ours")
 
 
-def spawn_owner(home: Path, options: OwnerOptions, env: Mapping[str, str]) -> tuple[int, str, Path]:
+def spawn_owner(
+    home: Path, options: OwnerOptions, env: Mapping[str, str], ready_pipe: ready.Pipe | None = None
+) -> tuple[int, str, Path]:
     """Truncate the log, make sure of the token, spawn the owner detached; (pid, token, log path).
 
     ``posix_spawn`` rather than ``subprocess``: the owner is never waited for by this process
     (it outlives `pix3 editor`), and a ``Popen`` left running warns when it is collected.
+    ``ready_pipe``: the owner writes to it once its proxy listens and ``chrome.json`` is written
+    (`pix3net.ready`).
     """
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
     log = log_path(home)
     token = ensure_token(home)  # before the spawn: owner and parent agree on one token
     argv = [sys.executable, "-m", "pix3net", "__chrome-owner", options.to_argv()]
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)  # only the newest owner's log survives
+    child_env = _owner_env(env, home)
+    if ready_pipe is not None:
+        ready_pipe.child_env(child_env)
+        os.set_inheritable(ready_pipe.write_fd, True)  # its number stays the same in the owner
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_DUP2, fd, 1),
@@ -112,11 +122,13 @@ def spawn_owner(home: Path, options: OwnerOptions, env: Mapping[str, str]) -> tu
     ]
     try:
         try:  # detached: its own session, so the terminal's signals never reach it
-            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setsid=True)
+            pid = os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
         except NotImplementedError:
-            pid = os.posix_spawn(sys.executable, argv, _owner_env(env, home), file_actions=actions, setpgroup=0)
+            pid = os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setpgroup=0)
     finally:
         os.close(fd)
+        if ready_pipe is not None:
+            ready_pipe.spawned()
     return pid, token, log
 
 
@@ -138,7 +150,12 @@ class StartingOwner:
 
     def __init__(self, home: Path, options: OwnerOptions, env: Mapping[str, str]) -> None:
         self.port = options.port
-        self.pid, self.token, self.log = spawn_owner(home, options, env)
+        self.ready = ready.Pipe()  # wakes the waiting parent the moment the proxy listens (or the owner dies)
+        try:
+            self.pid, self.token, self.log = spawn_owner(home, options, env, self.ready)
+        except BaseException:
+            self.ready.close()
+            raise
         self.deadline = time.monotonic() + START_WAIT_SECONDS
 
     def check(self, proved: bool) -> StartedOwner | None:
@@ -182,15 +199,22 @@ async def start_owner(
     is_ours = is_ours or _default_is_ours
     options = OwnerOptions(chrome=chrome, port=port, profile=profile, url=url, headless=headless)
     starting = StartingOwner(home, options, os.environ if env is None else env)
+    pipe = starting.ready
     try:
-        while True:  # a poll: the proxy's first answer is the only event there is
+        while True:  # the proxy's proof decides; the owner's pipe only says when to ask
             started = starting.check(await is_ours(port, starting.token))
             if started is not None:
                 return started
-            await trio.sleep(START_POLL_SECONDS)
+            with trio.move_on_after(START_POLL_SECONDS):
+                if pipe.heard:  # heard already: a plain poll
+                    await trio.sleep_forever()
+                await trio.lowlevel.wait_readable(pipe.read_fd)
+                pipe.hear()
     except BaseException:
         starting.stop()
         raise
+    finally:
+        pipe.close()
 
 
 def terminate_owner(pid: int) -> None:

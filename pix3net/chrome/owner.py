@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import trio
 
+from pix3net import ready
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.diagnose import launch_failure, profile_holder
@@ -152,7 +153,13 @@ class _Stopper:
 
 
 async def run_owner(
-    options: OwnerOptions, *, home: Path, log: Log, serve: ServeProxy, launched: RawChrome | None = None
+    options: OwnerOptions,
+    *,
+    home: Path,
+    log: Log,
+    serve: ServeProxy,
+    launched: RawChrome | None = None,
+    ready_fd: int | None = None,
 ) -> int:
     """The owner's life (docs/chrome-owner.md, "The owner process", steps 1–7); returns the exit code.
 
@@ -165,7 +172,9 @@ async def run_owner(
     chrome = adopt(raw)
     try:
         async with trio.open_nursery() as nursery:
-            code = await _own(chrome, options, token=token, home=home, log=log, serve=serve, nursery=nursery)
+            code = await _own(
+                chrome, options, token=token, home=home, log=log, serve=serve, nursery=nursery, ready_fd=ready_fd
+            )
             nursery.cancel_scope.cancel()
         return code
     finally:
@@ -181,6 +190,7 @@ async def _own(
     log: Log,
     serve: ServeProxy,
     nursery: trio.Nursery,
+    ready_fd: int | None = None,
 ) -> int:
     nursery.start_soon(chrome.pump_stderr)
     nursery.start_soon(chrome.reap)
@@ -227,6 +237,7 @@ async def _own(
         ),
     )
     log(f"{product} (pid {chrome.pid}) behind ws://127.0.0.1:{port}/pix3")
+    ready.say_ready(ready_fd)
 
     # The proxy returns once the pipe ends: Chrome closed it, or its process exited (the reaper
     # then ends the channel). Either way Chrome is gone or about to be.
@@ -252,6 +263,11 @@ async def _serve_proxy(
     await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
 
 
-def own_chrome(options: OwnerOptions, home: Path, log: Log, launched: RawChrome | None = None) -> int:
-    """Run the owner in this process until Chrome is gone (the body of ``pix3 __chrome-owner``)."""
-    return trio.run(lambda: run_owner(options, home=home, log=log, serve=_serve_proxy, launched=launched))
+def own_chrome(
+    options: OwnerOptions, home: Path, log: Log, launched: RawChrome | None = None, ready_fd: int | None = None
+) -> int:
+    """Run the owner in this process until Chrome is gone (the body of ``pix3 __chrome-owner``);
+    ``ready_fd``: the parent's readiness pipe (`pix3net.ready`), told once ``chrome.json`` is written."""
+    return trio.run(
+        lambda: run_owner(options, home=home, log=log, serve=_serve_proxy, launched=launched, ready_fd=ready_fd)
+    )

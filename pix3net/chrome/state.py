@@ -11,12 +11,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pix3tools.core import atomic_write
 
@@ -26,8 +24,10 @@ PROFILE_DIR = "chrome"
 PROXY_PROTOCOL = 1
 
 
-@dataclass(frozen=True)
-class ChromeRecord:
+class ChromeRecord(NamedTuple):
+    """A NamedTuple, not a dataclass: the owner's first steps (before Chrome is spawned) import
+    this module, and nothing heavy may be on that way."""
+
     port: int
     profile: str
     started_at: str | None = None
@@ -59,9 +59,12 @@ def log_path(home: Path) -> Path:
     return home / LOG_FILE
 
 
-def iso_now() -> str:
-    """JavaScript's ``toISOString()``: UTC with milliseconds and a ``Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+def iso_now(now: float | None = None) -> str:
+    """JavaScript's ``toISOString()``: UTC with milliseconds and a ``Z`` (``time``, not
+    ``datetime``: the owner's log lines are written before it spawns Chrome)."""
+    seconds = time.time() if now is None else now
+    whole = int(seconds // 1)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{int((seconds - whole) * 1000):03d}Z"
 
 
 def write_record(home: Path, record: ChromeRecord) -> None:
@@ -120,6 +123,8 @@ def profile_dir(home: Path, env: Mapping[str, str]) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
+        import tempfile
+
         folder = Path(tempfile.gettempdir()) / "pix3-chrome"
         folder.mkdir(parents=True, exist_ok=True)
     return Path(os.path.abspath(folder))

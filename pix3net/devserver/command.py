@@ -28,7 +28,10 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 
 def _serve(call: Call) -> int:
+    from pix3net import ready
     from pix3net.devserver.bind import PortError, choose_sockets
+
+    ready_fd = ready.take()  # close-on-exec from here: Vite never holds it
 
     try:  # before trio and the server's stack load: a Chrome on its way to us waits in the backlog
         sockets = choose_sockets(call.args.get("--port", int))
@@ -37,4 +40,4 @@ def _serve(call: Call) -> int:
         return 1
     from pix3net.devserver.server import run_server
 
-    return run_server(call.project, sockets)
+    return run_server(call.project, sockets, ready_fd)

@@ -7,8 +7,10 @@ refused here but answered None, so the splice hands the connection to Hypercorn,
 parser owns the refusals. That keeps the two parsers on one path from ever framing a message
 differently (no request smuggling between them).
 
-Two C-level regular expressions per head instead of a Python loop over its lines: the splice
-is on the path of every module fetch (docs/devserver.md "Shape").
+C-level regular expressions instead of a Python loop over the lines: the splice is on the path
+of every module fetch (docs/devserver.md "Shape"). The common request and the common answer are
+one match each (`common_request`, `common_answer_end`); the rest is `parse_request` /
+`parse_response`.
 """
 
 from __future__ import annotations
@@ -23,12 +25,22 @@ _FIELDS = rb"(?:" + _TOKEN + rb":[^\r\n]*\r\n)*\r\n"
 _REQUEST = re.compile(rb"(" + _TOKEN + rb") ([^ \x00-\x1f\x7f]+) HTTP/1\.([01])\r\n" + _FIELDS)
 _RESPONSE = re.compile(rb"HTTP/1\.([01]) ([0-9]{3})(?: [^\r\n]*)?\r\n" + _FIELDS)
 _FRAMING = re.compile(rb"\n(content-length|transfer-encoding|connection|expect|upgrade):([^\r\n]*)", re.I)
-# The same fields less `Connection: keep-alive` alone, which changes nothing in HTTP/1.1: a
-# browser's request then has no framing field at all and Vite's answer only its Content-Length,
-# and `_fields` (a Python loop) runs for the rest only. Per request on the splice's path, every
-# microsecond counts several times over (docs/devserver.md "Shape").
-_FRAMING_11 = re.compile(
-    rb"\n(content-length|transfer-encoding|connection|expect|upgrade):(?![ \t]*keep-alive[ \t]*\r\n)([^\r\n]*)", re.I
+# The splice's common case, each in one match and no Python loop (docs/devserver.md "Shape": on
+# its path every microsecond costs several): an HTTP/1.1 request for an origin-form target with
+# no framing field (`Connection: keep-alive` aside), and an HTTP/1.1 answer whose only framing
+# field is one Content-Length, with a body (not 1xx, 204 or 304). What they refuse goes to
+# `parse_request` / `parse_response`; what they accept, those frame the same way.
+_NOT_FRAMING = (
+    rb"(?:(?!(?i:content-length|transfer-encoding|connection|expect|upgrade):)" + _TOKEN + rb":[^\r\n]*\r\n"
+    rb"|(?i:connection):[ \t]*(?i:keep-alive)[ \t]*\r\n)*"
+)
+_COMMON_REQUEST = re.compile(rb"(" + _TOKEN + rb") (/[^ \x00-\x1f\x7f]*) HTTP/1\.1\r\n" + _NOT_FRAMING + rb"\r\n")
+_COMMON_ANSWER = re.compile(
+    rb"HTTP/1\.1 (?!1|204|304)[0-9]{3}(?: [^\r\n]*)?\r\n"
+    + _NOT_FRAMING
+    + rb"(?i:content-length):[ \t]*([0-9]+)[ \t]*\r\n"
+    + _NOT_FRAMING
+    + rb"\r\n"
 )
 
 
@@ -89,14 +101,10 @@ def parse_request(data: bytes, end: int | None = None) -> Head | None:
     match = _REQUEST.fullmatch(data, 0, end)
     if match is None:
         return None
-    method, target, minor = match.groups()
-    start = match.end(3)
-    if minor == b"1" and _FRAMING_11.search(data, start, end) is None:  # the common case
-        return Head(method, target, 0, None, False, False, False)
-    fields = _fields(data, start, end, minor == b"0", True)
+    fields = _fields(data, match.end(3), end, match.group(3) == b"0", True)
     if fields is None:
         return None
-    return Head(method, target, 0, *fields)
+    return Head(match.group(1), match.group(2), 0, *fields)
 
 
 def parse_response(data: bytes, end: int | None = None) -> Head | None:
@@ -105,19 +113,24 @@ def parse_response(data: bytes, end: int | None = None) -> Head | None:
     match = _RESPONSE.fullmatch(data, 0, end)
     if match is None:
         return None
-    minor, status = match.groups()
-    start = match.end(2)
-    if minor == b"1":  # the common case: a Content-Length and nothing else that frames
-        found = _FRAMING_11.findall(data, start, end)
-        if len(found) == 1:
-            name, value = found[0]
-            value = value.strip(b" \t")
-            if value.isdigit() and name.lower() == b"content-length":
-                return Head(b"", b"", int(status), int(value), False, False, False)
-    fields = _fields(data, start, end, minor == b"0", False)
+    fields = _fields(data, match.end(2), end, match.group(1) == b"0", False)
     if fields is None:
         return None
-    return Head(b"", b"", int(status), *fields)
+    return Head(b"", b"", int(match.group(2)), *fields)
+
+
+def common_request(data: bytes, end: int) -> tuple[bytes, bytes] | None:
+    """(method, target) when ``data[:end]`` is a common request head (see `_COMMON_REQUEST`):
+    no body, the connection kept. None says only "not common": ask `parse_request`."""
+    match = _COMMON_REQUEST.fullmatch(data, 0, end)
+    return None if match is None else (match[1], match[2])
+
+
+def common_answer_end(data: bytes) -> int:
+    """Where the common answer at the start of ``data`` ends (head and Content-Length body; see
+    `_COMMON_ANSWER`), or -1 when it is not one: ask `parse_response`. Not for a HEAD request."""
+    match = _COMMON_ANSWER.match(data)
+    return -1 if match is None else match.end() + int(match.group(1))
 
 
 def path_of(target: bytes) -> bytes | None:

@@ -22,6 +22,7 @@ from typing import IO
 
 import trio
 
+from pix3net import ready
 from pix3net.devserver import devinfo
 from pix3net.devserver.bind import bind_one
 from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
@@ -85,12 +86,13 @@ class Record:
             self.log.info("removed .pix3/dev.json")
 
 
-def run_server(root: Path, sockets: list[socket.socket]) -> int:
-    """Serve ``root`` on ``sockets`` (``bind.choose_sockets``) until SIGTERM/SIGINT."""
+def run_server(root: Path, sockets: list[socket.socket], ready_fd: int | None = None) -> int:
+    """Serve ``root`` on ``sockets`` (``bind.choose_sockets``) until SIGTERM/SIGINT; ``ready_fd``:
+    the parent's readiness pipe (`pix3net.ready`), told once dev.json is written."""
     log, log_file = open_log(root)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)  # `kill -USR1`: stacks into dev.log
     try:
-        trio.run(serve, root, sockets, log, log_file)
+        trio.run(partial(serve, root, sockets, log, log_file, ready_fd=ready_fd))
     except KeyboardInterrupt:
         return 0
     except BaseException:
@@ -106,6 +108,7 @@ async def serve(
     log_file: IO[bytes] | None,
     *,
     env: dict[str, str] | None = None,
+    ready_fd: int | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     from hypercorn.config import Config, Sockets
@@ -161,6 +164,7 @@ async def serve(
                 record.write()
                 record.learn(None)  # PIX3_PUBLIC_URL is known from the start (checked after the first write)
                 log.info("listening on http://localhost:%d/ (pid %d, project %s)", port, os.getpid(), root)
+                ready.say_ready(ready_fd)
                 task_status.started(port)
                 await stop.wait()
                 log.info("stopping")

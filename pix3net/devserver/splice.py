@@ -22,7 +22,14 @@ from dataclasses import dataclass
 
 from pix3net.devserver import guard
 from pix3net.devserver.answers import VITE_CLOSED, VITE_REFUSED, json_bytes, vite_unavailable
-from pix3net.devserver.httphead import MAX_HEAD, Head, parse_request, parse_response, path_of
+from pix3net.devserver.httphead import (
+    MAX_HEAD,
+    common_answer_end,
+    common_request,
+    parse_request,
+    parse_response,
+    path_of,
+)
 
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too
@@ -128,26 +135,37 @@ def serve_connection(
     reader = _Reader(client)
     upstream: _Reader | None = None
     upstream_port: int | None = None
-    send = client.sendall
+    recv, send = client.recv, client.sendall
     try:
         while True:
-            end = reader.buf.find(b"\r\n\r\n") + 4
-            if end < 4:
+            buf = reader.buf
+            if not buf:  # waiting for a request: the idle timeout is the socket's
+                buf = reader.buf = recv(READ)
+                if not buf:
+                    return
+            end = buf.find(b"\r\n\r\n") + 4
+            if end < 4:  # the rest of the head, within HEAD_TIMEOUT_S
                 end = _read_head(reader)
                 if end == -1:
                     return
+                buf = reader.buf
             activity.waiting_since = None
-            buf = reader.buf
-            head = parse_request(buf, end) if end > 0 else None
             port = vite_port()
-            if head is None or port is None or not _for_vite(head.target):
-                _hand_off(client, buf, internal_port, track)
-                return
-            need = end + (head.length or 0)
-            while len(reader.buf) < need:
-                if not reader.fill():
+            common = common_request(buf, end) if end > 0 else None
+            if common is not None and port is not None and _for_vite(common[1]):
+                head_request, close = common[0] == b"HEAD", False  # the common case: no body
+                need = end
+            else:
+                head = parse_request(buf, end) if end > 0 else None
+                if head is None or port is None or not _for_vite(head.target):
+                    _hand_off(client, buf, internal_port, track)
                     return
-            buf = reader.buf
+                head_request, close = head.method == b"HEAD", head.close
+                need = end + (head.length or 0)
+                while len(reader.buf) < need:
+                    if not reader.fill():
+                        return
+                buf = reader.buf
             if len(buf) == need:
                 request, reader.buf = buf, b""
             else:
@@ -162,7 +180,7 @@ def serve_connection(
                     return
             assert upstream is not None
             try:
-                keep = _exchange(upstream, send, request, head)
+                keep = _exchange(upstream, send, request, head_request)
             except ViteGone as gone:
                 track(None, upstream.sock)
                 upstream.sock.close()
@@ -177,7 +195,7 @@ def serve_connection(
                 if upstream is None:
                     return
                 try:
-                    keep = _exchange(upstream, send, request, head)
+                    keep = _exchange(upstream, send, request, head_request)
                 except ViteGone as again:
                     if not again.answered:
                         send(_CLOSED_502)
@@ -186,7 +204,7 @@ def serve_connection(
                 set_timeouts(client, 0.0, 0.0)  # a WebSocket may stay quiet as long as it likes
                 _pipe(client, reader.buf, upstream.sock, upstream.buf)
                 return
-            if not keep or head.close:
+            if not keep or close:
                 return
             activity.waiting_since = time.monotonic()
     finally:
@@ -235,7 +253,7 @@ def _connect(port: int) -> socket.socket:
     return sock
 
 
-def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, head: Head) -> bool | None:
+def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, head_request: bool) -> bool | None:
     """Send one request to Vite and relay its answer: True to keep both connections, False to
     close, None after a 101. Raises ViteGone when Vite fails on its side."""
     sock = upstream.sock
@@ -248,22 +266,11 @@ def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, 
         raise ViteGone(False)
     if upstream.buf:
         data = upstream.buf + data
-    end = data.find(b"\r\n\r\n") + 4
-    if end >= 4 and head.method != b"HEAD":
-        answer = parse_response(data, end)
-        if (
-            answer is not None
-            and answer.length is not None
-            and answer.status >= 200
-            and answer.status not in _NO_BODY_STATUSES
-        ):
-            whole = end + answer.length
-            if len(data) == whole:  # the usual case: the whole answer in one read
-                upstream.buf = b""
-                send(data)
-                return not answer.close
+    elif not head_request and common_answer_end(data) == len(data):  # the usual case: one read
+        send(data)
+        return True
     upstream.buf = data
-    return _relay(upstream, send, head, answered=False)
+    return _relay(upstream, send, head_request, answered=False)
 
 
 def _upstream_head(upstream: _Reader, answered: bool) -> bytes:
@@ -277,7 +284,7 @@ def _upstream_head(upstream: _Reader, answered: bool) -> bytes:
     return head
 
 
-def _relay(upstream: _Reader, send: Callable[[bytes], None], request: Head, answered: bool) -> bool | None:
+def _relay(upstream: _Reader, send: Callable[[bytes], None], head_request: bool, answered: bool) -> bool | None:
     head_bytes = _upstream_head(upstream, answered)
     head = parse_response(head_bytes)
     if head is None:
@@ -287,8 +294,8 @@ def _relay(upstream: _Reader, send: Callable[[bytes], None], request: Head, answ
         return None
     if 100 <= head.status < 200:  # an interim answer, then the real one
         send(head_bytes)
-        return _relay(upstream, send, request, answered=True)
-    if request.method == b"HEAD" or head.status in _NO_BODY_STATUSES:
+        return _relay(upstream, send, head_request, answered=True)
+    if head_request or head.status in _NO_BODY_STATUSES:
         send(head_bytes)
         return not head.close
     if head.chunked:

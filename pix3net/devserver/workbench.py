@@ -27,8 +27,6 @@ from pix3net.devserver.bodies import read_json
 from pix3net.devserver.errors import ApiError, Refusal
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
 from pix3net.devserver.guard import NOT_FOUND, PREFIX
-from pix3tools.project import load_manifest
-from pix3tools.tree import SceneError, scene_files, scene_outline
 
 SCENE_SUFFIX = ".pix3scene"
 MAIN_SCENE = "scenes/main.pix3scene"  # where the starters put the game; the page opens it first
@@ -88,6 +86,8 @@ def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[
         raw = (root / wire).read_bytes()
     else:
         raw = text.encode("utf-8", "surrogatepass")
+    from pix3tools.tree import SceneError, scene_outline  # on first use: not on the dev server's way up
+
     try:
         outline = scene_outline(root, wire, raw, saved=saved)
     except SceneError as exc:
@@ -96,6 +96,9 @@ def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[
 
 
 def _list(root: Path) -> dict[str, Any]:
+    from pix3tools.project import load_manifest
+    from pix3tools.tree import scene_files
+
     scenes = scene_files(root)
     manifest = load_manifest(root)
     data = manifest.data if manifest is not None and isinstance(manifest.data, dict) else None

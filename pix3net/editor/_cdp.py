@@ -9,21 +9,19 @@ The token only ever goes to a port that proved it knows it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pix3net import probe, wscall
 
 BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     port: int
     kind: str  # free | ours | legacy
     browser: str | None
     pages: list[str]
-    skipped: list[tuple[int, str]] = field(default_factory=list)
+    skipped: tuple[tuple[int, str], ...] = ()
     headless: bool = False  # ours: that Chrome runs headless (it has tabs, no windows)
 
 
@@ -56,7 +54,7 @@ def _inspect_range(preferred: int, token: str, recorded_port: int | None) -> Cho
     found = chosen.inspection
     seen = probe.ours(chosen.port, token) if found.kind == "ours" else None
     headless = seen is not None and seen.headless
-    return Choice(chosen.port, found.kind, found.browser, list(found.pages), list(chosen.skipped), headless)
+    return Choice(chosen.port, found.kind, found.browser, list(found.pages), tuple(chosen.skipped), headless)
 
 
 def page_urls(port: int, token: str) -> list[str]:

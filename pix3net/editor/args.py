@@ -6,14 +6,13 @@ declared in ``pix3net.editor.command``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from pix3tools.core.argv import Args, UsageError
 
 
-@dataclass(frozen=True)
-class EditorArgs:
+class EditorArgs(NamedTuple):
     project: str | None = None
     stop: bool = False
     stop_chrome: bool = False

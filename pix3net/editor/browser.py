@@ -16,12 +16,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from pix3net import probe, wscall
+from pix3net import probe, ready, wscall
 from pix3net.cdp.token import ensure_token
-from pix3net.chrome.control import START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
+from pix3net.chrome.control import QUIET_POLL_S, START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
 from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
 from pix3net.chrome.options import OwnerOptions
@@ -40,24 +40,22 @@ class ChromeStepError(RuntimeError):
     """What `pix3 editor: ` prints on stderr before exiting 1."""
 
 
-@dataclass(frozen=True)
-class ChromeResult:
+class ChromeResult(NamedTuple):
     port: int
     token: str
 
 
-@dataclass
 class Prepared:
-    """The Chrome step up to the launch: the port chosen, our proxy found or an owner starting."""
+    """The Chrome step up to the launch: the port chosen, our proxy found or an owner starting.
+    (Plain classes and NamedTuples on this way, no dataclasses: `pix3 editor` imports all of it
+    before it spawns the owner, and a cold start waits for Chrome.)"""
 
-    home: Path
-    token: str
-    choice: _cdp.Choice
-    headless: bool
-    profile: str = ""
-    launch_url: str = ""
-    starting: StartingOwner | None = None
-    started: StartedOwner | None = None
+    def __init__(self, home: Path, token: str, choice: _cdp.Choice, headless: bool) -> None:
+        self.home, self.token, self.choice, self.headless = home, token, choice, headless
+        self.profile = ""
+        self.launch_url = ""
+        self.starting: StartingOwner | None = None
+        self.started: StartedOwner | None = None
 
     def check(self) -> bool:
         """True once there is nothing to wait for (our proxy, or the owner's proof arrived)."""
@@ -71,7 +69,8 @@ class Prepared:
 
     def wait(self) -> None:
         while not self.check():
-            time.sleep(START_POLL_SECONDS)
+            pipe = self.starting.ready if self.starting is not None else None
+            ready.wait([pipe], START_POLL_SECONDS if pipe is None or pipe.heard else QUIET_POLL_S)
 
     def stop(self) -> None:
         """The other half of the start failed: the owner started here goes (it closes Chrome)."""

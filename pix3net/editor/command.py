@@ -18,7 +18,6 @@ from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
 
 if TYPE_CHECKING:
-    from pix3net.editor.devserver import Starting
     from pix3tools.core.devrecord import DevInfo
 
 DEFAULT_CDP_PORT = 9333
@@ -98,6 +97,8 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
 
     found = find_dev_server(root)
     starting = None
+    remote = is_remote_host(os.environ, headless=args.headless)
+    preferred = args.cdp_port or DEFAULT_CDP_PORT
     if found.state == "live" and found.info is not None:
         info = found.info
         io.line(f"Dev server: {info.url} (pid {info.pid}, reused)")
@@ -113,14 +114,12 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
     else:
         if found.info is not None:
             io.line(f"Dev server recorded at {found.info.url} does not answer; starting a new one.")
+        if not args.no_chrome and not remote:
+            return _cold(args, root, home, found.info, preferred, io)
         try:
             starting = spawn_dev_server(root, args.port, found.info)
         except DevServerError as exc:
             return io.fail(str(exc))
-    remote = is_remote_host(os.environ, headless=args.headless)
-    preferred = args.cdp_port or DEFAULT_CDP_PORT
-    if starting is not None and not args.no_chrome and not remote:
-        return _cold(args, root, home, starting, preferred, io)
     if starting is not None:
         try:
             info = starting.wait()
@@ -148,17 +147,23 @@ def _editor_lines(info: DevInfo, io: _Out) -> None:
         io.line(f"Browser:    {info.public_editor_url} (dev.json publicEditorUrl)")
 
 
-def _cold(args: EditorArgs, root: Path, home: Path, starting: Starting, preferred: int, io: _Out) -> int:
-    """Nothing answers yet: the dev server and Chrome start together; lines in the usual order."""
+def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, preferred: int, io: _Out) -> int:
+    """Nothing answers yet: Chrome and the dev server start together; lines in the usual order."""
     from pix3net.editor.browser import ChromeStepError
-    from pix3net.editor.devserver import DevServerError, predict_editor_url
+    from pix3net.editor.devserver import DevServerError, predict_editor_url, server_argv, spawn_dev_server
     from pix3net.editor.together import start_together
 
     chrome_lines: list[str] = []
     try:
+        server_argv(root, args.port)  # a server that cannot be started is said before any Chrome shows
         predicted = predict_editor_url(root, args.port)
         info, outcome = start_together(
-            starting, home, preferred=preferred, headless=args.headless, emit=chrome_lines.append, predicted=predicted
+            lambda: spawn_dev_server(root, args.port, previous),
+            home,
+            preferred=preferred,
+            headless=args.headless,
+            emit=chrome_lines.append,
+            predicted=predicted,
         )
     except DevServerError as exc:
         return io.fail(str(exc))

@@ -17,11 +17,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from pix3net import probe
+from pix3net import probe, ready
 from pix3net.pids import pid_alive
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 
@@ -30,6 +29,9 @@ START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS
 # The reference polls every 200 ms; a stat of dev.json is cheap, and every poll saved is time
 # `pix3 editor` waits for nothing.
 POLL_S = 0.02
+# Our own server says when it is up (`pix3net.ready`): the poll is then only a safety net.
+QUIET_POLL_S = 0.25
+OURS = "the dev server"
 DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
 PREDICT_SPAN = 100  # ports tried when guessing the next free one
 LOG_TAIL_LINES = 15
@@ -46,8 +48,7 @@ def probe_hello(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
     return probe.hello(url, timeout)
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     state: Literal["none", "live", "stale"]
     info: DevInfo | None
 
@@ -89,7 +90,7 @@ def server_argv(root: Path, port: int | None) -> tuple[list[str], str]:
         extra = ["--port", str(port), "--strictPort"] if port is not None else []
         return [node, str(vite), *extra], "vite"
     extra = ["--port", str(port)] if port is not None else []
-    return [sys.executable, "-m", "pix3net", "__dev-server", "--project", str(root), *extra], "the dev server"
+    return [sys.executable, "-m", "pix3net", "__dev-server", "--project", str(root), *extra], OURS
 
 
 def predict_editor_url(root: Path, port: int | None) -> str | None:
@@ -128,8 +129,16 @@ def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
 class Starting:
     """A dev server spawned detached, not yet answering: :meth:`poll` until it does."""
 
-    def __init__(self, root: Path, child: subprocess.Popen[bytes], name: str, previous: DevInfo | None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        child: subprocess.Popen[bytes],
+        name: str,
+        previous: DevInfo | None,
+        ready_pipe: ready.Pipe | None = None,
+    ) -> None:
         self.root, self.child, self.name = root, child, name
+        self.ready = ready_pipe  # our server says when it is up (plain Vite cannot: polled)
         self.old_pid = previous.pid if previous is not None else None
         self.deadline = time.monotonic() + START_TIMEOUT_S
 
@@ -153,7 +162,7 @@ class Starting:
 
     def wait(self, probe: Callable[[str], bool] = probe_hello) -> DevInfo:
         while (info := self.poll(probe)) is None:
-            time.sleep(POLL_S)
+            ready.wait([self.ready], POLL_S if self.ready is None or self.ready.heard else QUIET_POLL_S)
         return info
 
     def stop(self) -> None:
@@ -180,17 +189,29 @@ def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> 
         env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
     log.write_bytes(b"")  # truncated: this start's log only
     # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
-    with open(log, "ab") as log_file:
-        child = subprocess.Popen(
-            argv,
-            cwd=root,
-            stdin=subprocess.DEVNULL,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,  # detached: it outlives this command and its terminal
-        )
-    return Starting(root, child, name, previous)
+    pipe = ready.Pipe() if name == OURS else None
+    if pipe is not None:
+        pipe.child_env(env)
+    try:
+        with open(log, "ab") as log_file:
+            child = subprocess.Popen(
+                argv,
+                cwd=root,
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,  # detached: it outlives this command and its terminal
+                pass_fds=(pipe.write_fd,) if pipe is not None else (),
+            )
+    except BaseException:
+        if pipe is not None:
+            pipe.spawned()
+            pipe.close()
+        raise
+    if pipe is not None:
+        pipe.spawned()
+    return Starting(root, child, name, previous, pipe)
 
 
 def start_dev_server(
@@ -200,8 +221,7 @@ def start_dev_server(
     return spawn_dev_server(root, port, previous).wait(probe)
 
 
-@dataclass(frozen=True)
-class Stopped:
+class Stopped(NamedTuple):
     stopped: bool
     pid: int | None
 

@@ -18,16 +18,15 @@ File shape (0600)::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pix3net.cdp.proof import FORWARD_PORTS_FILE
 from pix3net.pids import pid_alive
 from pix3tools.core import atomic_write, ensure_home
 
 
-@dataclass(frozen=True)
-class Forward:
+class Forward(NamedTuple):
     host: str | None
     port: int
     owner_pid: int | None

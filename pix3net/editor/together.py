@@ -1,26 +1,28 @@
 """A cold `pix3 editor`: the dev server and Chrome start together (docs/editor.md, "Cold start and reuse (performance)").
 
 Both take about as long as Python plus their own start; one after the other they add up. Chrome
-is launched (or our running one found) while the dev server starts, on ``about:blank`` when its
-address is not known yet, and the blank page is sent to the editor once the server's record
-answers. One plain loop polls both (a file and two loopback probes every 20 ms). Lines print in
-the usual order afterwards. A dev server that fails stops the Chrome started for it: nothing is
-left running that the user did not get.
+is launched (or our running one found) first and the dev server right after; Chrome on the
+server's predicted address, or on ``about:blank`` when it is not known yet, and the blank page
+is sent to the editor once the server's record answers. One plain loop waits for both: each daemon says on its readiness pipe when it is up or
+gone (`pix3net.ready`), and only then are its record and port checked (a poll every 20 ms for a
+dev server that has no pipe: plain Vite). Lines print in the usual order afterwards. A dev
+server that fails stops the Chrome started for it: nothing is left running that the user did
+not get.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pix3net import ready
 from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
-from pix3net.editor.devserver import POLL_S, Starting
+from pix3net.editor.devserver import POLL_S, QUIET_POLL_S, Starting
 from pix3tools.core.devrecord import DevInfo
 
 
 def start_together(
-    starting: Starting,
+    spawn: Callable[[], Starting],
     home: Path,
     *,
     preferred: int,
@@ -30,6 +32,8 @@ def start_together(
 ) -> tuple[DevInfo, ChromeResult | ChromeStepError]:
     """The dev server's record, and Chrome's result or the reason it failed (lines to ``emit``).
 
+    Chrome's owner is spawned first, then the dev server (``spawn``): Chrome's start is the longer
+    one, and the server binds its port long before Chrome's first request could reach it.
     Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
     (an owner started meanwhile is stopped).
     """
@@ -41,6 +45,7 @@ def start_together(
         failed = exc
     info: DevInfo | None = None
     try:
+        starting = spawn()
         while True:
             if info is None:
                 info = starting.poll()
@@ -52,7 +57,8 @@ def start_together(
                     failed = exc
             if info is not None and owner_done:
                 break
-            time.sleep(POLL_S)
+            waiting = ([] if info is not None else [starting.ready]) + ([] if owner_done else [_owner_pipe(prepared)])
+            ready.wait(waiting, QUIET_POLL_S if all(p is not None and not p.heard for p in waiting) else POLL_S)
     except BaseException:
         if prepared is not None:
             prepared.stop()
@@ -63,3 +69,8 @@ def start_together(
         return info, finish(prepared, info.editor_url, emit)
     except ChromeStepError as exc:
         return info, exc
+
+
+def _owner_pipe(prepared: Prepared | None) -> ready.Pipe | None:
+    starting = prepared.starting if prepared is not None else None
+    return starting.ready if starting is not None else None

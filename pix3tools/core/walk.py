@@ -16,7 +16,7 @@ table takes folders and regular files, ``check`` takes its ``.ts`` roots.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -25,10 +25,27 @@ __all__ = [
     "INVENTORY",
     "Found",
     "WalkRules",
+    "code_unit_key",
+    "sort_paths",
     "walk",
     "walk_fd",
     "walk_files",
 ]
+
+
+def code_unit_key(path: str) -> bytes:
+    """JavaScript compares strings by UTF-16 code units; UTF-16-BE bytes order the same way."""
+    return path.encode("utf-16-be", "surrogatepass")
+
+
+def sort_paths(paths: Iterable[str]) -> list[str]:
+    """What a walk lists, in code-unit order (JavaScript's default sort, the order every tool's
+    output uses); plain order is the same for ASCII paths."""
+    items = list(paths)
+    if all(p.isascii() for p in items):
+        return sorted(items)
+    return sorted(items, key=code_unit_key)
+
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 

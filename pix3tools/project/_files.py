@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Iterable
 from pathlib import Path
+
+from pix3tools.core.walk import code_unit_key, sort_paths
 
 __all__ = ["ProjectFiles", "code_unit_key", "project_path", "read_text", "sort_paths"]
 
@@ -50,19 +51,6 @@ def _normalise(reference: str) -> str | None:
         except UnicodeDecodeError:
             parts.append(segment)
     return "/".join(parts) if parts else None
-
-
-def code_unit_key(path: str) -> bytes:
-    """JavaScript compares strings by UTF-16 code units; UTF-16-BE bytes order the same way."""
-    return path.encode("utf-16-be", "surrogatepass")
-
-
-def sort_paths(paths: Iterable[str]) -> list[str]:
-    """Code-unit order (JavaScript's default sort); plain order is the same for ASCII paths."""
-    items = list(paths)
-    if all(p.isascii() for p in items):
-        return sorted(items)
-    return sorted(items, key=code_unit_key)
 
 
 class ProjectFiles:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.chrome import fake_chrome_wrapper
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import pid_alive, wait_gone
@@ -63,13 +64,19 @@ def test_plain_vite_with_the_reference_plugin(tmp_path: Path, pix3_home: Path, n
 
 
 @pytest.mark.node
-def test_reference_plugin_without_vite(tmp_path: Path, pix3_home: Path) -> None:
+@pytest.mark.parametrize("chrome", [False, True])
+def test_reference_plugin_without_vite(tmp_path: Path, pix3_home: Path, chrome: bool) -> None:
+    """Said before anything starts: with Chrome wanted too (a cold start launches Chrome before the
+    server), no Chrome is launched for a server that cannot be."""
     root = make_project(tmp_path / "game")
     plugin = root / "node_modules" / "@pix3" / "vite-plugin"
     plugin.mkdir(parents=True)
     (plugin / "package.json").write_text('{"name": "@pix3/vite-plugin"}\n')
-    done = run_pix3("editor", "--no-chrome", cwd=root)
+    wrapper = fake_chrome_wrapper(tmp_path)
+    flags = ("--headless", "--cdp-port", str(free_port())) if chrome else ("--no-chrome",)
+    done = run_pix3("editor", *flags, cwd=root, env={"PIX3_CHROME": str(wrapper)})
     assert done.returncode == 1
     assert done.stderr == (
         f"pix3 editor: No vite in {root} (node_modules/vite/bin/vite.js): run `npm install` in the project first.\n"
     )
+    assert not (tmp_path / "fake-chrome.argv").exists() and not (pix3_home / "chrome-owner.log").exists()

@@ -46,6 +46,10 @@ ENTRY_PATHS = [
     "import pix3net.cli; pix3net.cli.main(['help'])",
     "import pix3net.cli; pix3net.cli.main([])",
     "import pix3tools.core.cli",
+    # A cold `pix3 editor` waits for Chrome: what the editor loads before it spawns the owner, and
+    # what the owner loads before it spawns Chrome (docs/editor.md, "Cold start and reuse").
+    "import pix3net.editor.command, pix3net.editor.devserver, pix3net.editor.browser, pix3net.editor.together",
+    "import pix3net.chrome.command",
 ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.devserver.httphead import Head, parse_request, parse_response, path_of
+from pix3net.devserver.httphead import Head, common_answer_end, common_request, parse_request, parse_response, path_of
 
 
 def test_plain_requests() -> None:
@@ -79,9 +79,8 @@ VITE_MODULE_ANSWER = (
 )
 
 
-def test_the_common_heads_take_the_short_way_and_frame_as_the_long_one() -> None:
-    """A browser's module request and Vite's answer skip the field loop (`Connection: keep-alive`
-    alone changes nothing in HTTP/1.1); any other framing field still goes through it."""
+def test_a_browser_module_request_and_vite_answer() -> None:
+    """`Connection: keep-alive` alone changes nothing in HTTP/1.1; any other framing field counts."""
     assert parse_request(CHROME_MODULE_REQUEST) == Head(b"GET", b"/src/main.ts", 0, None, False, False, False)
     assert parse_response(VITE_MODULE_ANSWER) == Head(b"", b"", 200, 560, False, False, False)
     for keep in (b"Keep-Alive", b"  keep-alive\t", b"KEEP-ALIVE"):
@@ -103,3 +102,69 @@ def test_the_common_heads_take_the_short_way_and_frame_as_the_long_one() -> None
     assert parse_response(b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: +2\r\n\r\n") is None
     assert parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n") is None
     assert parse_request(b"GET / HTTP/1.1\r\nConnection: keep-alive\r\nExpect: 100-continue\r\n\r\n") is None
+
+
+REQUESTS = [
+    (CHROME_MODULE_REQUEST, True),
+    (b"GET / HTTP/1.1\r\n\r\n", True),
+    (b"HEAD /a?b=1 HTTP/1.1\r\nConnection: Keep-Alive \r\nX-Empty:\r\n\r\n", True),
+    (b"GET /a HTTP/1.1\r\nContent-Length-X: 1\r\nX-Connection: close\r\n\r\n", True),
+    (b"GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nconnection: keep-alive\r\nConnection: keep-alive\r\n\r\n", True),
+    (b"GET / HTTP/1.0\r\n\r\n", False),
+    (b"POST /a HTTP/1.1\r\nContent-Length: 3\r\n\r\n", False),
+    (b"POST /a HTTP/1.1\r\nContent-Length: 0\r\n\r\n", False),
+    (b"GET * HTTP/1.1\r\n\r\n", False),
+    (b"GET http://x/ HTTP/1.1\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nContent-Length : 3\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", False),
+    (b"GET /a\x00b HTTP/1.1\r\n\r\n", False),
+]
+
+
+@pytest.mark.parametrize(("head", "common"), REQUESTS)
+def test_a_common_request_is_one_the_general_parser_frames_alike(head: bytes, common: bool) -> None:
+    """`common_request` takes only heads `parse_request` reads as: no body, the connection kept."""
+    found = common_request(head, len(head))
+    assert (found is not None) == common
+    if found is not None:
+        assert parse_request(head) == Head(found[0], found[1], 0, None, False, False, False)
+
+
+BODY = b"export 1;\n"
+ANSWERS = [
+    (VITE_MODULE_ANSWER.replace(b"560", b"10") + BODY, True),
+    (b"HTTP/1.1 404 Not Found\r\ncontent-length:\t10 \r\n\r\n" + BODY, True),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", True),
+    (b"HTTP/1.1 200\r\nContent-Length: 10\r\n\r\n" + BODY, True),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n" + BODY[:4], False),  # the rest comes later
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n" + BODY + b"HTTP/1.1", False),  # more than one answer
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" + BODY, False),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\nContent-Length: 10\r\n\r\n" + BODY, False),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", False),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: +10\r\n\r\n" + BODY, False),
+    (b"HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n", False),
+    (b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n", False),
+    (b"HTTP/1.1 101 Switching Protocols\r\nContent-Length: 0\r\n\r\n", False),
+    (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", False),
+    (b"HTTP/1.0 200 OK\r\nContent-Length: 10\r\n\r\n" + BODY, False),
+    (b"HTTP/1.1 200 OK\r\nX: a\r\n folded\r\nContent-Length: 10\r\n\r\n" + BODY, False),
+    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n" + BODY, False),  # no end of head
+]
+
+
+@pytest.mark.parametrize(("data", "common"), ANSWERS)
+def test_a_common_answer_ends_where_the_general_parser_says(data: bytes, common: bool) -> None:
+    """`common_answer_end` takes only whole answers that `parse_response` frames with a
+    Content-Length body, on a connection kept open; it says where they end."""
+    end = common_answer_end(data)
+    assert (end == len(data)) == common
+    if end != -1:
+        head_end = data.index(b"\r\n\r\n") + 4
+        head = parse_response(data, head_end)
+        assert head is not None and head.length is not None
+        assert (head.status >= 200, head.status in (204, 304), head.chunked, head.close) == (True, False, False, False)
+        assert end == head_end + head.length

@@ -23,7 +23,7 @@ from typing import Any
 from pix3net.devserver.errors import ApiError
 from pix3net.devserver.mediatypes import content_type
 from pix3net.pids import pid_alive
-from pix3tools.project import sort_paths
+from pix3tools.core.walk import sort_paths  # not pix3tools.project: its scene model is not needed here
 
 from ._changeset import recover
 from ._conditions import check_preconditions

@@ -12,8 +12,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from pix3tools.core.walk import FILE_TABLE, walk_fd
-from pix3tools.project import code_unit_key, sort_paths
+from pix3tools.core.walk import FILE_TABLE, code_unit_key, sort_paths, walk_fd
 
 from ._fsutil import open_file_nofollow
 from ._paths import TEMP_NAME
