@@ -30,7 +30,15 @@ finally:
         json.dump(seen, f)
 """
 # and what nothing before tsc needs: dataclasses (with inspect), the HTTP client of the flush (no server here)
-HEAVY = ("pix3tools.validate", "pix3tools.scene", "pix3tools.check._chain", "ruamel", "dataclasses", "inspect", "http.client")
+HEAVY = (
+    "pix3tools.validate",
+    "pix3tools.scene",
+    "pix3tools.check._chain",
+    "ruamel",
+    "dataclasses",
+    "inspect",
+    "http.client",
+)
 
 
 @pytest.mark.node
