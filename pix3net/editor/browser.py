@@ -32,6 +32,10 @@ from pix3net.editor.reuse import display_home_path
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
 TAB_POLL_S = 0.02
+# The load of the tab a cold start launched is what `pix3 editor` waits for last: its document is
+# asked through a page client already attached (one loopback round trip, well under 1 ms), so
+# the question is asked often and the answer is not left waiting for a 20 ms tick.
+LOAD_POLL_S = 0.005
 CHROME_ERROR = "chrome-error:"  # the scheme of the page Chrome shows when a navigation failed
 RELOAD_AFTER_S = 1.0
 
@@ -144,7 +148,7 @@ def _loaded(port: int, token: str, url: str) -> None:
                     page = None
             if now >= deadline:
                 break
-            time.sleep(TAB_POLL_S)  # the first, empty document, or a load on its way
+            time.sleep(LOAD_POLL_S)  # the first, empty document, or a load on its way
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
     finally:
