@@ -3,19 +3,23 @@ scenes before they read the disk (docs/devserver.md, "The flush client").
 
 Synchronous, on the standard library's HTTP client, so the file tools can call it without trio
 (httpx is not imported here: with its command-line extras it costs ~80 ms at the start of every
-`pix3 check` and `pix3 smoke`).
+`pix3 check` and `pix3 smoke`). Nor is ``http.client`` until a record names a server: with the
+email and ssl modules it pulls in, it is ~12 ms before `pix3 check` can start tsc, for nothing
+when there is no editor or ``--no-sync``; and no dataclass (``inspect`` with it, ~5 ms) —
+docs/check.md, "Speed".
 """
 
 from __future__ import annotations
 
-import http.client
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from pix3tools.core.devrecord import read_url
+
+if TYPE_CHECKING:
+    import http.client
 
 EDITOR_FLUSH_TIMEOUT_MS = 15_000
 PROBE_TIMEOUT_S = 2.0
@@ -25,8 +29,7 @@ CODE = "E_EDITOR_UNSYNCED"
 Status = Literal["skipped", "no-server", "no-editor", "flushed", "unsynced"]
 
 
-@dataclass(frozen=True)
-class SyncOutcome:
+class SyncOutcome(NamedTuple):
     """``status``; ``url`` of the dev server when one was asked; ``reason`` and ``message``
     (the diagnostic text) only for ``unsynced``."""
 
@@ -81,6 +84,8 @@ def _request(url: str, method: str, timeout: float, body: bytes | None = None) -
     ``TimeoutError`` when the server took longer than ``timeout``), ``http.client.HTTPException``
     or ``ValueError`` (a URL it cannot use). No proxy from the environment, no certificate check:
     the dev server is on this machine."""
+    import http.client
+
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"not an http URL: {url}")
@@ -108,6 +113,8 @@ def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_F
     url = read_url(root)
     if url is None:
         return SyncOutcome("no-server")
+    import http.client
+
     try:
         status, _ = _request(_api(url, "hello"), "GET", PROBE_TIMEOUT_S)
     except (OSError, http.client.HTTPException, ValueError):

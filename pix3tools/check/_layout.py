@@ -10,16 +10,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, Installer, TypesUnavailable, has_own_tsconfig, prepare_types
 
 __all__ = ["Layout", "has_own_tsconfig", "installed_version", "prepare"]
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     mode: str  # "project" | "pix3-types"
     tsconfig: str  # project-relative
     skipped: str | None = None

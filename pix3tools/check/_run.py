@@ -1,8 +1,8 @@
 """The `pix3 check` pipeline (docs/check.md, "Pipeline").
 
 Run in the documented order, with one exception for speed: tsc starts as soon as the tsconfig and
-TypeScript are known — before this module imports validate, the scene model or the chain scanner —
-and everything that does not need its answer (validate, the version gate, the kit, the editor
+TypeScript are known (:mod:`pix3tools.check._begin`, before this module is even imported by the
+command) and everything that does not need its answer (validate, the version gate, the kit, the editor
 chain, the hashes) runs while it works. The report is the same as in that order: the
 diagnostics are sorted, and within one code they keep the documented order.
 """
@@ -18,15 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pix3tools.check._layout import Layout, installed_version, prepare
-from pix3tools.check._typescript import (
-    TsResult,
-    TypeScript,
-    TypeScriptUnavailable,
-    finish_typecheck,
-    resolve_typescript,
-    start_typecheck,
-)
+from pix3tools.check._begin import Begun, CheckOptions, SyncFn, begin_check
+from pix3tools.check._layout import Layout, installed_version
+from pix3tools.check._typescript import TsResult, TypeScriptUnavailable, finish_typecheck
 from pix3tools.core import CLI_VERSION
 
 if TYPE_CHECKING:
@@ -34,9 +28,7 @@ if TYPE_CHECKING:
 
 Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
-SyncFn = Callable[[Path, bool], Any]
-"""The flush client: ``(root, no_sync) -> outcome`` with ``status`` (``"flushed"``, ``"unsynced"``, …),
-``url`` and ``message``; None when there is nothing to ask."""
+__all__ = ["CheckOptions", "SyncFn", "finish_check", "human_report", "run_check", "validate_project"]
 
 _LOCKSTEP = ("@pix3/cli", "@pix3/vite-plugin", "@pix3/editor-core")
 # In pix3-types mode the @pix3/runtime declarations are generated from the scene model, which does
@@ -59,13 +51,6 @@ _CHAIN_TAIL = (
     ". Vite then loads /@vite/client into the editor page, and the game's full-reload reaches the editor "
     "(unsaved edits are lost)."
 )
-
-
-@dataclass
-class CheckOptions:
-    hydrate: bool = True
-    offline: bool = False
-    no_sync: bool = False
 
 
 @dataclass
@@ -174,51 +159,19 @@ def run_check(
     install_types: Callable[[Path], str | None] | None = None,
 ) -> dict[str, Any]:
     """Run the whole pipeline and return the report (the ``--json`` shape, keys in order)."""
-    started = time.perf_counter()
-    own: list[Diagnostic] = []
-    notes: list[str] = []
+    begun = begin_check(root, options, home=home, sync=sync, env=env, install=install, install_types=install_types)
+    return finish_check(begun, validate)
 
-    # 1. Flush the editor's unsaved scenes (a dead server is ignored).
-    flushed = sync(root, options.no_sync)
+
+def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
+    """Everything after :func:`begin_check` started tsc: the steps that do not need its answer run
+    while it works, then its answer is read and the report made."""
+    root, options, started, flushed, layout = begun.root, begun.options, begun.started, begun.flushed, begun.layout
+    typescript, process, unavailable, own = begun.typescript, begun.process, begun.unavailable, begun.own
+    ts_elapsed = begun.ts_elapsed
     status = getattr(flushed, "status", None)
-    if status == "unsynced":
-        own.append({"code": "E_EDITOR_UNSYNCED", "severity": "error", "file": "pix3project.yaml",
-                    "message": flushed.message})  # fmt: skip
-
-    # 4 (early). The tsconfig layout and TypeScript, so tsc runs while validate reads the scenes.
-    ts_started = time.perf_counter()
-    layout = prepare(root, home, offline=options.offline, install=install_types)
+    notes: list[str] = []
     typecheck = Typecheck(tsconfig=layout.tsconfig, mode=layout.mode, skipped=layout.skipped)
-    process = None
-    typescript: TypeScript | None = None
-    # What kept the type-check from running: three's types and TypeScript are each said, with the
-    # command that installs it, so one run names everything to install.
-    unavailable: list[TypeScriptUnavailable] = []
-    if layout.unavailable is not None:
-        unavailable.append(TypeScriptUnavailable(str(layout.unavailable), layout.unavailable.fix))
-    if layout.dependencies_missing:
-        exists = (root / "package.json").exists()
-        own.append({
-            "severity": "error", "code": "E_DEPENDENCIES_MISSING", "file": "package.json" if exists else "tsconfig.json",
-            "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
-            "node_modules — and there is no node_modules. The type-check was skipped; the scenes were still validated.",
-            "fix": "npm install",
-        })  # fmt: skip
-    else:
-        if layout.runtime_missing:
-            own.append({
-                "severity": "warning", "code": "W_RUNTIME_NOT_INSTALLED", "file": "tsconfig.json",
-                "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
-                f"node_modules — and node_modules/@pix3/runtime is missing (this CLI ships {CLI_VERSION}).",
-                "fix": "npm install in the project, then run pix3 check again",
-            })  # fmt: skip
-        try:
-            typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
-            if not unavailable:
-                process = start_typecheck(typescript, root / layout.tsconfig, root)
-        except TypeScriptUnavailable as error:
-            unavailable.append(error)
-    ts_elapsed = time.perf_counter() - ts_started
 
     # 2–3. Validate (its time includes the flush, as the reference reports it).
     validated = validate(root, options.hydrate)

@@ -2,8 +2,9 @@
 
 Search order: ``PIX3_TYPESCRIPT``, the project's ``node_modules/typescript`` (walking up), then
 the cache ``$PIX3_HOME/typescript/5.8.3`` — installed there with npm once unless ``--offline``.
-The type-check is ``tsc --noEmit -p`` itself, its plain output parsed: diagnostics with file and line, chained messages as tsc indents them, and the root files
-from ``--explainFiles``.
+The type-check is ``tsc --noEmit -p`` itself, its plain output parsed: diagnostics with file and
+line, chained messages as tsc indents them, and the root files — from ``--explainFiles`` for a
+project's own tsconfig, or, for ours, picked by its include patterns from ``--listFiles``.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from pix3tools._npm import install_command as npm_install_command
 from pix3tools._npm import npm_install, package_version
@@ -32,23 +34,20 @@ class TypeScriptUnavailable(Exception):
         self.fix = fix
 
 
-@dataclass(frozen=True)
-class TypeScript:
+class TypeScript(NamedTuple):
     package_dir: Path
     version: str
     source: str  # env | project | cache | installed
 
 
-@dataclass(frozen=True)
-class TsDiagnostic:
+class TsDiagnostic(NamedTuple):
     file: str
     line: int | None
     ts_code: int
     message: str
 
 
-@dataclass(frozen=True)
-class TsResult:
+class TsResult(NamedTuple):
     version: str
     files: list[str]  # absolute root file paths
     diagnostics: list[TsDiagnostic]
@@ -109,42 +108,55 @@ def resolve_typescript(
     return TypeScript(cached, version, "installed")
 
 
-def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path) -> TypeCheckRun:
+RootFiles = Callable[[Path, list[str]], list[str]]
+"""``(cwd, files tsc read) -> root files``: picks the root files from ``--listFiles``."""
+
+
+def start_typecheck(typescript: TypeScript, tsconfig: Path, cwd: Path, roots: RootFiles | None = None) -> TypeCheckRun:
     """Start ``tsc --noEmit -p <tsconfig>`` in the background (it runs while validate reads the
-    scenes). ``--explainFiles`` names the root files in the same run at no measurable cost;
-    the TypeScript API would give the same facts but loads 9 MB of JavaScript more slowly
-    than tsc's own bundle (about 0.3 s on a 2D starter, measured)."""
+    scenes). ``--explainFiles`` names the root files in the same run; the TypeScript API would give
+    the same facts but loads 9 MB of JavaScript more slowly than tsc's own bundle (about 0.3 s on a
+    2D starter, measured). Explaining costs tsc time in proportion to the files it read (~70 ms of
+    ~1.5 s with three's 500 declaration files): when the tsconfig's include patterns are known
+    (``roots``), ``--listFiles`` names every file it read at no measurable cost and ``roots`` picks."""
     node = shutil.which("node")
     if node is None:
         raise TypeScriptUnavailable("node was not found on the PATH; pix3 check runs TypeScript with node")
     tsc = typescript.package_dir / "lib" / "tsc.js"
-    argv = [node, str(tsc), "--noEmit", "-p", str(tsconfig), "--pretty", "false", "--explainFiles"]
+    listing = "--explainFiles" if roots is None else "--listFiles"
+    argv = [node, str(tsc), "--noEmit", "-p", str(tsconfig), "--pretty", "false", listing]
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return TypeCheckRun(process, typescript.version, cwd)
+    return TypeCheckRun(process, typescript.version, cwd, roots)
 
 
-@dataclass(frozen=True)
-class TypeCheckRun:
+class TypeCheckRun(NamedTuple):
     process: subprocess.Popen[bytes]
     version: str
     cwd: Path
+    roots: RootFiles | None = None
 
 
-_LOCATED = re.compile(
-    r"^(?P<file>.+)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$"
-)
-_UNLOCATED = re.compile(r"^(?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$")
 _ROOT_REASONS = ("Matched by include pattern", "Part of 'files' list", "Root file specified for compilation")
 
 
-def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str]]:
-    """tsc's ``--pretty false --explainFiles`` output → (diagnostics, absolute root files).
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A located and an unlocated diagnostic line (compiled on first use: this module is imported
+    before tsc starts, docs/check.md "Speed")."""
+    located = r"^(?P<file>.+)\((?P<line>\d+),(?P<col>\d+)\): (?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$"
+    return re.compile(located), re.compile(r"^(?:error|warning|message|suggestion) TS(?P<code>\d+): (?P<text>.*)$")
+
+
+def parse_tsc_output(text: str, cwd: Path, explained: bool = True) -> tuple[list[TsDiagnostic], list[str]]:
+    """tsc's ``--pretty false --explainFiles`` output → (diagnostics, absolute root files); with
+    ``explained`` false, its ``--listFiles`` output → (diagnostics, every file it read).
 
     Diagnostics come first, each possibly followed by indented lines (a chained message, as tsc
-    prints it); then the file list: a path, then its indented reasons.
+    prints it); then the file list: a path, then (explained) its indented reasons.
     """
     diagnostics: list[TsDiagnostic] = []
     files: list[str] = []
+    located_line, unlocated_line = _patterns()
     current: dict[str, object] | None = None
     in_files = False
     file: str | None = None
@@ -170,8 +182,8 @@ def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str
             if indented and current is not None:
                 current["text"] = f"{current['text']}\n{raw}"
                 continue
-            located = _LOCATED.match(raw)
-            unlocated = None if located else _UNLOCATED.match(raw)
+            located = located_line.match(raw)
+            unlocated = None if located else unlocated_line.match(raw)
             if located or unlocated:
                 flush()
                 if located:
@@ -182,7 +194,9 @@ def parse_tsc_output(text: str, cwd: Path) -> tuple[list[TsDiagnostic], list[str
                 continue
             flush()
             in_files = True
-        if not indented:
+        if not explained:  # absolute paths, a few hundred of them: no Path object each
+            files.append(raw if os.path.isabs(raw) else str(cwd / raw))
+        elif not indented:
             file = raw
         elif file is not None and raw.strip().startswith(_ROOT_REASONS):
             files.append(str(cwd / file))
@@ -199,5 +213,5 @@ def finish_typecheck(run: TypeCheckRun) -> TsResult:
         raise TypeScriptUnavailable(
             f"the type-check failed to run: {why[-1] if why else f'exit {run.process.returncode}'}"
         )
-    diagnostics, files = parse_tsc_output(text, run.cwd)
-    return TsResult(run.version, files, diagnostics)
+    diagnostics, files = parse_tsc_output(text, run.cwd, explained=run.roots is None)
+    return TsResult(run.version, files if run.roots is None else run.roots(run.cwd, files), diagnostics)

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from pix3tools.check import CheckOptions, SyncFn, human_report, run_check, validate_project
+from pix3tools.check._begin import CheckOptions, SyncFn, begin_check
 from pix3tools.check._codes import codes_help
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Option, Project, Syntax
@@ -49,7 +49,11 @@ def _check(call: Call, sync: SyncFn | None) -> int:
     options = CheckOptions(
         hydrate=not args.flag("--no-hydrate"), offline=args.flag("--offline"), no_sync=args.flag("--no-sync")
     )
-    report = run_check(call.project, options, home=pix3_home(), validate=validate_project, sync=sync or _no_flush)
+    begun = begin_check(call.project, options, home=pix3_home(), sync=sync or _no_flush)
+    # tsc is running: only now the rest of check (validate, the scene model, the chain scanner).
+    from pix3tools.check._run import finish_check, human_report, validate_project
+
+    report = finish_check(begun, validate_project)
     call.out.write(
         json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.flag("--json") else human_report(report)
     )

@@ -7,9 +7,11 @@ generated from the scene model, three's published ``@types/three`` (pinned, inst
 """
 
 from pix3tools.scripttypes._layout import (
+    CHECK_INCLUDE,
     CHECK_TSCONFIG,
     CHECK_TSCONFIG_PATH,
     EXTENDS_LINE,
+    check_root_files,
     has_own_tsconfig,
     prepare_types,
 )
@@ -24,6 +26,7 @@ from pix3tools.scripttypes._three import (
 )
 
 __all__ = [
+    "CHECK_INCLUDE",
     "CHECK_TSCONFIG",
     "CHECK_TSCONFIG_PATH",
     "EXTENDS_LINE",
@@ -31,6 +34,7 @@ __all__ = [
     "Installer",
     "TypesUnavailable",
     "cache_prefix",
+    "check_root_files",
     "declarations",
     "has_own_tsconfig",
     "prepare_types",

@@ -7,12 +7,11 @@ record differs (another build, other three types, a tsconfig edited by hand) is 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pix3tools.core import CLI_VERSION, atomic_write
@@ -23,6 +22,11 @@ TYPES = Path(".pix3") / "types"
 CHECK_TSCONFIG_PATH = ".pix3/tsconfig.check.json"
 EXTENDS_LINE = '{ "extends": "./.pix3/tsconfig.check.json" }'
 _VITE_ENV = Path(__file__).with_name("data") / "pix3-vite-env"
+
+# The folders `.pix3/tsconfig.check.json` includes, each as `../<folder>/**/*.ts` (a unit test
+# holds the two together).
+CHECK_INCLUDE = ("scripts", "src/scripts", "design/tests")
+_PACKAGE_FOLDERS = ("node_modules", "bower_components", "jspm_packages")
 
 CHECK_TSCONFIG = """// Written by pix3 kit / pix3 check (pix3net); written again when pix3net's script types change.
 // Type-checks the project's scripts and bot tests against ./types/: the @pix3/runtime declarations
@@ -65,6 +69,29 @@ def has_own_tsconfig(root: Path) -> bool:
         return True
 
 
+def check_root_files(root: Path, listed: Iterable[str]) -> list[str]:
+    """Which of the files tsc read (``--listFiles``, absolute) are the root files of
+    `.pix3/tsconfig.check.json`: those its ``include`` patterns match, as TypeScript matches a
+    ``<folder>/**/*.ts`` pattern — below the folder, no directory that starts with a dot or is a
+    package folder (``node_modules``, ``bower_components``, ``jspm_packages``), a name ending in
+    ``.ts`` that does not start with a dot (``.ts`` itself matches), and ``x.d.ts`` not beside an
+    included ``x.ts``. Every root file is in the program, so this is tsc's own root list, without
+    asking tsc to explain every file it read (docs/check.md, "Speed")."""
+    bases = tuple((root / folder).as_posix() + "/" for folder in CHECK_INCLUDE)
+    matched: dict[str, str] = {}  # posix form → as listed (string work: ~500 Path objects cost 2 ms)
+    for file in listed:
+        posix = file.replace(os.sep, "/")
+        if not posix.startswith(bases):
+            continue
+        base = next(b for b in bases if posix.startswith(b))
+        *folders, name = posix[len(base) :].split("/")
+        if any(not f or f.startswith(".") or f in _PACKAGE_FOLDERS for f in folders):
+            continue
+        if name.endswith(".ts") and (name == ".ts" or not name.startswith(".")):
+            matched[posix] = file
+    return [f for p, f in matched.items() if not (p.endswith(".d.ts") and p[: -len(".d.ts")] + ".ts" in matched)]
+
+
 def _generated() -> dict[str, bytes]:
     """The files pix3net writes itself, under ``.pix3/types/`` (the copies of three's come on top)."""
     package = {"name": "@pix3/runtime", "version": CLI_VERSION, "types": "index.d.ts"}
@@ -81,6 +108,8 @@ def manifest() -> dict[str, object]:
     """What ``version.json`` records: the versions, and a stamp of the sources of every file written
     (the generator, the scene model's schemas, the Vite env, the tsconfig) — cheap to compute on
     every check, where generating the declarations would import the scene model first."""
+    import hashlib  # here: a project with its own tsconfig.json does not need it before tsc starts
+
     digest = hashlib.sha256(CHECK_TSCONFIG.encode("utf-8"))
     for path in (*SOURCES, *sorted(_VITE_ENV.iterdir())):
         digest.update(b"\0" + path.name.encode("utf-8") + b"\0" + path.read_bytes())

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pix3tools._npm import install_command, npm_install, package_version
 
@@ -33,8 +33,7 @@ class TypesUnavailable(Exception):
         self.why = why or message
 
 
-@dataclass(frozen=True)
-class ThreeTypes:
+class ThreeTypes(NamedTuple):
     node_modules: Path  # the cache's node_modules (``@types/three`` and what it needs)
     version: str
     source: str  # cache | installed

@@ -197,3 +197,50 @@ def test_three_types_are_installed_for_real(tmp_path: Path, pix3_home: Path) -> 
     assert [m.split(":")[0] for _, _, m in type_errors(report)] == ["TS2339"], report["diagnostics"]
     installed = json.loads((cache_prefix(pix3_home) / "node_modules/@types/three/package.json").read_text())
     assert installed["version"] == THREE_TYPES_VERSION and code == 1
+
+
+# Root files TypeScript's `<folder>/**/*.ts` matching takes or leaves: hidden folders and files,
+# package folders (and a folder that only starts like one), `x.d.ts` beside `x.ts` (both read, via a
+# reference), `.ts` as a whole name.
+ROOT_EDGES = {
+    "scripts/sub/deep/A.ts": "export const a = 1;\n",
+    "scripts/.hid/H.ts": "export const h = 1;\n",
+    "scripts/sub/node_modules/N.ts": "export const n = 2;\n",
+    "scripts/sub/node_modules/M.d.ts": "declare const m: number;\n",
+    "scripts/Z.ts": "import { h } from './.hid/H';\nimport { a } from './sub/deep/A';\n"
+    "import { n } from './sub/node_modules/N';\nexport const z = h + a + n;\n",
+    "scripts/Q.ts": "export const q = 1;\n",
+    "scripts/Q.d.ts": "export declare const q: number;\n",
+    "scripts/.dot.ts": "export const d = 1;\n",
+    "scripts/R.ts": '/// <reference path="./Q.d.ts" />\n/// <reference path="./.dot.ts" />\n'
+    '/// <reference path="./sub/node_modules/M.d.ts" />\nexport {};\n',
+    "src/scripts/node_modules2/K.ts": "export const k = 1;\n",
+    "src/scripts/.ts": "export const e = 1;\n",
+    "design/tests/bots/dodge.ts": DODGE,
+}
+
+
+def test_our_tsconfigs_root_files_are_the_ones_tsc_explains(recipe: Path) -> None:
+    """check asks tsc for --listFiles (explaining ~500 files of three's costs it ~5 %) and picks the
+    root files by the include patterns: the same files tsc's own --explainFiles names."""
+    import subprocess
+
+    from pix3tools.check._typescript import parse_tsc_output
+    from pix3tools.scripttypes import check_root_files
+
+    for name, text in ROOT_EDGES.items():
+        (recipe / name).parent.mkdir(parents=True, exist_ok=True)
+        (recipe / name).write_text(text)
+
+    def tsc(listing: str) -> str:
+        argv = ["node", str(TYPESCRIPT / "lib" / "tsc.js"), "--noEmit", "-p", str(recipe / ".pix3" / "tsconfig.check.json"),
+                "--pretty", "false", listing]  # fmt: skip
+        return subprocess.run(argv, cwd=recipe, capture_output=True, text=True, check=False, timeout=120).stdout
+
+    _, explained = parse_tsc_output(tsc("--explainFiles"), recipe)
+    _, listed = parse_tsc_output(tsc("--listFiles"), recipe, explained=False)
+    assert str(recipe / "scripts" / "Q.d.ts") in listed and str(recipe / "scripts" / ".dot.ts") in listed
+    picked = check_root_files(recipe, listed)
+    assert sorted(picked) == sorted(explained) and len(explained) == 9
+    code, report = check(recipe)
+    assert report["typecheck"]["files"] == 9 and code == 0, report["diagnostics"]  # type: ignore[index]

@@ -150,3 +150,18 @@ def test_tsc_output_is_parsed_into_diagnostics_and_root_files(tmp_path: Path) ->
         "    Type 'string' is not assignable to type 'number'."
     )
     assert files == [str(tmp_path / "scripts/a.ts"), str(tmp_path / "main.ts")]
+
+
+def test_tsc_list_files_output_is_every_file_read(tmp_path: Path) -> None:
+    from pix3tools.check._typescript import parse_tsc_output
+
+    text = (
+        "scripts/a.ts(5,3): error TS2322: Type 'X' is not assignable to type 'Y'.\n"
+        "  Types of property 'p' are incompatible.\n"
+        f"{tmp_path}/lib/lib.es5.d.ts\n"
+        f"{tmp_path}/scripts/b.ts\n"
+        f"{tmp_path}/scripts/a.ts\n"
+    )
+    diagnostics, files = parse_tsc_output(text, tmp_path, explained=False)
+    assert [(d.file, d.line, d.ts_code) for d in diagnostics] == [(str(tmp_path / "scripts/a.ts"), 5, 2322)]
+    assert files == [str(tmp_path / name) for name in ("lib/lib.es5.d.ts", "scripts/b.ts", "scripts/a.ts")]

@@ -12,10 +12,12 @@ import pytest
 from pix3tools.core import CLI_VERSION
 from pix3tools.scene import MISSING, NODE_SCHEMAS, NODE_TYPES, type_format
 from pix3tools.scripttypes import (
+    CHECK_INCLUDE,
     CHECK_TSCONFIG,
     THREE_TYPES_VERSION,
     TypesUnavailable,
     cache_prefix,
+    check_root_files,
     declarations,
     prepare_types,
     resolve_three_types,
@@ -149,3 +151,22 @@ def test_the_pin_is_the_starters_three_and_the_test_clients() -> None:
     assert starter["devDependencies"]["@types/three"] == f"^{THREE_TYPES_VERSION}"
     clients = json.loads((NODE_DIR / "package.json").read_text())
     assert clients["dependencies"]["@types/three"] == THREE_TYPES_VERSION
+
+
+def test_the_check_tsconfig_includes_the_folders_root_files_are_picked_from() -> None:
+    include = json.loads(re.sub(r"^\s*//.*$", "", CHECK_TSCONFIG, flags=re.M))["include"]
+    assert include == [f"../{folder}/**/*.ts" for folder in CHECK_INCLUDE]
+
+
+def test_root_files_are_picked_as_typescript_matches_folder_star_star_star_ts(tmp_path: Path) -> None:
+    """What TypeScript's `../scripts/**/*.ts` takes from the files it read (the real tsc agrees:
+    tests/integration/test_check_types.py)."""
+    root = tmp_path / "game"
+    taken = ["scripts/A.ts", "scripts/x/y/B.d.ts", "src/scripts/.ts", "src/scripts/node_modules2/C.ts",
+             "design/tests/bots/d.ts", "scripts/Q.ts", "scripts/a.b.ts"]  # fmt: skip
+    left = ["scripts/.hid/H.ts", "scripts/.dot.ts", "scripts/node_modules/N.ts", "scripts/x/bower_components/b.ts",
+            "scripts/jspm_packages/j.ts", "scripts/Q.d.ts", "scripts/A.tsx", "scripts/A.mts", "src/main.ts",
+            "scriptsX/A.ts", "design/tests.ts", ".pix3/types/@types/three/index.d.ts"]  # fmt: skip
+    listed = [str(root / name) for name in [*left, *taken]]
+    listed.append(str(tmp_path / "elsewhere" / "scripts" / "A.ts"))
+    assert check_root_files(root, listed) == [str(root / name) for name in taken]
