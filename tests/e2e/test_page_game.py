@@ -58,6 +58,7 @@ async def with_page(devtools: int, url: str, body: Any) -> None:
 async def test_a_throwing_game_fails_within_30_frames(throwing: DevServer, devtools: int) -> None:
     async def body(page: EditorPage) -> None:
         started = await page.call("pix3_play", {"action": "start"})
+        assert started["ok"] is True, started  # a refusal shows whole
         assert {k: started[k] for k in ("ok", "loaded", "url", "playing", "status", "playOwner", "scene")} == {
             "ok": True,
             "loaded": True,

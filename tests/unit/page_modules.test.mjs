@@ -224,3 +224,35 @@ test("the error buffer: a ring of 200, since, clear, run marks", () => {
   assert.deepEqual(buffer.list(), []);
   assert.deepEqual(buffer.since(mark), []);
 });
+
+test("a tool called before the page's scene list arrived waits for it", async () => {
+  const { Workbench } = await import("../../pix3net/devserver/static/workbench.js");
+  let release;
+  const arrived = new Promise((resolve) => { release = resolve; });
+  const fetched = [];
+  globalThis.fetch = async (url) => {
+    fetched.push(url);
+    await arrived;
+    return { json: async () => ({ scenes: ["scenes/main.pix3scene"], defaultScene: "scenes/main.pix3scene" }) };
+  };
+  const started = [];
+  const player = {
+    playing: false,
+    session: null,
+    status: () => ({ playing: false, status: "stopped", playOwner: null }),
+    start: async (scene) => { started.push(scene); return true; },
+  };
+  const bench = new Workbench({ host: { unsaved: new Map() }, player, errors: new ErrorBuffer() });
+  const tools = bench.executes(() => false);
+  const listing = bench.firstList(); // as main.js does when the page loads
+  const answer = tools.pix3_play({ action: "start" }); // the agent's first call, before the list
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(started, []); // still waiting for the list, not refused
+  release();
+  const played = await answer;
+  assert.equal(played.ok, true, JSON.stringify(played));
+  assert.deepEqual(started, ["res://scenes/main.pix3scene"]);
+  assert.equal(bench.firstList(), listing); // read once
+  assert.deepEqual(fetched, ["/__pix3/api/scenes"]);
+  delete globalThis.fetch;
+});

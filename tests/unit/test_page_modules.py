@@ -26,4 +26,4 @@ def test_page_modules_under_node_test() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    assert "# fail 0" in done.stdout and "# pass 11" in done.stdout, done.stdout[-2000:]
+    assert "# fail 0" in done.stdout and "# pass 12" in done.stdout, done.stdout[-2000:]

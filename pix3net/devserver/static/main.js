@@ -57,6 +57,6 @@ if (new URLSearchParams(location.search).has("test")) {
 ui = new Ui(bench);
 ui.render();
 host.connect();
-bench.loadScenes().then(() => bench.refreshOpen()).catch((error) => {
+bench.firstList().then(() => bench.refreshOpen()).catch((error) => {
   console.warn("pix3: the project's scenes could not be listed:", error);
 });

@@ -24,11 +24,20 @@ export class Workbench {
     this.view = "workbench";
     this.open = null; // {path, outline, version} | {path, error} for the UI
     this.running = false;
+    this.listing = null; // the first read of the scene list, once started (firstList)
   }
 
   // The person's choice, else scenes/main.pix3scene, else the manifest's default (project path).
   get activeScene() {
     return this.chosenScene ?? this.defaultScene;
+  }
+
+  // The first read of the scene list (main.js starts it as the page loads). A tool called before
+  // it arrived waits for it: an agent's first call right after the page opened would otherwise
+  // find no active scene.
+  firstList() {
+    this.listing ??= this.loadScenes();
+    return this.listing;
   }
 
   async loadScenes() {
@@ -248,13 +257,17 @@ export class Workbench {
   }
 
   executes(keepalive) {
+    const listed = (tool) => async (params) => {
+      await this.firstList().catch(() => {}); // not listed: the tool says there is no scene
+      return tool(params);
+    };
     return {
-      pix3_status: async () => this.status(keepalive()),
+      pix3_status: listed(() => this.status(keepalive())),
       pix3_sync: (params) => this.host.sync(params),
-      pix3_scene: (params) => this.scene(params),
-      pix3_play: (params) => this.play(params, "agent"),
-      pix3_game_run: (params) => this.gameRun(params),
-      pix3_screenshot: async (params) => this.screenshot(params),
+      pix3_scene: listed((params) => this.scene(params)),
+      pix3_play: listed((params) => this.play(params, "agent")),
+      pix3_game_run: listed((params) => this.gameRun(params)),
+      pix3_screenshot: listed((params) => this.screenshot(params)),
       pix3_errors: async (params) => this.errorList(params),
     };
   }
