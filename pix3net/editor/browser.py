@@ -113,6 +113,9 @@ def _open_and_check(port: int, token: str, url: str, *, new_window: bool, launch
             f"could not open the editor in the running Chrome: no tab at {url} in the proxy's /json/list"
             f" on port {port} after {how}"
         )
+    # Listed is not loaded: a new tab names its URL before its document is there, and may name
+    # none for a moment after (an agent listing pages right after `pix3 editor` returned saw "").
+    _loaded(port, token, url)
 
 
 def _loaded(port: int, token: str, url: str) -> None:
