@@ -173,7 +173,7 @@ class Starting:
                 self.child.terminate()
 
 
-def server_env() -> dict[str, str]:
+def _server_env() -> dict[str, str]:
     """The started server's environment: no colours in its log, and this pix3net importable by
     `python -m pix3net` from the project folder."""
     env = {**os.environ, "FORCE_COLOR": "0"}
@@ -184,39 +184,53 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
-    """Start the server detached, its output in `.pix3/dev.log`; returns at once."""
-    argv, name = server_argv(root, port)
+def spawn_server(
+    root: Path,
+    argv: list[str],
+    pipe: ready.Pipe | None,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.Popen[bytes]:
+    """``argv`` (``server_argv``) started in its own session in ``root``: no record of an earlier
+    server left, its output in `.pix3/dev.log` (truncated: this start's only), ``pipe`` handed to
+    it (`pix3net.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`."""
     record = root / DEV_JSON
     record.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         record.unlink()
-    log = root / DEV_LOG
-    env = server_env()
-    log.write_bytes(b"")  # truncated: this start's log only
-    # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
-    pipe = ready.Pipe() if name == OURS else None
+    env = _server_env()
     if pipe is not None:
         pipe.child_env(env)
+    log = root / DEV_LOG
+    log.write_bytes(b"")
     try:
+        # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
         with open(log, "ab") as log_file:
-            child = subprocess.Popen(
+            return subprocess.Popen(
                 argv,
                 cwd=root,
                 stdin=subprocess.DEVNULL,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 env=env,
-                start_new_session=True,  # detached: it outlives this command and its terminal
+                start_new_session=True,  # detached: the terminal's signals never reach it
                 pass_fds=(pipe.write_fd,) if pipe is not None else (),
+                preexec_fn=preexec_fn,
             )
+    finally:
+        if pipe is not None:
+            pipe.spawned()  # only the child holds the write end now
+
+
+def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
+    """Start the server detached (it outlives this command); returns at once."""
+    argv, name = server_argv(root, port)
+    pipe = ready.Pipe() if name == OURS else None
+    try:
+        child = spawn_server(root, argv, pipe)
     except BaseException:
         if pipe is not None:
-            pipe.spawned()
             pipe.close()
         raise
-    if pipe is not None:
-        pipe.spawned()
     return Starting(root, child, name, previous, pipe)
 
 

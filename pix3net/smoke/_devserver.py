@@ -25,8 +25,8 @@ from pathlib import Path
 import trio
 
 from pix3net import ready
-from pix3net.editor.devserver import OURS, START_TIMEOUT_S, DevServerError, probe_hello, server_argv, server_env
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, read_dev_info
+from pix3net.editor.devserver import OURS, START_TIMEOUT_S, DevServerError, probe_hello, server_argv, spawn_server
+from pix3tools.core.devrecord import DEV_LOG, read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
 
@@ -69,37 +69,6 @@ def _stop(child: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def _spawn(root: Path, argv: list[str], pipe: ready.Pipe | None) -> subprocess.Popen[bytes]:
-    """Our server gets ``pipe`` (`pix3net.ready`): it says when it answers; plain Vite is polled."""
-    (root / DEV_JSON).parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        (root / DEV_JSON).unlink()
-    env = server_env()
-    if pipe is not None:
-        pipe.child_env(env)
-    log = root / DEV_LOG
-    log.write_bytes(b"")
-    try:
-        with open(log, "ab") as log_file:
-            # Blocking Popen from this (main) thread on purpose: the death signal follows the thread
-            # that spawned the child. Its own process group: the terminal's Ctrl-C reaches only us,
-            # and we stop it (and its Vite) as a group.
-            return subprocess.Popen(
-                argv,
-                cwd=root,
-                stdin=subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-                env=env,
-                start_new_session=True,
-                pass_fds=(pipe.write_fd,) if pipe is not None else (),
-                preexec_fn=partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None,
-            )
-    finally:
-        if pipe is not None:
-            pipe.spawned()
-
-
 @contextlib.asynccontextmanager
 async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
     """``(url, started)``: the dev server's base URL, and whether this run started it."""
@@ -110,7 +79,11 @@ async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
     argv, name = server_argv(root, None)
     pipe = ready.Pipe() if name == OURS else None
     try:
-        child = _spawn(root, argv, pipe)
+        # From this (main) thread on purpose: the death signal follows the thread that spawned the
+        # child. Its own process group: the terminal's Ctrl-C reaches only us, and we stop it (and
+        # its Vite) as a group.
+        die = partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None
+        child = spawn_server(root, argv, pipe, preexec_fn=die)
     except OSError as exc:
         if pipe is not None:
             pipe.close()
