@@ -154,6 +154,11 @@ def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, pr
     from pix3net.editor.together import start_together
 
     chrome_lines: list[str] = []
+    early: dict[tuple[int, str], list[str]] = {}
+
+    def agent_lines_meanwhile(port: int, token: str) -> None:  # read while Chrome starts, not after
+        early[port, token] = _agent_lines(root, home, preferred, port, token)
+
     try:
         server_argv(root, args.port)  # a server that cannot be started is said before any Chrome shows
         predicted = predict_editor_url(root, args.port)
@@ -164,6 +169,7 @@ def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, pr
             headless=args.headless,
             emit=chrome_lines.append,
             predicted=predicted,
+            meanwhile=agent_lines_meanwhile,
         )
     except DevServerError as exc:
         return io.fail(str(exc))
@@ -173,7 +179,8 @@ def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, pr
         io.line(line)
     if isinstance(outcome, ChromeStepError):
         return io.fail(str(outcome))
-    for line in _agent_lines(root, home, preferred, outcome.port, outcome.token):
+    lines = early.get((outcome.port, outcome.token))
+    for line in lines if lines is not None else _agent_lines(root, home, preferred, outcome.port, outcome.token):
         io.line(line)
     return 0
 

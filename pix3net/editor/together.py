@@ -29,11 +29,14 @@ def start_together(
     headless: bool,
     emit: Callable[[str], None],
     predicted: str | None = None,
+    meanwhile: Callable[[int, str], object] | None = None,
 ) -> tuple[DevInfo, ChromeResult | ChromeStepError]:
     """The dev server's record, and Chrome's result or the reason it failed (lines to ``emit``).
 
     Chrome's owner is spawned first, then the dev server (``spawn``): Chrome's start is the longer
     one, and the server binds its port long before Chrome's first request could reach it.
+    ``meanwhile(port, token)`` runs once both are spawned, while they start: work the caller would
+    otherwise do after the wait (the agent lines), with the port and token Chrome will have.
     Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
     (an owner started meanwhile is stopped).
     """
@@ -46,6 +49,8 @@ def start_together(
     info: DevInfo | None = None
     try:
         starting = spawn()
+        if meanwhile is not None and prepared is not None and failed is None:
+            meanwhile(prepared.choice.port, prepared.token)
         while True:
             if info is None:
                 info = starting.poll()
