@@ -19,6 +19,7 @@ import pytest
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof
 from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent, proves_token
 from pix3net.sync import sync_editor
+from tests.support.editor import send_reply
 from tests.support.ports import free_port
 
 TOKEN = "t" * 43
@@ -54,16 +55,7 @@ def http_server(answer: Handler) -> Iterator[int]:
 
 def reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
     with contextlib.suppress(OSError):  # a client that gave up (the deadline tests) closed its end
-        _reply(handler, status, body, headers or {})
-
-
-def _reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]) -> None:
-    handler.send_response(status)
-    for name, value in headers.items():
-        handler.send_header(name, value)
-    handler.send_header("Content-Length", str(len(body)))
-    handler.end_headers()
-    handler.wfile.write(body)
+        send_reply(handler, status, body, headers or {})
 
 
 # -- the private profile's folder -------------------------------------------------------------

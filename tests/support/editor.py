@@ -15,6 +15,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 
+def send_reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]) -> None:
+    """One whole answer with a Content-Length, from a stdlib request handler."""
+    handler.send_response(status)
+    for key, value in headers.items():
+        handler.send_header(key, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 class _Handler(BaseHTTPRequestHandler):
     routes: ClassVar[dict[str, tuple[int, dict[str, str], bytes]]] = {}
     seen: ClassVar[list[dict[str, str]]] = []
@@ -23,12 +33,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.seen.append({k.lower(): v for k, v in self.headers.items()})
         path = self.path.split("?")[0]
         status, headers, body = self.routes.get(path, (404, {}, b"{}"))
-        self.send_response(status)
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send_reply(self, status, body, headers)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
