@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,8 +128,11 @@ class Client:
         return bool(self._buffers) or self._frames is not None
 
     # -- producers (never wait) -------------------------------------------------------------
-    def try_write(self, parts: tuple[Chunk, ...], size: int) -> bool:
-        """Write a small message at once when nothing is ahead of it; True when it is taken."""
+    def try_write(self, parts: tuple[Chunk, ...], size: int, defer: Callable[[Callable[[], object]], None]) -> bool:
+        """Write a small message at once when nothing is ahead of it; True when it is taken.
+
+        Never calls trio: what must wake a task goes to ``defer`` (the proxy's hot-path thread
+        calls this; trio's own callers pass a function that calls at once)."""
         if self.closing or not self.upgraded or self.queue or self.mid_message or size > DIRECT_WRITE_BYTES:
             return False
         buffers: list[Chunk] = [frame_header(size), *parts]
@@ -138,7 +141,7 @@ class Client:
         except BlockingIOError:
             return False
         except OSError:
-            self.scope.cancel()  # the peer is gone: the reader ends with it
+            defer(self.scope.cancel)  # the peer is gone: the reader ends with it
             return True
         if sent < size + len(buffers[0]):  # the socket took part of it: the writer sends the rest
             _advance(buffers, sent)
@@ -146,8 +149,11 @@ class Client:
             self._frames = iter(())
             self._size = size
             self._count(size, 1)
-            self.wake.set()
+            defer(self.wake_writer)
         return True
+
+    def wake_writer(self) -> None:
+        self.wake.set()
 
     def enqueue(self, parts: tuple[Chunk, ...], size: int) -> bool:
         """Queue one text message; False when it would pass the client's bound (it is too slow)."""

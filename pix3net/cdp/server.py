@@ -7,10 +7,11 @@ Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
   (a slow client hurts only itself).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
   client cannot grow it without bound.
-- The hot path is one wake-up per direction: a client's message is routed and written to the
-  pipe by the task that read it, Chrome's answer is routed and written to the client's socket by
-  the task that read it, each with one non-blocking system call when nothing is queued ahead
-  (measured: every task switch and trio socket wrapper on this path costs more than the routing).
+- The hot path is one wake-up per direction, outside trio: a thread of the proxy
+  (:mod:`pix3net.cdp._hot`) reads Chrome's pipe and the upgraded clients, routes whole data
+  messages and writes what the router asks with one non-blocking system call when nothing is
+  queued ahead; everything else it hands to trio in order (measured: a pass of trio's scheduler
+  costs more than the routing, and a round trip took two).
 - Auth (Origin → Host → Bearer) runs before any upgrade or attach; refused upgrades are plain
   HTTP answers (docs/cdp-proxy.md). Connections are capped and must send their head in time
   (:mod:`pix3net.cdp._listener`).
@@ -31,7 +32,8 @@ from typing import Any
 import trio
 
 from pix3net.cdp import auth
-from pix3net.cdp._frames import Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
+from pix3net.cdp._frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
+from pix3net.cdp._hot import HotPath
 from pix3net.cdp._http import (
     MAX_HEAD_BYTES,
     BadRequest,
@@ -70,7 +72,6 @@ CHROME_QUEUE_BYTES = 64 * 1024 * 1024
 # The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
 INTERNAL_CALL_SECONDS = 10.0
 _RECEIVE_BYTES = 256 * 1024
-_FIRST_RECEIVE_BYTES = 16 * 1024
 # Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
 # Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
 # should see pages and workers, not Chrome's windows.
@@ -153,6 +154,7 @@ class _Proxy:
         self.version: dict[str, Any] | None = None
         self.all_gone = trio.Event()
         self.all_gone.set()
+        self.hot: HotPath | None = None  # set by serve_proxy once it listens
 
     def log(self, text: str) -> None:
         # The token is never logged, even when a client puts it in a URL.
@@ -168,7 +170,7 @@ class _Proxy:
                 if client is None:
                     continue
                 size = sum(map(len, action.parts))
-                if client.try_write(action.parts, size):
+                if client.try_write(action.parts, size, _now):
                     continue
                 if not client.enqueue(action.parts, size):
                     self.cut(client, f"more than {client.bound} bytes queued for it")
@@ -189,10 +191,19 @@ class _Proxy:
 
     def send_chrome(self, data: bytes) -> None:
         """To Chrome in order: at once when nothing is ahead and it fits one pipe write, else queued."""
+        if not self.send_chrome_now(data):
+            self.to_chrome.put(data)
+
+    def send_chrome_now(self, data: bytes) -> bool:
+        """Written at once (nothing ahead, one pipe write); False: nothing was written."""
         queue = self.to_chrome
-        if not queue.items and not queue.busy and self.channel.send_nowait(data):
-            return
-        queue.put(data)
+        return not queue.items and not queue.busy and self.channel.send_nowait(data)
+
+    def chrome_queued(self) -> int:
+        return self.to_chrome.size
+
+    def chrome_room(self) -> int:
+        return CHROME_QUEUE_BYTES
 
     def cut(self, client: Client, why: str) -> None:
         """A client too slow to read: close frame 1008 ahead of what was queued, root detached."""
@@ -226,23 +237,7 @@ class _Proxy:
             raise RuntimeError(waiter.error)
         return waiter.result
 
-    # -- Chrome side ---------------------------------------------------------------------------
-    async def read_chrome(self) -> None:
-        try:
-            while True:
-                raw = await self.channel.receive()
-                try:
-                    actions = self.router.from_chrome(raw)
-                except Exception as error:  # a message we cannot route is dropped, not fatal
-                    self.log(f"dropped a message from Chrome: {type(error).__name__}: {error}")
-                    continue
-                self.execute(actions)
-                # Drop our references before waiting for the next message: a 30 MB reply must
-                # not stay alive beside the next one (peak RSS is part of the proxy's budget).
-                del raw, actions
-        except (trio.EndOfChannel, trio.ClosedResourceError, trio.BrokenResourceError, OSError):
-            self.execute(self.router.chrome_gone())
-
+    # -- Chrome side (reading it is the hot path's) --------------------------------------------
     async def write_chrome(self) -> None:
         while True:
             data = await self.to_chrome.get()
@@ -446,12 +441,15 @@ class _Proxy:
                     client.scope.cancel()
 
     async def read_client(self, client: Client) -> None:
-        """Client frames to the router, whole messages at a time. Returns at close or EOF."""
+        """Client frames to the router, whole messages at a time. Returns at close or EOF.
+
+        The hot path reads the socket and routes data messages; this task gets the socket back
+        for anything else and goes on with the same frame reader."""
+        assert self.hot is not None
         frames = FrameReader(self.max_message_bytes)
-        reader = _SocketReader(client.fd)
-        data = client.trailing  # what came with the upgrade
-        while True:
-            for event in frames.feed(data) if data else ():
+        events: list[Event] | None = frames.feed(client.trailing) if client.trailing else []  # came with the upgrade
+        while events is not None:
+            for event in events:
                 if isinstance(event, Message):
                     if not client.closing:
                         self.execute(self.router.from_client(client.number, event.text))
@@ -472,11 +470,10 @@ class _Proxy:
                     await _drain(client.stream)
                     return
             try:
-                data = await reader.read()
+                events = await self.hot.read(client, frames)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return
-            if not data:
-                return
+            await self.to_chrome.wait_room()  # the hot path hands a client back when Chrome lags
 
     def _broken(self, client: Client, fail: Fail) -> None:
         client.hang_up(fail.code, fail.reason)
@@ -492,41 +489,8 @@ async def _drain(stream: trio.SocketStream) -> None:
             pass
 
 
-class _SocketReader:
-    """Non-blocking reads straight from the socket, waiting only when nothing is there.
-
-    trio's ``receive_some`` yields to the scheduler after every read that succeeded and tries a
-    read before every wait. Here a read that returned less than it asked for means the socket was
-    drained, so the next call waits first (no read that fails with EAGAIN per message); a read
-    after a wake-up goes on at once; only data read without waiting yields first (a client that
-    floods cannot starve the other tasks). Reads start small and grow while they come back full:
-    ``os.read`` allocates its whole size first.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.size = _FIRST_RECEIVE_BYTES
-        self.woken = True
-        self.drained = False
-
-    async def read(self) -> bytes:
-        while True:
-            if self.drained:
-                await trio.lowlevel.wait_readable(self.fd)
-                self.woken = True
-                self.drained = False
-            try:
-                data = os.read(self.fd, self.size)
-            except BlockingIOError:
-                self.drained = True
-                continue
-            if not self.woken:
-                await trio.lowlevel.checkpoint()
-            self.woken = False
-            full = len(data) == self.size
-            self.drained = not full
-            self.size = min(self.size * 4, _RECEIVE_BYTES) if full else _FIRST_RECEIVE_BYTES
-            return data
+def _now(function: Callable[[], object]) -> None:
+    function()
 
 
 def _parse(head_bytes: bytes) -> RequestHead | None:
@@ -588,12 +552,18 @@ async def serve_proxy(
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]
     proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits())
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(proxy.write_chrome)
-        for listener in listeners:
-            nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
-        task_status.started(bound)
-        await proxy.read_chrome()
-        with trio.move_on_after(HANG_UP_SECONDS + 0.5):
-            await proxy.all_gone.wait()
-        nursery.cancel_scope.cancel()
+    proxy.hot = hot = HotPath(proxy, channel.take_reader)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(proxy.write_chrome)
+            for listener in listeners:
+                nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
+            task_status.started(bound)
+            await hot.chrome_done.wait()  # the pipe ended; clients are being closed 1001
+            if hot.chrome_error is not None:
+                raise hot.chrome_error
+            with trio.move_on_after(HANG_UP_SECONDS + 0.5):
+                await proxy.all_gone.wait()
+            nursery.cancel_scope.cancel()
+    finally:
+        hot.stop()

@@ -14,6 +14,7 @@ import os
 import re
 import select
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -91,6 +92,51 @@ class NulSplitter:
         return sum(len(p) for p in self._partial)
 
 
+class PipeReader:
+    """Chrome's side of the pipe read without trio: what the proxy's hot-path thread uses
+    (docs/cdp-proxy.md, "The hot path"). Taken from a channel by :meth:`PipeChannel.take_reader`,
+    with whatever the channel had already buffered.
+
+    Each :meth:`read` is one non-blocking read into :attr:`messages`; it returns False once the
+    pipe ended: end of file, an error, the channel closed, or (:attr:`draining`, Chrome's process
+    gone) nothing more to read. The reader's owner closes the descriptor with :meth:`close`.
+    """
+
+    def __init__(self, fd: int, splitter: NulSplitter, on_close: Callable[[], None] | None = None) -> None:
+        self.fd = fd
+        self.messages = splitter.messages
+        self._splitter = splitter
+        self._size = FIRST_READ
+        self._on_close = on_close
+        self.draining = False  # Chrome's process is gone: read what is left, then end
+        self.ended = False  # the channel was closed: end at the next read
+        self._closed = False
+
+    def read(self) -> bool:
+        """One read (complete messages land in :attr:`messages`); False at the end of the pipe."""
+        if self.ended:
+            return False
+        try:
+            chunk = os.read(self.fd, self._size)
+        except BlockingIOError:
+            return not self.draining
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        # A full read means more is waiting (a big message streaming): read more next time.
+        self._size = min(self._size * 4, READ_CHUNK) if len(chunk) == self._size else FIRST_READ
+        self._splitter.feed(chunk)
+        return True
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            os.close(self.fd)
+            if self._on_close is not None:
+                self._on_close()
+
+
 class PipeChannel:
     """The owner's side of Chrome's pipe: ``write_fd`` is Chrome's fd 3, ``read_fd`` its fd 4.
 
@@ -112,6 +158,8 @@ class PipeChannel:
         self._unyielded = 0
         self._woken = False
         self._drained = False
+        self._reader: PipeReader | None = None
+        self._wake_reader: Callable[[], None] = _nothing
 
     @property
     def closed(self) -> bool:
@@ -148,7 +196,20 @@ class PipeChannel:
             return False
         return True
 
+    def take_reader(self, wake: Callable[[], None]) -> PipeReader:
+        """Hand the reading side to a thread (the proxy's hot path): from now on :meth:`receive`
+        is not used, and ``wake`` is called (from trio) when the reader must look again because
+        Chrome's process is gone or the channel was closed. The reader owns the descriptor."""
+        if self._reader is None:
+            self._reader = PipeReader(self._read_fd, self._splitter)
+            self._wake_reader = wake
+            if self._closed:  # closed before: nothing to read, the descriptor is gone already
+                self._reader.ended = self._reader._closed = True
+        return self._reader
+
     async def receive(self) -> bytes:
+        if self._reader is not None:
+            raise RuntimeError("the pipe's reading side was handed to a reader thread")
         messages = self._splitter.messages
         while not messages:
             # Chrome writes a message and its NUL separately: with part of a message in hand, the
@@ -200,6 +261,10 @@ class PipeChannel:
 
     def drain_and_close(self) -> None:
         """Chrome's process is gone: deliver what is left in the pipe, then end."""
+        if self._reader is not None:
+            self._reader.draining = True
+            self._wake_reader()
+            return
         if not self._drain_only and not self._closed:
             self._drain_only = True
             # Wakes a reader waiting on the pipe (it gets ClosedResourceError); from now on it
@@ -213,6 +278,14 @@ class PipeChannel:
         if self._closed:
             return
         self._closed = True
-        trio.lowlevel.notify_closing(self._read_fd)
-        os.close(self._read_fd)
+        if self._reader is not None:  # its thread closes the descriptor when it is done with it
+            self._reader.ended = True
+            self._wake_reader()
+        else:
+            trio.lowlevel.notify_closing(self._read_fd)
+            os.close(self._read_fd)
         await self._out.aclose()
+
+
+def _nothing() -> None:
+    pass

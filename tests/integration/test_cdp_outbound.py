@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 import struct
+from collections.abc import Callable
 
 import trio
 
@@ -57,9 +58,14 @@ async def test_direct_write_finished_by_the_writer_then_queued_in_order() -> Non
     client = Client(1, stream, b"", 8 * MiB, Budget())
     client.upgraded = True
     first = b"a" * 60_000  # more than the socket takes at once: part now, the rest by the writer
-    assert client.try_write((first[:10], memoryview(first)[10:]), len(first))
+    # try_write never calls trio (the hot-path thread calls it): waking the writer is handed over
+    deferred: list[Callable[[], object]] = []
+    assert client.try_write((first[:10], memoryview(first)[10:]), len(first), deferred.append)
     assert client.mid_message
-    assert not client.try_write((b"b",), 1)  # something is ahead of it: queued instead
+    assert deferred == [client.wake_writer]
+    deferred.pop()()
+    assert not client.try_write((b"b",), 1, deferred.append)  # something is ahead of it: queued instead
+    assert deferred == []
     assert client.enqueue((b"b",), 1)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(serve, client)

@@ -21,7 +21,7 @@ from pix3net.chrome.launch import spawn_chrome
 from pix3net.chrome.owner import wait_ready
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.chrome_owner import run_owner
-from tests.support.pix3 import run_pix3
+from tests.support.pix3 import REPO, run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import pid_alive, processes_with, wait_until
 
@@ -131,6 +131,36 @@ async def test_chrome_killed_closes_clients_1001_and_the_owner_exits_0(pix3_home
         assert await trio.to_thread.run_sync(owner.wait_exit) == 0
         assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
         assert not (pix3_home / "chrome.json").exists()
+
+
+async def test_chrome_killed_with_a_grandchild_holding_its_pipe_still_ends(pix3_home: Path, tmp_path: Path) -> None:
+    """Chrome's process gone but its pipe held open by a process it left behind: the end of the
+    pipe never comes, so the owner ends the channel when it reaps Chrome, and the proxy's reader
+    thread, woken for it, reads what is left and ends (clients closed 1001, owner exits 0)."""
+    wrapper = tmp_path / "chrome-with-grandchild"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"sleep 60 & echo $! > {tmp_path / 'grandchild'}\n"  # inherits fds 3/4: the pipe stays open
+        f'cd {REPO} && exec {sys.executable} -m tests.fakechrome "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    with run_owner(pix3_home, wrapper) as owner:
+        await trio.to_thread.run_sync(owner.wait_listening)
+        grandchild = int((tmp_path / "grandchild").read_text())
+        try:
+            headers = [("Authorization", f"Bearer {owner.token}")]
+            async with await WsClient.connect(owner.port, "/pix3", headers) as ws:
+                await ws.send('{"id":1,"method":"Browser.getVersion"}')
+                assert json.loads(await ws.receive())["result"]["product"] == "FakeChrome/1.0"
+                os.kill(owner.record["chromePid"], signal.SIGKILL)
+                with trio.fail_after(10), pytest.raises(Closed) as closed:
+                    await ws.receive()
+                assert closed.value.code == 1001
+            assert pid_alive(grandchild)  # the pipe was still open when the owner ended it
+            assert await trio.to_thread.run_sync(owner.wait_exit) == 0
+            assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        finally:
+            os.kill(grandchild, signal.SIGKILL)
 
 
 def test_owner_killed_chrome_exits_by_itself(pix3_home: Path, tmp_path: Path) -> None:

@@ -1,0 +1,117 @@
+"""The proxy's hot path (docs/cdp-proxy.md, "The hot path"): the thread that routes whole data
+messages outside trio, the lock that keeps it and trio's task steps apart, and the hand-overs."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import trio
+
+from pix3net.cdp._hot import StepLock
+from tests.support.cdp_proxy import connect, running_proxy
+
+GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
+
+
+class _Steps(trio.abc.Instrument):
+    """Task steps per task, except the test's own (its client's sends and receives)."""
+
+    def __init__(self, own: trio.lowlevel.Task) -> None:
+        self.own = own
+        self.steps: Counter[str] = Counter()
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task is not self.own:
+            self.steps[task.name] += 1
+
+
+def _frame(opcode: int, payload: bytes) -> bytes:
+    """A masked client frame (RFC 6455 §5.2), small payloads only."""
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    assert len(payload) < 126
+    return struct.pack("!BB", 0x80 | opcode, 0x80 | len(payload)) + mask + masked
+
+
+async def test_step_lock_keeps_the_threads_batches_out_of_trio_steps() -> None:
+    lock = StepLock()
+    trio.lowlevel.add_instrument(lock)
+    inside = threading.Event()
+    stop = threading.Event()
+    batches = 0
+
+    def batches_forever() -> None:
+        nonlocal batches
+        while not stop.is_set():
+            with lock:
+                inside.set()
+                time.sleep(0.0002)  # a batch long enough to be caught in the act
+                inside.clear()
+                batches += 1
+
+    thread = threading.Thread(target=batches_forever)
+    seen: list[bool] = []
+    start = time.monotonic()
+    thread.start()
+    try:
+        while len(seen) < 400 or batches < 50:
+            seen.append(inside.is_set())
+            await trio.lowlevel.checkpoint()
+            assert time.monotonic() - start < 5, f"trio took {len(seen)} steps, the thread {batches} batches"
+    finally:
+        stop.set()
+        trio.lowlevel.remove_instrument(lock)
+        lock.release_from_trio()
+        thread.join()
+    assert not any(seen), f"a trio step ran during {sum(seen)} of the thread's batches"
+
+
+async def test_round_trips_do_not_wake_trio(tmp_path: Path) -> None:
+    """Routed by the thread alone: the proxy's tasks take no step for a request and its reply,
+    also after a ping in the middle of a read handed the socket to the client's task and back."""
+    async with running_proxy(tmp_path, ("about:blank",)) as proxy, connect(proxy.ws()) as ws:
+        for n in range(20):  # settle: the client's task is waiting on the thread
+            await ws.send(GET_VERSION % n)
+            await ws.receive()
+        steps = _Steps(trio.lowlevel.current_task())
+        trio.lowlevel.add_instrument(steps)
+        try:
+            for n in range(100):
+                await ws.send(GET_VERSION % n)
+                assert json.loads(await ws.receive())["id"] == n
+            quiet = sum(steps.steps.values())
+            steps.steps.clear()
+            # one read: a message, a ping, a message; the ping goes through the client's task
+            both = _frame(0x1, b'{"id":1000,"method":"Browser.getVersion"}') + _frame(0x9, b"hi")
+            await ws.stream.send_all(both + _frame(0x1, b'{"id":1001,"method":"Browser.getVersion"}'))
+            assert [json.loads(await ws.receive())["id"] for _ in range(2)] == [1000, 1001]
+            handed = sum(steps.steps.values())
+            steps.steps.clear()
+            for n in range(100):
+                await ws.send(GET_VERSION % n)
+                await ws.receive()
+            again = sum(steps.steps.values())
+        finally:
+            trio.lowlevel.remove_instrument(steps)
+        # (trio's path took at least two steps per round trip: 200 here)
+        assert quiet <= 5, steps.steps
+        assert handed >= 1  # the ping was the client's task's
+        assert again <= 5
+
+
+async def test_replies_keep_their_order_when_one_goes_through_trio(tmp_path: Path) -> None:
+    """A big reply goes through the client's writer task; the small ones asked after it, which
+    the thread could write at once, wait their turn behind it."""
+    async with running_proxy(tmp_path, ("about:blank",)) as proxy, connect(proxy.ws()) as ws:
+        await ws.send(json.dumps({"id": 1, "method": "Fake.big", "params": {"bytes": 3 * 1024 * 1024}}))
+        for n in range(2, 40):
+            await ws.send(GET_VERSION % n)
+        with trio.fail_after(20):
+            got = [json.loads(await ws.receive())["id"] for _ in range(39)]
+    assert got == list(range(1, 40))
