@@ -242,7 +242,9 @@ def stop_owner(home: Path, *, sleep: Callable[[float], None] = time.sleep) -> st
     pid = record.owner_pid
     stopped = False
     try:
-        if pid <= 0:  # kill(0) or kill(-n) would signal whole process groups
+        # kill(0) or kill(-n) would signal whole process groups; a dead owner (a zombie its
+        # parent has not reaped yet takes a signal too) is not running, not stopped by us
+        if pid <= 0 or not _alive(pid):
             raise ProcessLookupError(pid)
         os.kill(pid, signal.SIGTERM)
     except OSError:

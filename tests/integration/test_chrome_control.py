@@ -19,7 +19,7 @@ from pix3net.chrome.control import OwnerStartError, start_owner, stop_owner
 from pix3net.chrome.state import ChromeRecord, read_record, write_record
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.ports import free_port
-from tests.support.processes import processes_with
+from tests.support.processes import processes_with, wait_until
 
 
 async def _never_ours(port: int, token: str) -> bool:
@@ -80,6 +80,31 @@ def test_stop_a_dead_owner(pix3_home: Path, pid: int) -> None:
     write_record(pix3_home, ChromeRecord(port=9333, profile="/p", owner_pid=pid))
     assert stop_owner(pix3_home) == f"The Chrome owner recorded (pid {pid}) is not running or did not stop."
     assert read_record(pix3_home) is not None  # never deleted by the stopper
+
+
+_ZOMBIE_PARENT = """
+import os, sys, time
+child = os.fork()
+if child == 0:
+    os._exit(0)
+print(child, flush=True)
+time.sleep(60)  # never reaps it: the child stays a zombie
+"""
+
+
+def test_stop_an_owner_that_died_but_was_not_reaped_yet(pix3_home: Path) -> None:
+    """A dead owner whose parent has not reaped it takes a signal like a live one: it was not
+    stopped by us (seen when init was slow to reap an owner killed with SIGKILL)."""
+    parent = subprocess.Popen([sys.executable, "-c", _ZOMBIE_PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        zombie = int(parent.stdout.readline())
+        wait_until(lambda: Path(f"/proc/{zombie}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z", 5, "zombie")
+        write_record(pix3_home, ChromeRecord(port=9444, profile="/p", owner_pid=zombie))
+        assert stop_owner(pix3_home) == f"The Chrome owner recorded (pid {zombie}) is not running or did not stop."
+    finally:
+        parent.kill()
+        parent.communicate()
 
 
 def test_stop_sends_sigterm_and_waits(pix3_home: Path) -> None:
