@@ -293,7 +293,13 @@ class HotPath:
                 self._hand_back(fd, reading, events[n:])
                 return
             if not client.closing:
-                self._act(router.from_client(client.number, event.text))
+                try:
+                    actions = router.from_client(client.number, event.text)
+                except Exception as error:  # ends this client only, as in its task (logged there)
+                    reading.error = error
+                    self._hand_back(fd, reading, None)
+                    return
+                self._act(actions)
             if self.proxy.chrome_queued() + self.deferred_chrome_bytes > self.proxy.chrome_room():
                 # Chrome is not keeping up: the task waits for room before the client's next event.
                 self._hand_back(fd, reading, events[n + 1 :])

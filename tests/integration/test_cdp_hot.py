@@ -11,10 +11,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import trio
 
 from pix3net.cdp._hot import StepLock
-from tests.support.cdp_proxy import connect, running_proxy
+from pix3net.cdp._wsclient import Closed
+from pix3net.cdp.router import Action, Router
+from tests.support.cdp_proxy import connect, poll_until, rpc, running_proxy
 
 GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
 
@@ -115,3 +118,26 @@ async def test_replies_keep_their_order_when_one_goes_through_trio(tmp_path: Pat
         with trio.fail_after(20):
             got = [json.loads(await ws.receive())["id"] for _ in range(39)]
     assert got == list(range(1, 40))
+
+
+async def test_a_message_the_router_cannot_take_ends_only_its_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception routing one client's message in the thread ends that client, as it did in
+    its task before (logged, closed); the proxy and the other clients go on."""
+    from_client = Router.from_client
+
+    def fragile(router: Router, client: int, text: str) -> list[Action]:
+        if "boom" in text:
+            raise RuntimeError("boom")
+        return from_client(router, client, text)
+
+    monkeypatch.setattr(Router, "from_client", fragile)
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other, connect(proxy.ws()) as ws:
+        await ws.send('{"id":1,"method":"boom"}')
+        with trio.fail_after(10), pytest.raises(Closed):
+            await ws.receive()
+        assert (await rpc(other, {"id": 2, "method": "Browser.getVersion"}))["id"] == 2
+        await poll_until(lambda: proxy.router_clients() == 1)
+        assert any(line.startswith("connection failed") for line in proxy.logs), proxy.logs
+        assert not proxy.served.is_set()
