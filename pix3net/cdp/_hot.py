@@ -132,7 +132,8 @@ class HotPath:
         self.wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         self.epoll.register(self.wake_fd, select.EPOLLIN)
         self.reader: ChromeReader | None = channel_reader(self._wake)
-        self.epoll.register(self.reader.fd, select.EPOLLIN)
+        if self.reader.fd >= 0:  # else the channel had ended: the first wake-up ends the reader
+            self.epoll.register(self.reader.fd, select.EPOLLIN)
         self.readings: dict[int, _Reading] = {}
         self.deferred: deque[list[Action] | Callable[[], object]] = deque()
         self.deferred_chrome_bytes = 0  # what deferred actions will put on the queue to Chrome

@@ -18,7 +18,8 @@ class ChromeReader(Protocol):
 
     @property
     def fd(self) -> int:
-        """The descriptor to wait on (readable: call :meth:`read`)."""
+        """The descriptor to wait on (readable: call :meth:`read`); -1 when the channel had
+        ended before the reader was taken (:meth:`read` then says the end at once)."""
 
     @property
     def messages(self) -> deque[bytes]:

@@ -201,10 +201,12 @@ class PipeChannel:
         is not used, and ``wake`` is called (from trio) when the reader must look again because
         Chrome's process is gone or the channel was closed. The reader owns the descriptor."""
         if self._reader is None:
-            self._reader = PipeReader(self._read_fd, self._splitter)
+            # Closed before: nothing to read, and the descriptor is gone (its number may be reused).
+            self._reader = PipeReader(-1 if self._closed else self._read_fd, self._splitter)
             self._wake_reader = wake
-            if self._closed:  # closed before: nothing to read, the descriptor is gone already
+            if self._closed:
                 self._reader.ended = self._reader._closed = True
+            self._reader.draining = self._drain_only  # Chrome was reaped before: read what is left
         return self._reader
 
     async def receive(self) -> bytes:

@@ -17,6 +17,8 @@ import trio
 from pix3net.cdp._hot import StepLock
 from pix3net.cdp._wsclient import Closed
 from pix3net.cdp.router import Action, Router
+from pix3net.cdp.server import serve_proxy
+from pix3net.chrome.pipe import PipeChannel
 from tests.support.cdp_proxy import connect, poll_until, rpc, running_proxy
 
 GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
@@ -141,3 +143,38 @@ async def test_a_message_the_router_cannot_take_ends_only_its_client(
         await poll_until(lambda: proxy.router_clients() == 1)
         assert any(line.startswith("connection failed") for line in proxy.logs), proxy.logs
         assert not proxy.served.is_set()
+
+
+def _pipe_channel() -> tuple[PipeChannel, list[int]]:
+    """A real pipe channel; the returned descriptors are Chrome's ends (the caller closes them)."""
+    to_chrome_read, to_chrome_write = os.pipe2(os.O_CLOEXEC)
+    from_chrome_read, from_chrome_write = os.pipe2(os.O_CLOEXEC)
+    return PipeChannel(to_chrome_write, from_chrome_read), [to_chrome_read, from_chrome_write]
+
+
+async def test_chrome_gone_before_the_proxy_took_its_pipe_still_ends(tmp_path: Path) -> None:
+    """Chrome reaped between its readiness and the proxy's start, its pipe held open by what it
+    left behind: the reader the proxy takes drains and ends (it waited forever on the pipe)."""
+    channel, chrome_ends = _pipe_channel()
+    try:
+        os.write(chrome_ends[1], b'{"method":"Last.words"}\0')
+        channel.drain_and_close()
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+    finally:
+        await channel.close()
+        for fd in chrome_ends:
+            os.close(fd)
+
+
+async def test_a_pipe_closed_before_the_proxy_took_it_ends_the_proxy(tmp_path: Path) -> None:
+    """The channel already closed (a failed send) when the proxy starts: the proxy ends as for
+    Chrome gone, instead of failing on the closed descriptor (or watching whatever reused it)."""
+    channel, chrome_ends = _pipe_channel()
+    try:
+        await channel.close()
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+    finally:
+        for fd in chrome_ends:
+            os.close(fd)
