@@ -185,10 +185,12 @@ class HotPath:
             self.reader = None
         self.epoll.close()
         os.close(self.wake_fd)
+        self.wake_fd = -1  # the channel may still wake us (Chrome reaped later): its number is reused
 
     def _wake(self) -> None:
-        with contextlib.suppress(OSError):
-            os.eventfd_write(self.wake_fd, 1)
+        if self.wake_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.eventfd_write(self.wake_fd, 1)
 
     def _flush(self) -> None:
         """Run what the thread handed over, in order (a trio task step: the lock is held)."""

@@ -178,3 +178,24 @@ async def test_a_pipe_closed_before_the_proxy_took_it_ends_the_proxy(tmp_path: P
     finally:
         for fd in chrome_ends:
             os.close(fd)
+
+
+async def test_the_channel_never_wakes_a_stopped_proxy_through_a_reused_descriptor(tmp_path: Path) -> None:
+    """The proxy ended on the pipe's end; the owner ends the channel later, when it reaps Chrome.
+    That wake-up must not write to the proxy's closed eventfd, whose number is reused by now."""
+    channel, chrome_ends = _pipe_channel()
+    reused: list[int] = []
+    try:
+        os.close(chrome_ends.pop())  # Chrome closed its side: the proxy ends
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+        for _ in range(8):  # the lowest free numbers: the proxy's eventfd, epoll, pipe, listener
+            reused.extend(os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK))
+        channel.drain_and_close()  # Chrome reaped
+        await channel.close()
+        for fd in reused[::2]:
+            with pytest.raises(BlockingIOError):
+                os.read(fd, 64)
+    finally:
+        for fd in chrome_ends + reused:
+            os.close(fd)
