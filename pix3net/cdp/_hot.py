@@ -132,6 +132,7 @@ class HotPath:
         self.wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         self.epoll.register(self.wake_fd, select.EPOLLIN)
         self.reader: ChromeReader | None = channel_reader(self._wake)
+        self.ended_reader: ChromeReader | None = None  # the thread is done with it; trio closes it
         if self.reader.fd >= 0:  # else the channel had ended: the first wake-up ends the reader
             self.epoll.register(self.reader.fd, select.EPOLLIN)
         self.readings: dict[int, _Reading] = {}
@@ -180,9 +181,10 @@ class HotPath:
             trio.lowlevel.remove_instrument(self.lock)
         self.lock.release_from_trio()
         self.thread.join(JOIN_SECONDS)
-        if self.reader is not None:
-            self.reader.close()
-            self.reader = None
+        for reader in (self.reader, self.ended_reader):
+            if reader is not None:
+                reader.close()
+        self.reader = self.ended_reader = None
         self.epoll.close()
         os.close(self.wake_fd)
         self.wake_fd = -1  # the channel may still wake us (Chrome reaped later): its number is reused
@@ -208,6 +210,9 @@ class HotPath:
             del item
 
     def _end_chrome(self) -> None:
+        if self.ended_reader is not None:
+            self.ended_reader.close()
+            self.ended_reader = None
         self.proxy.execute(self.proxy.router.chrome_gone())
         self.chrome_done.set()
 
@@ -270,8 +275,8 @@ class HotPath:
         if not alive:
             with contextlib.suppress(OSError, ValueError):
                 self.epoll.unregister(reader.fd)
-            reader.close()
             self.reader = None
+            self.ended_reader = reader  # closed by trio: closing it ends the channel
             self._defer(self._end_chrome)
 
     def _client(self, fd: int, reading: _Reading) -> None:

@@ -33,7 +33,8 @@ class ChromeReader(Protocol):
         """One non-blocking read into :attr:`messages`; False once the pipe ended."""
 
     def close(self) -> None:
-        """Close the descriptor (the reader's user does, once it stopped reading)."""
+        """Close the descriptor (the reader's user does, from trio, once it stopped reading);
+        the channel ends with it: later sends are dropped."""
 
 
 class ChromeChannel(Protocol):

@@ -3,6 +3,7 @@ messages outside trio, the lock that keeps it and trio's task steps apart, and t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
@@ -19,7 +20,7 @@ from pix3net.cdp._wsclient import Closed
 from pix3net.cdp.router import Action, Router
 from pix3net.cdp.server import serve_proxy
 from pix3net.chrome.pipe import PipeChannel
-from tests.support.cdp_proxy import connect, poll_until, rpc, running_proxy
+from tests.support.cdp_proxy import TOKEN, connect, poll_until, rpc, running_proxy
 
 GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
 
@@ -199,3 +200,47 @@ async def test_the_channel_never_wakes_a_stopped_proxy_through_a_reused_descript
     finally:
         for fd in chrome_ends + reused:
             os.close(fd)
+
+
+async def test_a_send_to_a_pipe_nobody_reads_ends_with_the_pipe(tmp_path: Path) -> None:
+    """Chrome killed while what it left behind holds both ends of its pipe: what was sent after
+    it died fills the pipe and the proxy's send to Chrome waits (shielded: never half a message).
+    The end of the pipe must end that send, or the proxy never ends (as the channel's own reading
+    did before the hot path took it)."""
+    channel, (to_chrome_read, from_chrome_write) = _pipe_channel()
+    os.set_blocking(to_chrome_read, False)
+    ended = trio.Event()
+
+    async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await serve_proxy(channel, token=TOKEN, port=0, home=tmp_path, log=lambda _: None, task_status=task_status)
+        finally:
+            ended.set()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve)
+            with contextlib.suppress(BlockingIOError):  # commands a dead Chrome never read
+                while True:
+                    os.write(channel._out.fileno(), b"x" * 65536)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            async with stream:
+                head = f"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\r\n"
+                await stream.send_all(head.encode())  # the proxy's own call: queued behind them
+                with trio.fail_after(5):
+                    while not channel._send_lock.locked():  # noqa: ASYNC110 - the channel has no event for it
+                        await trio.sleep(0.01)
+                channel.drain_and_close()  # Chrome reaped; the pipe stays open
+                with trio.move_on_after(5):
+                    await ended.wait()
+                in_time = ended.is_set()
+                with trio.fail_after(10):  # else read the pipe, so that the test ends
+                    while not ended.is_set():
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(to_chrome_read, 1 << 20)
+                        await trio.sleep(0.01)
+    finally:
+        await channel.close()
+        for fd in (to_chrome_read, from_chrome_write):
+            os.close(fd)
+    assert in_time, "the proxy waited on a pipe that nobody reads after its end"
