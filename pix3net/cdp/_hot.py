@@ -45,6 +45,9 @@ RECEIVE_BYTES = 256 * 1024
 # When trio waits for the lock, the thread lets it take one step before its next batch, for at
 # most this long (a flood on the pipe or a socket must not starve trio's tasks).
 HANDOFF_SECONDS = 0.05
+# Reads of a draining pipe in one batch: a read takes up to 1 MiB, what a pipe holds, so the rest
+# is usually one read and the one that finds it empty; no batch reads much more than a usual one.
+DRAIN_READS = 2
 # How long stopping waits for the thread (it only has to see the flag).
 JOIN_SECONDS = 2.0
 
@@ -255,6 +258,7 @@ class HotPath:
         if reader is None:
             return
         alive = reader.read()
+        reads = 1
         router = self.proxy.router
         messages = reader.messages
         while True:
@@ -268,10 +272,15 @@ class HotPath:
                 self._act(actions)
                 # A 30 MB reply must not stay alive beside the next one (peak RSS).
                 del raw, actions
-            # Chrome's process is gone: what is left in the pipe is read now, whatever epoll says.
+            # Chrome's process is gone: what is left in the pipe is read now, whatever epoll says,
+            # a few reads a batch (something Chrome left behind may still write to it).
             if not alive or not reader.draining:
                 break
+            if reads == DRAIN_READS:
+                self._wake()  # the rest in the next batch, after trio's step
+                break
             alive = reader.read()
+            reads += 1
         if not alive:
             with contextlib.suppress(OSError, ValueError):
                 self.epoll.unregister(reader.fd)

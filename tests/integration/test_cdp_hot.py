@@ -10,6 +10,7 @@ import struct
 import threading
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -244,3 +245,42 @@ async def test_a_send_to_a_pipe_nobody_reads_ends_with_the_pipe(tmp_path: Path) 
         for fd in (to_chrome_read, from_chrome_write):
             os.close(fd)
     assert in_time, "the proxy waited on a pipe that nobody reads after its end"
+
+
+async def test_draining_a_pipe_that_keeps_coming_does_not_freeze_trio(tmp_path: Path) -> None:
+    """Chrome reaped while something it left behind still writes to its pipe: the thread drains
+    a batch at a time, so trio's tasks (the owner's signals, the other clients) keep running."""
+    channel, (to_chrome_read, from_chrome_write) = _pipe_channel()
+    messages = b'{"method":"Left.behind","params":{}}\0' * 2000
+
+    def write_for(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        with contextlib.suppress(OSError):  # the proxy is gone (a failing run)
+            while time.monotonic() < end:
+                os.write(from_chrome_write, messages)
+
+    worst = 0.0
+
+    async def ticker() -> None:
+        nonlocal worst
+        last = time.monotonic()
+        while True:
+            await trio.sleep(0.01)
+            now = time.monotonic()
+            worst, last = max(worst, now - last), now
+
+    writer = threading.Thread(target=write_for, args=(1.5,))
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(partial(serve_proxy, channel, token=TOKEN, port=0, home=tmp_path, log=lambda _: None))
+            writer.start()
+            channel.drain_and_close()  # Chrome reaped; the pipe stays open and full
+            nursery.start_soon(ticker)
+            await trio.sleep(2)
+            nursery.cancel_scope.cancel()
+    finally:
+        writer.join()
+        await channel.close()
+        for fd in (to_chrome_read, from_chrome_write):
+            os.close(fd)
+    assert worst < 0.5, f"trio took no step for {worst:.2f} s"
