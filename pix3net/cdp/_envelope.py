@@ -285,7 +285,8 @@ def client_request(text: str) -> ClientRequest | bytes:
 
 
 def _small_request(text: str) -> ClientRequest | bytes | None:
-    """The whole-parse path; None when the id is a float (its exact text comes from the scan)."""
+    """The whole-parse path; None when the id is a float or the sessionId is not a string (their
+    exact text comes from the scan)."""
     try:
         value = _decode_whole(text)
     except (ValueError, RecursionError, StopIteration):
@@ -303,10 +304,13 @@ def _small_request(text: str) -> ClientRequest | bytes | None:
         return error_reply(id_text, INVALID_REQUEST, _INVALID)
     has_session = "sessionId" in value
     session = value.get("sessionId")
-    if not has_session or isinstance(session, str):
-        span = _spliceable(text, has_session)
-        if span is not None:
-            return ClientRequest(id_text, method, has_session, session, None, "", text, span)
+    if has_session and not isinstance(session, str):
+        # The router refuses it (-32001) echoing it as written: the scan keeps its text, while
+        # dumping a value parsed just below the depth limit again goes deeper (RecursionError).
+        return None
+    span = _spliceable(text, has_session)
+    if span is not None:
+        return ClientRequest(id_text, method, has_session, session, None, "", text, span)
     value.pop("sessionId", None)
     del value["id"]
     rest = "".join(_encode_compact(value, 0))[1:-1]

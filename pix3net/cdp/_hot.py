@@ -45,6 +45,9 @@ RECEIVE_BYTES = 256 * 1024
 # When trio waits for the lock, the thread lets it take one step before its next batch, for at
 # most this long (a flood on the pipe or a socket must not starve trio's tasks).
 HANDOFF_SECONDS = 0.05
+# Reads of a draining pipe in one batch: a read takes up to 1 MiB, what a pipe holds, so the rest
+# is usually one read and the one that finds it empty; no batch reads much more than a usual one.
+DRAIN_READS = 2
 # How long stopping waits for the thread (it only has to see the flag).
 JOIN_SECONDS = 2.0
 
@@ -132,7 +135,9 @@ class HotPath:
         self.wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
         self.epoll.register(self.wake_fd, select.EPOLLIN)
         self.reader: ChromeReader | None = channel_reader(self._wake)
-        self.epoll.register(self.reader.fd, select.EPOLLIN)
+        self.ended_reader: ChromeReader | None = None  # the thread is done with it; trio closes it
+        if self.reader.fd >= 0:  # else the channel had ended: the first wake-up ends the reader
+            self.epoll.register(self.reader.fd, select.EPOLLIN)
         self.readings: dict[int, _Reading] = {}
         self.deferred: deque[list[Action] | Callable[[], object]] = deque()
         self.deferred_chrome_bytes = 0  # what deferred actions will put on the queue to Chrome
@@ -179,15 +184,18 @@ class HotPath:
             trio.lowlevel.remove_instrument(self.lock)
         self.lock.release_from_trio()
         self.thread.join(JOIN_SECONDS)
-        if self.reader is not None:
-            self.reader.close()
-            self.reader = None
+        for reader in (self.reader, self.ended_reader):
+            if reader is not None:
+                reader.close()
+        self.reader = self.ended_reader = None
         self.epoll.close()
         os.close(self.wake_fd)
+        self.wake_fd = -1  # the channel may still wake us (Chrome reaped later): its number is reused
 
     def _wake(self) -> None:
-        with contextlib.suppress(OSError):
-            os.eventfd_write(self.wake_fd, 1)
+        if self.wake_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.eventfd_write(self.wake_fd, 1)
 
     def _flush(self) -> None:
         """Run what the thread handed over, in order (a trio task step: the lock is held)."""
@@ -205,6 +213,9 @@ class HotPath:
             del item
 
     def _end_chrome(self) -> None:
+        if self.ended_reader is not None:
+            self.ended_reader.close()
+            self.ended_reader = None
         self.proxy.execute(self.proxy.router.chrome_gone())
         self.chrome_done.set()
 
@@ -247,6 +258,7 @@ class HotPath:
         if reader is None:
             return
         alive = reader.read()
+        reads = 1
         router = self.proxy.router
         messages = reader.messages
         while True:
@@ -260,15 +272,20 @@ class HotPath:
                 self._act(actions)
                 # A 30 MB reply must not stay alive beside the next one (peak RSS).
                 del raw, actions
-            # Chrome's process is gone: what is left in the pipe is read now, whatever epoll says.
+            # Chrome's process is gone: what is left in the pipe is read now, whatever epoll says,
+            # a few reads a batch (something Chrome left behind may still write to it).
             if not alive or not reader.draining:
                 break
+            if reads == DRAIN_READS:
+                self._wake()  # the rest in the next batch, after trio's step
+                break
             alive = reader.read()
+            reads += 1
         if not alive:
             with contextlib.suppress(OSError, ValueError):
                 self.epoll.unregister(reader.fd)
-            reader.close()
             self.reader = None
+            self.ended_reader = reader  # closed by trio: closing it ends the channel
             self._defer(self._end_chrome)
 
     def _client(self, fd: int, reading: _Reading) -> None:
@@ -293,7 +310,13 @@ class HotPath:
                 self._hand_back(fd, reading, events[n:])
                 return
             if not client.closing:
-                self._act(router.from_client(client.number, event.text))
+                try:
+                    actions = router.from_client(client.number, event.text)
+                except Exception as error:  # ends this client only, as in its task (logged there)
+                    reading.error = error
+                    self._hand_back(fd, reading, None)
+                    return
+                self._act(actions)
             if self.proxy.chrome_queued() + self.deferred_chrome_bytes > self.proxy.chrome_room():
                 # Chrome is not keeping up: the task waits for room before the client's next event.
                 self._hand_back(fd, reading, events[n + 1 :])

@@ -18,7 +18,8 @@ class ChromeReader(Protocol):
 
     @property
     def fd(self) -> int:
-        """The descriptor to wait on (readable: call :meth:`read`)."""
+        """The descriptor to wait on (readable: call :meth:`read`); -1 when the channel had
+        ended before the reader was taken (:meth:`read` then says the end at once)."""
 
     @property
     def messages(self) -> deque[bytes]:
@@ -32,7 +33,8 @@ class ChromeReader(Protocol):
         """One non-blocking read into :attr:`messages`; False once the pipe ended."""
 
     def close(self) -> None:
-        """Close the descriptor (the reader's user does, once it stopped reading)."""
+        """Close the descriptor (the reader's user does, from trio, once it stopped reading);
+        the channel ends with it: later sends are dropped."""
 
 
 class ChromeChannel(Protocol):

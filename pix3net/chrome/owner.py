@@ -146,10 +146,13 @@ class _Stopper:
 
     async def _close(self) -> None:
         message = json.dumps({"id": OWN_CALL_ID, "method": "Browser.close"}).encode()
-        with trio.move_on_after(CLOSE_GRACE_SECONDS):
-            await self.chrome.channel.send(message)
-            await self.chrome.exited.wait()
-        self.chrome.kill()
+        async with trio.open_nursery() as nursery:
+            # A hung Chrome with a full pipe: the send waits (a message is never cut in half, so
+            # it cannot be cancelled) and must not hold the grace and the kill, which ends it.
+            nursery.start_soon(self.chrome.channel.send, message)
+            with trio.move_on_after(CLOSE_GRACE_SECONDS):
+                await self.chrome.exited.wait()
+            self.chrome.kill()
 
 
 async def run_owner(

@@ -99,7 +99,8 @@ class PipeReader:
 
     Each :meth:`read` is one non-blocking read into :attr:`messages`; it returns False once the
     pipe ended: end of file, an error, the channel closed, or (:attr:`draining`, Chrome's process
-    gone) nothing more to read. The reader's owner closes the descriptor with :meth:`close`.
+    gone) nothing more to read. The reader's owner closes the descriptor with :meth:`close`, from
+    trio: that ends the channel too (a send waiting on a pipe nobody reads fails).
     """
 
     def __init__(self, fd: int, splitter: NulSplitter, on_close: Callable[[], None] | None = None) -> None:
@@ -201,11 +202,21 @@ class PipeChannel:
         is not used, and ``wake`` is called (from trio) when the reader must look again because
         Chrome's process is gone or the channel was closed. The reader owns the descriptor."""
         if self._reader is None:
-            self._reader = PipeReader(self._read_fd, self._splitter)
+            # Closed before: nothing to read, and the descriptor is gone (its number may be reused).
+            self._reader = PipeReader(-1 if self._closed else self._read_fd, self._splitter, self._reader_closed)
             self._wake_reader = wake
-            if self._closed:  # closed before: nothing to read, the descriptor is gone already
+            if self._closed:
                 self._reader.ended = self._reader._closed = True
+            self._reader.draining = self._drain_only  # Chrome was reaped before: read what is left
         return self._reader
+
+    def _reader_closed(self) -> None:
+        """The reader closed the reading side (from trio; the pipe ended, or its proxy did): the
+        channel ends with it, as when :meth:`receive` sees the end. Sends are dropped from now on,
+        and one waiting on a pipe nobody reads (something Chrome left behind holds it) fails."""
+        if not self._closed:
+            self._closed = True
+            self._out.close()
 
     async def receive(self) -> bytes:
         if self._reader is not None:

@@ -3,18 +3,25 @@ messages outside trio, the lock that keeps it and trio's task steps apart, and t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
 import threading
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
+import pytest
 import trio
 
 from pix3net.cdp._hot import StepLock
-from tests.support.cdp_proxy import connect, running_proxy
+from pix3net.cdp._wsclient import Closed
+from pix3net.cdp.router import Action, Router
+from pix3net.cdp.server import serve_proxy
+from pix3net.chrome.pipe import PipeChannel
+from tests.support.cdp_proxy import TOKEN, connect, poll_until, rpc, running_proxy
 
 GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
 
@@ -115,3 +122,165 @@ async def test_replies_keep_their_order_when_one_goes_through_trio(tmp_path: Pat
         with trio.fail_after(20):
             got = [json.loads(await ws.receive())["id"] for _ in range(39)]
     assert got == list(range(1, 40))
+
+
+async def test_a_message_the_router_cannot_take_ends_only_its_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception routing one client's message in the thread ends that client, as it did in
+    its task before (logged, closed); the proxy and the other clients go on."""
+    from_client = Router.from_client
+
+    def fragile(router: Router, client: int, text: str) -> list[Action]:
+        if "boom" in text:
+            raise RuntimeError("boom")
+        return from_client(router, client, text)
+
+    monkeypatch.setattr(Router, "from_client", fragile)
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other, connect(proxy.ws()) as ws:
+        await ws.send('{"id":1,"method":"boom"}')
+        with trio.fail_after(10), pytest.raises(Closed):
+            await ws.receive()
+        assert (await rpc(other, {"id": 2, "method": "Browser.getVersion"}))["id"] == 2
+        await poll_until(lambda: proxy.router_clients() == 1)
+        assert any(line.startswith("connection failed") for line in proxy.logs), proxy.logs
+        assert not proxy.served.is_set()
+
+
+def _pipe_channel() -> tuple[PipeChannel, list[int]]:
+    """A real pipe channel; the returned descriptors are Chrome's ends (the caller closes them)."""
+    to_chrome_read, to_chrome_write = os.pipe2(os.O_CLOEXEC)
+    from_chrome_read, from_chrome_write = os.pipe2(os.O_CLOEXEC)
+    return PipeChannel(to_chrome_write, from_chrome_read), [to_chrome_read, from_chrome_write]
+
+
+async def test_chrome_gone_before_the_proxy_took_its_pipe_still_ends(tmp_path: Path) -> None:
+    """Chrome reaped between its readiness and the proxy's start, its pipe held open by what it
+    left behind: the reader the proxy takes drains and ends (it waited forever on the pipe)."""
+    channel, chrome_ends = _pipe_channel()
+    try:
+        os.write(chrome_ends[1], b'{"method":"Last.words"}\0')
+        channel.drain_and_close()
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+    finally:
+        await channel.close()
+        for fd in chrome_ends:
+            os.close(fd)
+
+
+async def test_a_pipe_closed_before_the_proxy_took_it_ends_the_proxy(tmp_path: Path) -> None:
+    """The channel already closed (a failed send) when the proxy starts: the proxy ends as for
+    Chrome gone, instead of failing on the closed descriptor (or watching whatever reused it)."""
+    channel, chrome_ends = _pipe_channel()
+    try:
+        await channel.close()
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+    finally:
+        for fd in chrome_ends:
+            os.close(fd)
+
+
+async def test_the_channel_never_wakes_a_stopped_proxy_through_a_reused_descriptor(tmp_path: Path) -> None:
+    """The proxy ended on the pipe's end; the owner ends the channel later, when it reaps Chrome.
+    That wake-up must not write to the proxy's closed eventfd, whose number is reused by now."""
+    channel, chrome_ends = _pipe_channel()
+    reused: list[int] = []
+    try:
+        os.close(chrome_ends.pop())  # Chrome closed its side: the proxy ends
+        with trio.fail_after(5):
+            await serve_proxy(channel, token="a" * 43, port=0, home=tmp_path, log=lambda _: None)
+        for _ in range(8):  # the lowest free numbers: the proxy's eventfd, epoll, pipe, listener
+            reused.extend(os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK))
+        channel.drain_and_close()  # Chrome reaped
+        await channel.close()
+        for fd in reused[::2]:
+            with pytest.raises(BlockingIOError):
+                os.read(fd, 64)
+    finally:
+        for fd in chrome_ends + reused:
+            os.close(fd)
+
+
+async def test_a_send_to_a_pipe_nobody_reads_ends_with_the_pipe(tmp_path: Path) -> None:
+    """Chrome killed while what it left behind holds both ends of its pipe: what was sent after
+    it died fills the pipe and the proxy's send to Chrome waits (shielded: never half a message).
+    The end of the pipe must end that send, or the proxy never ends (as the channel's own reading
+    did before the hot path took it)."""
+    channel, (to_chrome_read, from_chrome_write) = _pipe_channel()
+    os.set_blocking(to_chrome_read, False)
+    ended = trio.Event()
+
+    async def serve(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await serve_proxy(channel, token=TOKEN, port=0, home=tmp_path, log=lambda _: None, task_status=task_status)
+        finally:
+            ended.set()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve)
+            with contextlib.suppress(BlockingIOError):  # commands a dead Chrome never read
+                while True:
+                    os.write(channel._out.fileno(), b"x" * 65536)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            async with stream:
+                head = f"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\r\n"
+                await stream.send_all(head.encode())  # the proxy's own call: queued behind them
+                with trio.fail_after(5):
+                    while not channel._send_lock.locked():  # noqa: ASYNC110 - the channel has no event for it
+                        await trio.sleep(0.01)
+                channel.drain_and_close()  # Chrome reaped; the pipe stays open
+                with trio.move_on_after(5):
+                    await ended.wait()
+                in_time = ended.is_set()
+                with trio.fail_after(10):  # else read the pipe, so that the test ends
+                    while not ended.is_set():
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(to_chrome_read, 1 << 20)
+                        await trio.sleep(0.01)
+    finally:
+        await channel.close()
+        for fd in (to_chrome_read, from_chrome_write):
+            os.close(fd)
+    assert in_time, "the proxy waited on a pipe that nobody reads after its end"
+
+
+async def test_draining_a_pipe_that_keeps_coming_does_not_freeze_trio(tmp_path: Path) -> None:
+    """Chrome reaped while something it left behind still writes to its pipe: the thread drains
+    a batch at a time, so trio's tasks (the owner's signals, the other clients) keep running."""
+    channel, (to_chrome_read, from_chrome_write) = _pipe_channel()
+    messages = b'{"method":"Left.behind","params":{}}\0' * 2000
+
+    def write_for(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        with contextlib.suppress(OSError):  # the proxy is gone (a failing run)
+            while time.monotonic() < end:
+                os.write(from_chrome_write, messages)
+
+    worst = 0.0
+
+    async def ticker() -> None:
+        nonlocal worst
+        last = time.monotonic()
+        while True:
+            await trio.sleep(0.01)
+            now = time.monotonic()
+            worst, last = max(worst, now - last), now
+
+    writer = threading.Thread(target=write_for, args=(1.5,))
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(partial(serve_proxy, channel, token=TOKEN, port=0, home=tmp_path, log=lambda _: None))
+            writer.start()
+            channel.drain_and_close()  # Chrome reaped; the pipe stays open and full
+            nursery.start_soon(ticker)
+            await trio.sleep(2)
+            nursery.cancel_scope.cancel()
+    finally:
+        writer.join()
+        await channel.close()
+        for fd in (to_chrome_read, from_chrome_write):
+            os.close(fd)
+    assert worst < 0.5, f"trio took no step for {worst:.2f} s"

@@ -93,3 +93,19 @@ async def test_broken_frames_close_with_the_rfc_code(tmp_path: Path, frames: byt
             assert closed.value.code == code
         await poll_until(lambda: proxy.router_clients() == 1)
         assert (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["id"] == 1
+
+
+async def test_a_deep_session_id_is_answered_and_the_proxy_lives_on(tmp_path: Path) -> None:
+    """A sessionId nested just below the parser's depth limit parses, but dumping it again for
+    the -32001 echo went one level deeper (RecursionError in the hot path's thread, which took
+    every client and the proxy down). Every depth gets an answer; the others never notice."""
+    async with running_proxy(tmp_path) as proxy, connect(proxy.ws()) as other, connect(proxy.ws()) as ws:
+        for depth in range(900, 1001):
+            nested = "[" * depth + "]" * depth
+            await ws.send('{"id":1,"method":"X","sessionId":' + nested + "}")
+            with trio.fail_after(10):
+                reply = await ws.receive()  # echoes the session: too deep for json.loads here
+            assert reply.startswith(('{"id":1,"error":{"code":-32001,', '{"id":0,"error":{"code":-32700,')), depth
+        assert (await rpc(other, {"id": 2, "method": "Browser.getVersion"}))["id"] == 2
+        assert (await rpc(ws, {"id": 3, "method": "Browser.getVersion"}))["id"] == 3
+        assert not any("error" in line or "failed" in line for line in proxy.logs), proxy.logs

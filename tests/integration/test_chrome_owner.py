@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -108,6 +109,33 @@ def test_chrome_ignoring_browser_close_is_killed_after_3_s(pix3_home: Path, tmp_
         assert 2.5 < time.monotonic() - start < 10
         assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
         assert not (pix3_home / "chrome.json").exists()
+
+
+def test_chrome_that_stopped_reading_a_full_pipe_is_killed_after_3_s(pix3_home: Path, tmp_path: Path) -> None:
+    """A hung Chrome whose command pipe is full: Browser.close cannot be written (and a send is
+    never cut in half), but the 3 s grace still ends with SIGKILL; the owner used to wait on the
+    write for ever."""
+    with run_owner(pix3_home, fake_chrome_wrapper(tmp_path)) as owner:
+        owner.wait_listening()
+        chrome_pid = owner.record["chromePid"]
+        os.kill(chrome_pid, signal.SIGSTOP)  # hung: reads nothing more
+        try:
+            pipe = os.open(f"/proc/{chrome_pid}/fd/3", os.O_WRONLY | os.O_NONBLOCK)  # its command pipe
+            try:
+                for size in (4096, 1):  # full to the last byte
+                    with contextlib.suppress(BlockingIOError):
+                        while True:
+                            os.write(pipe, b" " * size)
+            finally:
+                os.close(pipe)
+            owner.process.send_signal(signal.SIGTERM)
+            start = time.monotonic()
+            assert owner.wait_exit() == 0, owner.output()
+            assert 2.5 < time.monotonic() - start < 10
+            assert "Chrome is gone (code -, signal SIGKILL)" in owner.output()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(chrome_pid, signal.SIGKILL)
 
 
 async def test_chrome_killed_closes_clients_1001_and_the_owner_exits_0(pix3_home: Path, tmp_path: Path) -> None:
