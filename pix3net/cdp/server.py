@@ -262,6 +262,8 @@ class _Proxy:
         try:
             await self._connection(stream, slot)
         except Exception as error:  # one bad connection must never take the owner down
+            while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:  # its task's nursery
+                error = error.exceptions[0]
             self.log(f"connection failed: {type(error).__name__}: {error}")
         finally:
             slot.close()
