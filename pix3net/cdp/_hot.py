@@ -131,13 +131,6 @@ class HotPath:
     def __init__(self, proxy: _Proxy, channel_reader: Callable[[Callable[[], None]], ChromeReader]) -> None:
         self.proxy = proxy
         self.token = trio.lowlevel.current_trio_token()
-        self.epoll = select.epoll()
-        self.wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
-        self.epoll.register(self.wake_fd, select.EPOLLIN)
-        self.reader: ChromeReader | None = channel_reader(self._wake)
-        self.ended_reader: ChromeReader | None = None  # the thread is done with it; trio closes it
-        if self.reader.fd >= 0:  # else the channel had ended: the first wake-up ends the reader
-            self.epoll.register(self.reader.fd, select.EPOLLIN)
         self.readings: dict[int, _Reading] = {}
         self.deferred: deque[list[Action] | Callable[[], object]] = deque()
         self.deferred_chrome_bytes = 0  # what deferred actions will put on the queue to Chrome
@@ -145,10 +138,33 @@ class HotPath:
         self.chrome_done = trio.Event()
         self.chrome_error: BaseException | None = None
         self.stopping = False
-        self.lock = StepLock()
-        trio.lowlevel.add_instrument(self.lock)
-        self.thread = threading.Thread(target=self._run, name="pix3 CDP hot path", daemon=True)
-        self.thread.start()
+        self.reader: ChromeReader | None = None
+        self.ended_reader: ChromeReader | None = None  # the thread is done with it; trio closes it
+        self.wake_fd = -1
+        self.epoll = select.epoll()
+        try:  # out of descriptors or threads: nothing is left behind, the caller says why
+            self.wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+            self.epoll.register(self.wake_fd, select.EPOLLIN)
+            self.thread = threading.Thread(target=self._run, name="pix3 CDP hot path", daemon=True)
+            self.lock = StepLock()
+            self.reader = channel_reader(self._wake)
+            if self.reader.fd >= 0:  # else the channel had ended: the first wake-up ends the reader
+                self.epoll.register(self.reader.fd, select.EPOLLIN)
+            trio.lowlevel.add_instrument(self.lock)
+            try:
+                self.thread.start()
+            except BaseException:
+                trio.lowlevel.remove_instrument(self.lock)
+                self.lock.release_from_trio()
+                raise
+        except BaseException:
+            if self.reader is not None:
+                self.reader.close()
+            self.epoll.close()
+            if self.wake_fd >= 0:
+                os.close(self.wake_fd)
+            self.wake_fd = -1
+            raise
         self._wake()  # what the channel read before it was handed over is routed at once
 
     # -- trio's side ---------------------------------------------------------------------------

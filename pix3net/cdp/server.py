@@ -554,7 +554,12 @@ async def serve_proxy(
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]
     proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits())
-    proxy.hot = hot = HotPath(proxy, channel.take_reader)
+    try:
+        proxy.hot = hot = HotPath(proxy, channel.take_reader)
+    except BaseException:
+        for listener in listeners:
+            listener.socket.close()
+        raise
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(proxy.write_chrome)

@@ -1,26 +1,62 @@
-"""A :class:`~pix3net.cdp.channel.ChromeChannel` over the fake Chrome model.
+"""A :class:`~pix3net.cdp.channel.ChromeChannel` over the fake Chrome model, in memory.
 
-Commands reach the model in-process (the proxy's sends call it directly); what the model
-answers travels to the proxy over a real pipe, NUL-framed as Chrome writes it, and is read by the
-same :class:`~pix3net.chrome.pipe.PipeReader` the owner's proxy uses, so the proxy tests run the
-proxy's real reading path (its hot-path thread). A small thread writes to the pipe, so the model
-never blocks on a full pipe whoever calls it.
+Commands reach the model in-process (the proxy's sends call it directly). What the model answers
+is handed to the proxy's reader as whole messages, with an ``eventfd`` saying there is something
+to read: the proxy's hot-path thread waits on it and reads it exactly as it reads Chrome's pipe,
+so the proxy tests run the proxy's real path, without a copy of every answer through the kernel
+(the benches over this fake measure the proxy, not a pipe). Chrome's byte framing on a real pipe
+(:class:`~pix3net.chrome.pipe.PipeReader`) is tested with real pipes, the fake Chrome process and
+real Chromium.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import queue
-import threading
+from collections import deque
 from collections.abc import Callable
 
 import trio
 
-from pix3net.chrome.pipe import PIPE_BUF, NulSplitter, PipeReader
+from pix3net.chrome.pipe import PIPE_BUF, is_json_object_text
 from tests.fakechrome.model import FakeChrome
 
-_END = b""
+
+class FakeReader:
+    """The proxy's side of the fake: :class:`~pix3net.cdp.channel.ChromeReader` without bytes."""
+
+    def __init__(self) -> None:
+        self.fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        self.messages: deque[bytes] = deque()
+        self.draining = False
+        self.eof = False  # Chrome is gone: the end comes after the messages already written
+        self._closed = False
+
+    def deliver(self, message: bytes) -> None:
+        """Called under the proxy's step lock (trio, or the hot path itself through a send)."""
+        if is_json_object_text(message):  # as the pipe's reader drops what is not a JSON object
+            self.messages.append(message)
+            self._signal()
+
+    def end(self) -> None:
+        self.eof = True
+        self._signal()
+
+    def _signal(self) -> None:
+        if not self._closed:
+            os.eventfd_write(self.fd, 1)
+
+    def read(self) -> bool:
+        if self._closed:
+            return False
+        with contextlib.suppress(BlockingIOError):
+            os.eventfd_read(self.fd)
+        return not self.eof
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            os.close(self.fd)
 
 
 class FakeChannel:
@@ -30,13 +66,7 @@ class FakeChannel:
         self.chrome = chrome
         self.silent = silent  # read commands, never answer (a hung Chrome)
         self.sent: list[bytes] = []
-        self._read_fd, self._write_fd = os.pipe2(os.O_CLOEXEC)
-        os.set_blocking(self._read_fd, False)
-        self._out: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-        self._ended = False
-        self._reader: PipeReader | None = None
-        self._pump = threading.Thread(target=self._write_out, name="fake Chrome's pipe", daemon=True)
-        self._pump.start()
+        self.reader = FakeReader()
 
     # -- what the proxy calls ------------------------------------------------------------------
     async def send(self, message: bytes) -> None:
@@ -53,20 +83,19 @@ class FakeChannel:
     async def receive(self) -> bytes:
         raise RuntimeError("the fake channel is read through take_reader, as the proxy reads Chrome")
 
-    def take_reader(self, wake: Callable[[], None]) -> PipeReader:
-        if self._reader is None:
-            self._reader = PipeReader(self._read_fd, NulSplitter(), on_close=self._stop)
-        return self._reader
+    def take_reader(self, wake: Callable[[], None]) -> FakeReader:
+        return self.reader
 
     # -- what tests call -----------------------------------------------------------------------
     def inject(self, message: bytes) -> None:
         """Chrome writes something on its own (an event, a stray reply)."""
-        self._emit(message)
+        if not self.chrome.closed:
+            self.reader.deliver(message)
 
     def gone(self) -> None:
-        """Chrome exits: the proxy reads end of file after what is already written."""
+        """Chrome exits: the proxy sees the end after what is already written."""
         self.chrome.closed = True
-        self._stop()
+        self.reader.end()
 
     def methods(self) -> list[str]:
         return [str(m.get("method")) for m in self.chrome.received]
@@ -79,28 +108,6 @@ class FakeChannel:
         if self.silent:
             return
         for out in self.chrome.handle(message):
-            self._emit(out)
+            self.reader.deliver(out)
         if self.chrome.closed:
             self.gone()
-
-    def _emit(self, message: bytes) -> None:
-        if not self._ended:
-            self._out.put(message + b"\0")
-
-    def _stop(self) -> None:
-        if not self._ended:
-            self._ended = True
-            self._out.put(_END)
-
-    def _write_out(self) -> None:
-        try:
-            while data := self._out.get():  # an empty item (never a message) is the end
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(self._write_fd, view) :]
-                del view, data
-        except OSError:  # the proxy closed its end
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                os.close(self._write_fd)

@@ -4,8 +4,10 @@ messages outside trio, the lock that keeps it and trio's task steps apart, and t
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import socket
 import struct
 import threading
 import time
@@ -22,6 +24,7 @@ from pix3net.cdp.router import Action, Router
 from pix3net.cdp.server import serve_proxy
 from pix3net.chrome.pipe import PipeChannel
 from tests.support.cdp_proxy import TOKEN, connect, poll_until, rpc, running_proxy
+from tests.support.ports import free_port
 
 GET_VERSION = '{"id":%d,"method":"Browser.getVersion"}'
 
@@ -284,3 +287,46 @@ async def test_draining_a_pipe_that_keeps_coming_does_not_freeze_trio(tmp_path: 
         for fd in (to_chrome_read, from_chrome_write):
             os.close(fd)
     assert worst < 0.5, f"trio took no step for {worst:.2f} s"
+
+
+def _open_fds() -> set[str]:
+    """This process's descriptors (not the one that lists them: it is closed by then)."""
+    return {fd for fd in os.listdir("/proc/self/fd") if os.path.exists(f"/proc/self/fd/{fd}")}
+
+
+@pytest.mark.parametrize("fault", ["no descriptor for the eventfd", "no thread"])
+async def test_a_hot_path_that_cannot_start_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """Out of descriptors or threads as the proxy starts: it fails with the cause, its listener is
+    closed (the port can be bound again), its descriptors are closed, and trio steps on."""
+    channel, chrome_ends = _pipe_channel()
+    ours = {str(channel._read_fd), str(channel._out.fileno())}
+    port = free_port()
+    before = _open_fds()
+    if fault == "no thread":
+
+        def cannot_start(self: threading.Thread) -> None:
+            raise RuntimeError("can't start new thread")
+
+        monkeypatch.setattr(threading.Thread, "start", cannot_start)
+    else:
+
+        def cannot_open(*args: object) -> int:
+            raise OSError(errno.EMFILE, "Too many open files")
+
+        monkeypatch.setattr(os, "eventfd", cannot_open)
+    try:
+        with pytest.raises((OSError, RuntimeError)):
+            await serve_proxy(channel, token=TOKEN, port=port, home=tmp_path, log=lambda _: None)
+        monkeypatch.undo()
+        for _ in range(3):
+            await trio.lowlevel.checkpoint()  # a lock left held by an instrument would stop trio here
+        socket.create_server(("127.0.0.1", port)).close()
+        # nothing of the proxy's is left open; the channel's pipe went with the reader it took
+        after = _open_fds()
+        assert after == (before - ours if fault == "no thread" else before)
+    finally:
+        await channel.close()
+        for fd in chrome_ends:
+            os.close(fd)
