@@ -567,10 +567,11 @@ async def serve_proxy(
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)
             await hot.chrome_done.wait()  # the pipe ended; clients are being closed 1001
-            if hot.chrome_error is not None:
-                raise hot.chrome_error
-            with trio.move_on_after(HANG_UP_SECONDS + 0.5):
-                await proxy.all_gone.wait()
+            if hot.chrome_error is None:
+                with trio.move_on_after(HANG_UP_SECONDS + 0.5):
+                    await proxy.all_gone.wait()
             nursery.cancel_scope.cancel()
     finally:
         hot.stop()
+    if hot.chrome_error is not None:  # the hot path failed (a bug): the caller says so and ends
+        raise hot.chrome_error

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import trio
 
@@ -32,6 +32,7 @@ from pix3net.chrome.ownerstart import (
     EXIT_CANNOT_LISTEN,
     EXIT_NOT_READY,
     EXIT_OK,
+    EXIT_PROXY_FAILED,
     Log,
     launch,
     make_log,
@@ -45,6 +46,7 @@ __all__ = [
     "EXIT_CANNOT_LISTEN",
     "EXIT_NOT_READY",
     "EXIT_OK",
+    "EXIT_PROXY_FAILED",
     "make_log",
     "own_chrome",
     "parse_options",
@@ -213,10 +215,26 @@ async def _own(
         return EXIT_NOT_READY
 
     proxy_done = trio.Event()
+    listening = False
+    failure: list[str] = []
 
     async def serve_then_signal(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        def started(bound: int) -> None:
+            nonlocal listening
+            listening = True
+            task_status.started(bound)
+
         try:
-            await serve(chrome.channel, token=token, port=options.port, home=home, log=log, task_status=task_status)
+            status = cast("trio.TaskStatus[int]", _Started(started))  # only ``started(port)`` is called
+            await serve(chrome.channel, token=token, port=options.port, home=home, log=log, task_status=status)
+        except Exception as error:
+            if not listening:
+                raise  # the start's own failure: cannot listen (below)
+            # A failure of the proxy itself (a bug): Chrome is closed, the record removed, and
+            # the log says why, instead of a traceback and a record naming a dead proxy.
+            failure.append(f"the CDP proxy failed ({type(error).__name__}: {error}); closing Chrome")
+            log(failure[0])
+            chrome.kill()
         finally:
             proxy_done.set()
 
@@ -249,7 +267,14 @@ async def _own(
         await chrome.exited.wait()
     log(f"Chrome is gone ({chrome.exit_description})")
     remove_record(home, os.getpid())
-    return EXIT_OK
+    return EXIT_PROXY_FAILED if failure else EXIT_OK
+
+
+class _Started:
+    """A task status that lets the caller know the proxy listens before passing the port on."""
+
+    def __init__(self, started: Callable[[int], None]) -> None:
+        self.started = started
 
 
 async def _serve_proxy(

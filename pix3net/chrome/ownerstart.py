@@ -19,7 +19,7 @@ from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.spawn import RawChrome, chrome_args, needs_no_sandbox, spawn_raw
 from pix3net.chrome.state import iso_now
 
-EXIT_OK, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 2, 3, 4
+EXIT_OK, EXIT_PROXY_FAILED, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 1, 2, 3, 4
 
 Log = Callable[[str], None]
 

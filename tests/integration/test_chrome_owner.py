@@ -17,8 +17,11 @@ import httpx
 import pytest
 import trio
 
+from pix3net.cdp._hot import HotPath
 from pix3net.cdp._wsclient import Closed, WsClient
+from pix3net.chrome import owner as owner_module
 from pix3net.chrome.launch import spawn_chrome
+from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.owner import wait_ready
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.chrome_owner import run_owner
@@ -294,3 +297,26 @@ def test_no_command_line_holds_the_token(pix3_home: Path, tmp_path: Path) -> Non
         owner.wait_listening()
         assert processes_with(str(owner.profile)), "the owner and its Chrome run"
         assert processes_with(owner.token) == []
+
+
+async def test_a_proxy_that_fails_closes_chrome_and_removes_the_record(
+    pix3_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the proxy once it listens (here: its hot path's thread fails reading Chrome): the
+    owner logs why, closes Chrome, removes its record and exits 1, instead of a traceback and a
+    record naming a proxy that is gone."""
+
+    def broken(self: HotPath) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(HotPath, "_chrome", broken)
+    options = OwnerOptions(
+        chrome=str(fake_chrome_wrapper(tmp_path)), port=free_port(), profile=str(tmp_path / "p"), url="http://x/"
+    )
+    logs: list[str] = []
+    with trio.fail_after(20):
+        code = await owner_module.run_owner(options, home=pix3_home, log=logs.append, serve=owner_module._serve_proxy)
+    assert code == 1
+    assert "the CDP proxy failed (RuntimeError: boom); closing Chrome" in logs
+    assert logs[-1] == "Chrome is gone (code -, signal SIGKILL)"
+    assert not (pix3_home / "chrome.json").exists()
