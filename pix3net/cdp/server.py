@@ -1,10 +1,10 @@
 """The proxy's transport: HTTP + WebSocket on 127.0.0.1, executing the pure router's actions.
 
 Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
-- One task reads Chrome and never blocks on a client: every client has its own byte-bounded
-  outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its bound, or the
-  one with the most queued when all clients together pass the owner's bound, is closed 1008
-  (a slow client hurts only itself).
+- Chrome is read by the hot path, which never blocks on a client: every client has its own
+  byte-bounded outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its
+  bound, or the one with the most queued when all clients together pass the owner's bound, is
+  closed 1008 (a slow client hurts only itself).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
   client cannot grow it without bound.
 - The hot path is one wake-up per direction, outside trio: a thread of the proxy
@@ -546,9 +546,10 @@ async def serve_proxy(
     """Serve the CDP token proxy on 127.0.0.1:``port`` until Chrome is gone.
 
     Raises OSError when the port cannot be bound (the owner exits 4). ``task_status.started``
-    gets the bound port (``port=0`` picks a free one). Returns after ``channel.receive()``
-    raised ``trio.EndOfChannel`` and every client was closed 1001 ``Chrome closed``. Cancellation
-    sends 1001 ``proxy closing`` to clients between frames and cuts every connection at once.
+    gets the bound port (``port=0`` picks a free one). Returns after the channel's reader ended
+    (Chrome is gone) and every client was closed 1001 ``Chrome closed``; raises what failed the
+    hot path's thread, if anything did (a bug). Cancellation sends 1001 ``proxy closing`` to
+    clients between frames and cuts every connection at once.
     ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits`` exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
