@@ -52,19 +52,24 @@ DRAIN_READS = 2
 JOIN_SECONDS = 2.0
 
 
+class _Queued(Protocol):
+    @property
+    def size(self) -> int:
+        """Bytes queued for Chrome."""
+
+
 class _Proxy(Protocol):
     """What the hot path needs of the proxy (``server._Proxy``)."""
 
     router: Router
     clients: dict[int, Client]
 
+    @property
+    def to_chrome(self) -> _Queued: ...
+
     def execute(self, actions: list[Action]) -> None: ...
 
     def send_chrome_now(self, data: bytes) -> bool: ...
-
-    def chrome_queued(self) -> int: ...
-
-    def chrome_room(self) -> int: ...
 
     def log(self, text: str) -> None: ...
 
@@ -128,8 +133,11 @@ class _Reading:
 class HotPath:
     """The thread and its ``epoll`` (see the module doc). Created and stopped from a trio task."""
 
-    def __init__(self, proxy: _Proxy, channel_reader: Callable[[Callable[[], None]], ChromeReader]) -> None:
+    def __init__(
+        self, proxy: _Proxy, channel_reader: Callable[[Callable[[], None]], ChromeReader], chrome_room: int
+    ) -> None:
         self.proxy = proxy
+        self.chrome_room = chrome_room  # past this many bytes queued for Chrome, its clients' tasks wait
         self.token = trio.lowlevel.current_trio_token()
         self.readings: dict[int, _Reading] = {}
         self.deferred: deque[list[Action] | Callable[[], object]] = deque()
@@ -333,7 +341,7 @@ class HotPath:
                     self._hand_back(fd, reading, None)
                     return
                 self._act(actions)
-            if self.proxy.chrome_queued() + self.deferred_chrome_bytes > self.proxy.chrome_room():
+            if self.proxy.to_chrome.size + self.deferred_chrome_bytes > self.chrome_room:
                 # Chrome is not keeping up: the task waits for room before the client's next event.
                 self._hand_back(fd, reading, events[n + 1 :])
                 return

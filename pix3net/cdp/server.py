@@ -199,12 +199,6 @@ class _Proxy:
         queue = self.to_chrome
         return not queue.items and not queue.busy and self.channel.send_nowait(data)
 
-    def chrome_queued(self) -> int:
-        return self.to_chrome.size
-
-    def chrome_room(self) -> int:
-        return CHROME_QUEUE_BYTES
-
     def cut(self, client: Client, why: str) -> None:
         """A client too slow to read: close frame 1008 ahead of what was queued, root detached."""
         self.log(f"client too slow: {why}; closing it (1008)")
@@ -556,7 +550,7 @@ async def serve_proxy(
     bound = listeners[0].socket.getsockname()[1]
     proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits())
     try:
-        proxy.hot = hot = HotPath(proxy, channel.take_reader)
+        proxy.hot = hot = HotPath(proxy, channel.take_reader, CHROME_QUEUE_BYTES)
     except BaseException:
         for listener in listeners:
             listener.socket.close()
