@@ -1,7 +1,7 @@
 """The Quart app of `/__pix3/*`: guard, hello, page, editor socket, claim, flush, sync, check.
 
 docs/devserver.md, "The /__pix3 routes". The file API routes come from `pix3net.devserver.files`; everything
-outside `/__pix3` never reaches this app (see `dispatch.py`).
+outside `/__pix3` never reaches this app (see `front/dispatch.py`).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 def _serve(call: Call) -> int:
     from pix3net import ready
-    from pix3net.devserver.bind import PortError, choose_sockets
+    from pix3net.devserver.front.bind import PortError, choose_sockets
 
     ready_fd = ready.take()  # close-on-exec from here: Vite never holds it
 

@@ -24,10 +24,10 @@ import trio
 
 from pix3net import ready
 from pix3net.devserver import devinfo
-from pix3net.devserver.bind import bind_one
-from pix3net.devserver.listener import PublicListener, connection_cap, raise_fd_limit
-from pix3net.devserver.splice import KEEP_ALIVE_S
-from pix3net.devserver.vite import Vite, find_vite, package_version
+from pix3net.devserver.front.bind import bind_one
+from pix3net.devserver.front.listener import PublicListener, connection_cap, raise_fd_limit
+from pix3net.devserver.front.splice import KEEP_ALIVE_S
+from pix3net.devserver.front.vite import Vite, find_vite, package_version
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.devrecord import DEV_LOG
 

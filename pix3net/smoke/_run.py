@@ -18,7 +18,7 @@ from urllib.parse import quote, urlsplit
 
 import trio
 
-from pix3net.devserver.vite import find_vite
+from pix3net.devserver.front.vite import find_vite
 from pix3net.smoke._browser import Browser, Page
 from pix3net.smoke._cdp import CdpError, Gone
 from pix3net.smoke._collect import BINDING, Collector

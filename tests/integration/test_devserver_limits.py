@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from pix3net.devserver.splice import HEAD_TIMEOUT_S
+from pix3net.devserver.front.splice import HEAD_TIMEOUT_S
 from tests.support.devserver import DevServer, dev_server
 from tests.support.projects import make_project
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pix3net.devserver.splice import Activity, serve_connection
+from pix3net.devserver.front.splice import Activity, serve_connection
 
 Script = Callable[[socket.socket, bytes], bool]  # (connection, request) → keep the connection open
 

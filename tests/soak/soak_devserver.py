@@ -38,7 +38,7 @@ import httpx
 import trio
 import trio_websocket
 
-from pix3net.devserver.splice import HEAD_TIMEOUT_S
+from pix3net.devserver.front.splice import HEAD_TIMEOUT_S
 from tests.soak._report import Figure
 from tests.support.devserver import DevServer, dev_server, hello, wait_vite_ready
 from tests.support.node import NODE_DIR

@@ -14,7 +14,7 @@ def test_the_sockets_are_bound_before_the_stack_loads(tmp_path: Path) -> None:
     (tmp_path / "pix3project.yaml").write_text("version: 1.0.0\n")
     code = (
         "import sys\n"
-        "import pix3net.devserver.command as command, pix3net.devserver.bind as bind\n"
+        "import pix3net.devserver.command as command, pix3net.devserver.front.bind as bind\n"
         "bound = []\n"
         "real = bind.choose_sockets\n"
         "def choose(port):\n"

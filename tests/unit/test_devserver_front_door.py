@@ -30,7 +30,7 @@ def _defined(name: str) -> list[str]:
 def test_the_public_listener_has_one_name() -> None:
     assert not (DEVSERVER / "front.py").exists()
     assert _defined("FrontDoor") == []
-    assert _defined("PublicListener") == ["devserver/listener.py"]
+    assert _defined("PublicListener") == ["devserver/front/listener.py"]
 
 
 def test_one_json_answer_helper_and_one_flush_reader() -> None:
@@ -50,7 +50,8 @@ def test_the_private_url_rule_is_coded_once() -> None:
     front-door modules ask `guard.route_of`."""
     spelled = sorted(
         path.name
-        for path, tree in _trees(DEVSERVER, recursive=False).items()
+        for folder in (DEVSERVER, DEVSERVER / "front")
+        for path, tree in _trees(folder, recursive=False).items()
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and node.value in (".pix3", b".pix3", "/.pix3", b"/.pix3")
     )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.devserver.httphead import Head, common_answer_end, common_request, parse_request, parse_response, path_of
+from pix3net.devserver.front.httphead import (
+    Head,
+    common_answer_end,
+    common_request,
+    parse_request,
+    parse_response,
+    path_of,
+)
 
 
 def test_plain_requests() -> None:

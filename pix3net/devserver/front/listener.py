@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import trio
 
-from pix3net.devserver.splice import KEEP_ALIVE_S, Activity, serve_connection, set_timeouts
+from pix3net.devserver.front.splice import KEEP_ALIVE_S, Activity, serve_connection, set_timeouts
 
 MAX_CONNECTIONS = 512  # one thread each; far above what a browser and a few agents open
 FDS_PER_CONNECTION = 3  # the client, its upstream (Vite or Hypercorn), Hypercorn's end of that link

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from pix3net.devserver import guard
 from pix3net.devserver.answers import VITE_CLOSED, VITE_REFUSED, json_bytes, vite_unavailable
-from pix3net.devserver.httphead import (
+from pix3net.devserver.front.httphead import (
     MAX_HEAD,
     common_answer_end,
     common_request,

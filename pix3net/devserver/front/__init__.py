@@ -1,0 +1,19 @@
+"""The dev server's front door: what stands between a browser and the `/__pix3` app or Vite.
+
+It offers (docs/devserver.md, "Shape"):
+
+- `bind`: the public loopback sockets, bound before anything heavy is imported
+  (`choose_sockets`, `bind_one`, `PortError`); standard library only.
+- `listener`: the public listener, a thread per connection under a connection cap
+  (`PublicListener`, `connection_cap`, `raise_fd_limit`).
+- `splice`: one public connection: plain requests for Vite relayed byte for byte, the rest
+  handed to Hypercorn (`serve_connection`, the time limits).
+- `httphead`: the splice's pure HTTP/1.1 head parser.
+- `dispatch`: behind Hypercorn, every request's first stop (`Dispatch`, the ASGI application).
+- `proxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).
+- `plainfiles`: without Vite, the project folder served as plain files (`serve_static`).
+- `vite`: Vite as a supervised child (`Vite`, `find_vite`, `package_version`).
+
+Nothing is imported here: `bind` must load without trio (the command binds its sockets first),
+so each user imports the module it needs.
+"""
