@@ -13,8 +13,8 @@ from pix3tools.core import PROJECT_FILE
 from pix3tools.project import project_path, read_text
 from pix3tools.scene import Document, PathSeg
 from pix3tools.validate._anim import json_doc
-from pix3tools.validate._check import KeyUse
 from pix3tools.validate._context import ValidateProject
+from pix3tools.validate._keys import KeyUse
 from pix3tools.validate._report import Diagnostic
 
 __all__ = ["LocaleCheck", "Localization", "check_localization", "resolve_localization"]

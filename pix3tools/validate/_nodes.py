@@ -18,10 +18,11 @@ from pix3tools.scene import (
     suggest_node_type,
     type_format,
 )
-from pix3tools.validate._check import TEXT_KEYS, KeyUse, Path_, SceneCheck, SceneResult, got, typeof, worth_a_look
+from pix3tools.validate._check import TEXT_KEYS, Path_, SceneCheck, SceneResult, got, typeof, worth_a_look
 from pix3tools.validate._components import check_components
 from pix3tools.validate._context import ValidateProject
-from pix3tools.validate._instances import check_instance, own_texture
+from pix3tools.validate._instances import check_instance
+from pix3tools.validate._keys import collect_keys, own_texture
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_kind, check_prop, describe, js_string, kind_prop, plainly_valid
 
@@ -41,7 +42,6 @@ NODE_KEYS = (
     "components",
     "overrides",
 )
-BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
 _DOC_KEYS = frozenset(DOC_KEYS)
 _NODE_KEYS = frozenset(NODE_KEYS)
 
@@ -252,7 +252,7 @@ def _plain(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_
             _property(c, fmt, key, value, (*base, key))
         if (vtype is str or vtype is dict or vtype is list) and worth_a_look(value, str(key)):
             look.append(key)
-    _collect_keys(c, fmt.name, props, at)
+    collect_keys(c.out.key_uses, c.node_id, fmt.name, props, at, own_texture(props))
     if canonical == "AnimatedSprite3D" and "frames" in props:
         _frames(c, props["frames"], (*base, "frames"))
     # The string walk after every property's own check (a reference checked there is not
@@ -449,32 +449,3 @@ def _frames(c: SceneCheck, frames: Any, at: Path_) -> None:
                 f"frames[{index}] must be an image path or {{ url }}, got {describe(entry)}: a blank frame.",
                 "write each frame as res://path/to/frame.png",
             )
-
-
-def _collect_keys(c: SceneCheck, type_name: str | None, props: dict[str, Any], at: Path_) -> None:
-    base = (*at, "properties")
-    uses = c.out.key_uses
-    label = props.get("labelKey")
-    if isinstance(label, str) and label.strip():
-        uses.append(KeyUse("label", label, "labelKey", c.node_id, (*base, "labelKey")))
-    if type_name == "Sprite2D":
-        key = props.get("textureKey")
-        if isinstance(key, str) and key.strip():
-            own = own_texture(props)
-            uses.append(KeyUse("sprite", key, "textureKey", c.node_id, (*base, "textureKey"), own, not own))
-    if type_name == "Button2D":
-        states = props.get("stateTextureKeys")
-        if isinstance(states, dict):
-            for state in BUTTON_STATES:
-                key = states.get(state)
-                if isinstance(key, str) and key.strip():
-                    uses.append(
-                        KeyUse(
-                            "sprite", key, f"stateTextureKeys.{state}", c.node_id, (*base, "stateTextureKeys", state)
-                        )
-                    )
-        for state in BUTTON_STATES:
-            name = f"texture{state.title()}Key"
-            key = props.get(name)
-            if isinstance(key, str) and key.strip():
-                uses.append(KeyUse("sprite", key, name, c.node_id, (*base, name)))
