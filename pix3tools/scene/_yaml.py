@@ -23,14 +23,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pix3tools._diagnostic import PathSeg
+
 __all__ = ["MAX_ALIASES", "Document", "PathSeg", "YamlError", "parse_yaml"]
 
 # The reference's `yaml` package caps alias expansion (billion-laughs guard).
 MAX_ALIASES = 1000
 # Deeper than this is no scene a person or a tool writes; Python's recursion would be next.
 MAX_DEPTH = 500
-
-PathSeg = str | int
 
 
 class YamlError(Exception):
