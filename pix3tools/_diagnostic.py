@@ -91,21 +91,27 @@ class Diagnostic:
             self.line = self.doc.line_of(self.path)
         self.doc = None
 
-    def to_json(self) -> dict[str, Any]:
-        """``{severity, code, file, message, nodeId?, path?, line?, fix?}`` — except that the
-        reference writes ``E_EDITOR_UNSYNCED`` code first, and that order is kept."""
+    def to_json(self, *, located_first: bool = False) -> dict[str, Any]:
+        """Validate's order, ``{severity, code, file, message, nodeId?, path?, line?, fix?}``; with
+        ``located_first`` check's own order, ``{severity, code, file, line?, path?, message, fix?}``
+        (docs/check.md, "The report"). The reference writes ``E_EDITOR_UNSYNCED`` code first."""
         if self.code == _CODE_FIRST:
             out: dict[str, Any] = {"code": self.code, "severity": self.severity}
         else:
             out = {"severity": self.severity, "code": self.code}
         out["file"] = self.file
-        out["message"] = self.message
+        if not located_first:
+            out["message"] = self.message
         if self.node_id is not None:
             out["nodeId"] = self.node_id
+        if located_first and self.line is not None:
+            out["line"] = self.line
         if self.path is not None:
             out["path"] = self.path_text
-        if self.line is not None:
+        if not located_first and self.line is not None:
             out["line"] = self.line
+        if located_first:
+            out["message"] = self.message
         if self.fix is not None:
             out["fix"] = self.fix
         return out

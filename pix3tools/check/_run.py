@@ -235,7 +235,7 @@ def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
 
     _hash_into(files, root, typecheck.root_files)
     diagnostics = sorted(
-        [*validated.get("diagnostics", []), *(d.to_json() for d in own)],
+        [*validated.get("diagnostics", []), *(d.to_json(located_first=True) for d in own)],
         key=lambda d: (locale_key(d["file"]), d.get("line") or 0, locale_key(d["code"])),
     )
     errors = sum(d["severity"] == "error" for d in diagnostics)
