@@ -134,11 +134,15 @@ class Folder:
         """The folder ``name`` in this one; made when ``create`` (``mode`` for a new one).
         Missing → FileNotFoundError; a link or not a folder → :class:`Refused`."""
         self._name(name)
-        if create:
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(name, mode, dir_fd=self.fd)
         try:
-            fd = os.open(name, _DIR, dir_fd=self.fd)
+            try:
+                fd = os.open(name, _DIR, dir_fd=self.fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, mode, dir_fd=self.fd)
+                fd = os.open(name, _DIR, dir_fd=self.fd)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                 raise _describe(self.fd, name, self.child_path(name), want="folder") from None
@@ -205,7 +209,8 @@ class Folder:
         try:
             chunks: list[bytes] = []
             size = 0
-            while chunk := os.read(fd, 1 << 20):
+            step = min(max(os.fstat(fd).st_size + 1, 1 << 12), 1 << 20)  # a small file: one small read
+            while chunk := os.read(fd, step):
                 size += len(chunk)
                 if limit is not None and size > limit:
                     path = self.child_path(name)
@@ -320,15 +325,26 @@ def open_folder(
     """The folder ``root/<parts…>``: the root opened as given, each part below it without following a
     link (made when ``create``, with ``mode``). Missing → FileNotFoundError; a link or a
     non-folder on the way → :class:`Refused`."""
-    base = os.fspath(root)
-    with Folder(os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), base.rstrip("/") or "/") as top:
-        return top.descend(parts, create=create, mode=mode)
+    return _walk(root, [(part, mode) for part in parts], create)
 
 
 def private_folder(root: str | os.PathLike[str], *sub: str, create: bool = False, mode: int = 0o777) -> Folder:
     """``root/.pix3/<sub…>`` (see :func:`open_folder`); ``mode`` applies to the folders made below `.pix3`."""
-    with open_folder(root, [PRIVATE], create=create) as private:
-        return private.descend(sub, create=create, mode=mode)
+    return _walk(root, [(PRIVATE, 0o777), *((part, mode) for part in sub)], create)
+
+
+def _walk(root: str | os.PathLike[str], steps: list[tuple[str, int]], create: bool) -> Folder:
+    base = os.fspath(root)
+    folder = Folder(os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), base.rstrip("/") or "/")
+    try:
+        for part, mode in steps:
+            child = folder.sub(part, create=create, mode=mode)
+            folder.close()
+            folder = child
+    except BaseException:
+        folder.close()
+        raise
+    return folder
 
 
 def read_private(root: str | os.PathLike[str], *parts: str, limit: int | None = None) -> bytes | None:

@@ -365,7 +365,7 @@ class FileCore:
             return name, tmp.create(name)
 
     def drop_temp(self, name: str) -> None:
-        """Remove the temp ``name`` of `.pix3/tmp` if it is still there."""
+        """Remove the temp ``name`` of `.pix3/tmp` if it is still there (nothing for ``""``)."""
         if not TEMP_NAME.match(name):
             return
         with contextlib.suppress(OSError, ApiError), self.private("tmp", create=False) as tmp:
@@ -413,6 +413,7 @@ class FileCore:
                         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                             raise symlink_error(wire) from None
                         raise
+                    temp = ""  # renamed: nothing left to remove
                 st = os.lstat(target)
                 self.scanner.remember(wire, st, sha)
                 self._own[wire] = sha

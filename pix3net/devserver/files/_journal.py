@@ -108,11 +108,12 @@ def parse_index(raw: bytes) -> list[dict[str, Any]]:
     """The well-formed lines of an index, oldest first: torn lines, and lines whose ``id`` is not a
     version id or whose ``sha256`` is not a sha256, are skipped (a planted id is never a file name)."""
     entries = []
-    for line in raw.split(b"\n"):
+    decode = json.JSONDecoder().decode  # on text: json.loads would sniff each line's encoding again
+    for line in raw.decode("utf-8", "replace").split("\n"):
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = decode(line)
         except (ValueError, RecursionError):
             continue
         if not isinstance(entry, dict):
