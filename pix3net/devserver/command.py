@@ -1,6 +1,7 @@
 """`pix3 __dev-server [--project <dir>] [--port <n>]`: the hidden command `pix3 editor` starts.
 
-Exit 0 stopped by a signal; 1 no port could be had; 2 a usage error or no project.
+Exit 0 stopped by a signal; 1 no port could be had, or the project's `.pix3` is a link (or not a
+folder: nothing is written through it); 2 a usage error or no project.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
+from pix3tools.core.private import Refused, private_folder
 
 __all__ = ["SYNTAX", "main"]
 
@@ -33,6 +35,10 @@ def _serve(call: Call) -> int:
 
     ready_fd = ready.take()  # close-on-exec from here: Vite never holds it
 
+    try:  # dev.json, dev.log and every other file of ours go there: never through a planted link
+        private_folder(call.project, create=True).close()
+    except Refused as exc:
+        return call.fail(str(exc))
     try:  # before trio and the server's stack load: a Chrome on its way to us waits in the backlog
         sockets = choose_sockets(call.args.get("--port", int))
     except (PortError, OSError) as exc:

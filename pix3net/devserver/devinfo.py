@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pix3tools.core.devrecord import DEV_JSON
+from pix3tools.core.devrecord import read_record
+from pix3tools.core.private import private_folder, write_private
 
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 
@@ -109,22 +110,23 @@ def _origin_of(text: str) -> str | None:
 
 
 def write_record(root: Path, record: Mapping[str, Any]) -> None:
-    """Plain (non-atomic) write, as the reference; readers treat half a file as no record."""
-    path = root / DEV_JSON
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(encode_record(record))
+    """A temporary file renamed over dev.json, relative to `.pix3` reached without following a link
+    (a planted link at `.pix3` raises ``Refused``; one at dev.json is replaced, never written through)."""
+    write_private(root, "dev.json", data=encode_record(record), durable=False)
 
 
 def remove_record_if_ours(root: Path, pid: int | None = None) -> bool:
     """Delete dev.json only when it names this process; another server's record stays."""
-    path = root / DEV_JSON
     mine = os.getpid() if pid is None else pid
+    data = read_record(root)
+    if data is None:
+        return False
     try:
-        raw = json.loads(path.read_bytes())
-    except (OSError, ValueError, UnicodeDecodeError):
+        raw = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return False
     if not isinstance(raw, dict) or raw.get("pid") != mine:
         return False
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
+    with contextlib.suppress(OSError), private_folder(root) as private:
+        private.unlink("dev.json")
     return True

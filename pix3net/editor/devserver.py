@@ -22,7 +22,8 @@ from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
 from pix3net.pids import pid_alive
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, log_tail, read_dev_info
+from pix3tools.core.private import Refused, private_folder
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
 START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS
@@ -34,7 +35,6 @@ QUIET_POLL_S = 0.25
 OURS = "the dev server"
 DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
 PREDICT_SPAN = 100  # ports tried when guessing the next free one
-LOG_TAIL_LINES = 15
 STOP_WAIT_S = 5.0
 JS_PLUGIN = "@pix3/vite-plugin"
 
@@ -118,14 +118,6 @@ def _loopback_free(port: int) -> bool:
     return True
 
 
-def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-    return "\n".join(text.rstrip("\n").splitlines()[-lines:])
-
-
 class Starting:
     """A dev server spawned detached, not yet answering: :meth:`poll` until it does."""
 
@@ -149,14 +141,13 @@ class Starting:
         info = read_dev_info(self.root)
         if info is not None and info.pid != self.old_pid and probe(info.url):
             return info
-        log = self.root / DEV_LOG
         if code is not None:
-            raise DevServerError(f"{self.name} exited with code {code} (see {DEV_LOG}):\n{_tail(log)}")
+            raise DevServerError(f"{self.name} exited with code {code} (see {DEV_LOG}):\n{log_tail(self.root)}")
         if time.monotonic() >= self.deadline:
             self.stop()
             raise DevServerError(
                 f"the dev server did not write {DEV_JSON} within {int(START_TIMEOUT_S * 1000)} ms"
-                f" (see {DEV_LOG}):\n{_tail(log)}"
+                f" (see {DEV_LOG}):\n{log_tail(self.root)}"
             )
         return None
 
@@ -192,19 +183,23 @@ def spawn_server(
 ) -> subprocess.Popen[bytes]:
     """``argv`` (``server_argv``) started in its own session in ``root``: no record of an earlier
     server left, its output in `.pix3/dev.log` (truncated: this start's only), ``pipe`` handed to
-    it (`pix3net.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`."""
-    record = root / DEV_JSON
-    record.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        record.unlink()
+    it (`pix3net.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`.
+
+    `.pix3`, dev.json and dev.log are reached without following a link: a link there is a
+    :class:`DevServerError` saying so, and nothing is started (docs/reliability.md)."""
+    try:
+        with private_folder(root, create=True) as private:
+            with contextlib.suppress(FileNotFoundError):
+                private.unlink("dev.json")
+            log_fd = private.open_append("dev.log", truncate=True)  # this start's output only
+    except Refused as exc:
+        raise DevServerError(str(exc)) from None
     env = _server_env()
     if pipe is not None:
         pipe.child_env(env)
-    log = root / DEV_LOG
-    log.write_bytes(b"")
     try:
         # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
-        with open(log, "ab") as log_file:
+        with open(log_fd, "ab") as log_file:
             return subprocess.Popen(
                 argv,
                 cwd=root,
@@ -252,12 +247,14 @@ def stop_dev_server(root: Path, wait_s: float = STOP_WAIT_S) -> Stopped:
     if info is None:
         return Stopped(False, None)
     try:
-        if info.pid <= 0:  # 0 or a negative pid would signal a whole process group
+        # 0 or a negative pid would signal a whole process group; one above Linux's PID_MAX_LIMIT
+        # (2^22) is no process (a planted record: `kill` could not even take the number).
+        if not 0 < info.pid <= 2**22:
             raise ProcessLookupError(info.pid)
         os.kill(info.pid, signal.SIGTERM)
     except OSError:
-        with contextlib.suppress(FileNotFoundError):
-            (root / DEV_JSON).unlink()
+        with contextlib.suppress(OSError), private_folder(root) as private:
+            private.unlink("dev.json")
         return Stopped(False, info.pid)
     deadline = time.monotonic() + wait_s  # the server removes its record as it goes
     while pid_alive(info.pid) and time.monotonic() < deadline:

@@ -26,14 +26,13 @@ import trio
 
 from pix3net import ready
 from pix3net.editor.devserver import OURS, START_TIMEOUT_S, DevServerError, probe_hello, server_argv, spawn_server
-from pix3tools.core.devrecord import DEV_LOG, read_dev_info
+from pix3tools.core.devrecord import DEV_LOG, log_tail, read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
 
 POLL_S = 0.1
 STOP_GRACE_S = 5.0  # SIGTERM, then SIGKILL to the group
 _PR_SET_PDEATHSIG = 1
-LOG_TAIL_LINES = 15
 
 
 async def answers(url: str) -> bool:
@@ -47,14 +46,6 @@ def _die_with_parent(parent: int, sig: int) -> None:
     libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
-
-
-def _tail(path: Path) -> str:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").rstrip("\n").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-LOG_TAIL_LINES:])
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
@@ -96,13 +87,11 @@ async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
                 break
             code = child.poll()
             if code is not None:
-                raise DevServerError(
-                    f"the dev server exited with code {code} (see {DEV_LOG}):\n{_tail(root / DEV_LOG)}"
-                )
+                raise DevServerError(f"the dev server exited with code {code} (see {DEV_LOG}):\n{log_tail(root)}")
             if time.monotonic() >= deadline:
                 raise DevServerError(
                     f"the dev server did not answer within {int(START_TIMEOUT_S * 1000)} ms"
-                    f" (see {DEV_LOG}):\n{_tail(root / DEV_LOG)}"
+                    f" (see {DEV_LOG}):\n{log_tail(root)}"
                 )
             with trio.move_on_after(POLL_S):  # woken at once by our server's pipe (ready, or gone)
                 if pipe is None or pipe.heard:

@@ -22,6 +22,7 @@ import trio
 from pix3tools.core import PROJECT_FILE, find_project_root, pix3_home
 from pix3tools.core.argv import Args, Option, Syntax, UsageError
 from pix3tools.core.cli import Call, run
+from pix3tools.core.pathtest import is_file
 from pix3tools.smoke import frame_count, positive_number
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def _scene_may_exist(root: Path, cwd: Path, scene: str | None) -> bool:
     if scene is None:
         return True
     bare = scene[6:] if scene[:6].lower() == "res://" else scene
-    return any(path.is_file() for path in (root / bare.lstrip("/"), cwd / scene))
+    return any(is_file(path) for path in (root / bare.lstrip("/"), cwd / scene))
 
 
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:

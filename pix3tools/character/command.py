@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from pix3tools._js import js_number
 from pix3tools.core.argv import Option, Project, Syntax
 from pix3tools.core.cli import Call, run
+from pix3tools.core.pathtest import exists
 
 __all__ = ["SYNTAX", "main"]
 
@@ -53,7 +54,7 @@ def _compile(call: Call) -> int:
     args, root, out = call.args, call.project, call.out
     spec, dry_run, as_json = args.words[0], args.flag("--dry-run"), args.flag("--json")
     spec_file = (call.cwd / spec).absolute()
-    if not spec_file.exists():
+    if not exists(spec_file):
         return call.fail(f"{spec} does not exist.", 2)
     try:
         plan = compile_spec(load_spec(spec_file))

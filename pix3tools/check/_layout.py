@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from pix3tools.core.private import Refused
 from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, Installer, TypesUnavailable, has_own_tsconfig, prepare_types
 
 __all__ = ["UNPUBLISHED", "Layout", "has_own_tsconfig", "installed_version", "prepare", "unpublished_dependencies"]
@@ -86,4 +87,6 @@ def prepare(
         note = prepare_types(root, home, offline=offline, install=install, log=log)
     except TypesUnavailable as error:
         return Layout("pix3-types", CHECK_TSCONFIG_PATH, unavailable=error)
+    except Refused as error:  # a link at .pix3 or .pix3/types: nothing is written or read through it
+        return Layout("pix3-types", CHECK_TSCONFIG_PATH, unavailable=TypesUnavailable(str(error)))
     return Layout("pix3-types", CHECK_TSCONFIG_PATH, note=note)

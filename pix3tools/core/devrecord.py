@@ -6,13 +6,29 @@ reader goes through here.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["DEV_JSON", "DEV_LOG", "DevInfo", "hello_url", "parse_record", "read_dev_info", "read_url"]
+from pix3tools.core.private import private_folder, read_private
+
+__all__ = [
+    "DEV_JSON",
+    "DEV_LOG",
+    "DevInfo",
+    "hello_url",
+    "log_tail",
+    "parse_record",
+    "read_dev_info",
+    "read_record",
+    "read_url",
+]
 
 DEV_JSON = Path(".pix3") / "dev.json"
 DEV_LOG = Path(".pix3") / "dev.log"
+MAX_RECORD_BYTES = 1024 * 1024  # a record is a few hundred bytes; more is not one
+LOG_TAIL_LINES = 15  # what a failed start shows of dev.log
+LOG_TAIL_BYTES = 64 * 1024  # the tail is read from the last 64 KiB: dev.log can be large
 
 
 class DevInfo(NamedTuple):
@@ -30,7 +46,7 @@ def parse_record(data: bytes) -> DevInfo | None:
     """Valid iff ``url`` and ``editorUrl`` are strings and ``pid`` is a number (port not checked)."""
     try:
         raw = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if not isinstance(raw, dict):
         return None
@@ -51,20 +67,29 @@ def parse_record(data: bytes) -> DevInfo | None:
     )
 
 
-def read_dev_info(root: Path) -> DevInfo | None:
-    """The project's record, or None when missing, unreadable or invalid."""
+def read_record(root: Path) -> bytes | None:
+    """The bytes of ``.pix3/dev.json``; None when missing, unreadable, or reached only through a
+    link (a project's ``.pix3`` is never followed through one: pix3tools.core.private)."""
     try:
-        data = (root / DEV_JSON).read_bytes()
+        return read_private(root, "dev.json", limit=MAX_RECORD_BYTES)
     except OSError:
         return None
-    return parse_record(data)
+
+
+def read_dev_info(root: Path) -> DevInfo | None:
+    """The project's record, or None when missing, unreadable or invalid."""
+    data = read_record(root)
+    return None if data is None else parse_record(data)
 
 
 def read_url(root: Path) -> str | None:
     """The looser rule of the flush clients: only ``url`` must be a string."""
+    data = read_record(root)
+    if data is None:
+        return None
     try:
-        raw = json.loads((root / DEV_JSON).read_bytes())
-    except (OSError, ValueError, UnicodeDecodeError):
+        raw = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     url = raw.get("url") if isinstance(raw, dict) else None
     return url if isinstance(url, str) else None
@@ -72,3 +97,22 @@ def read_url(root: Path) -> str | None:
 
 def hello_url(url: str) -> str:
     return url + ("" if url.endswith("/") else "/") + "__pix3/api/hello"
+
+
+def log_tail(root: Path, lines: int = LOG_TAIL_LINES) -> str:
+    """The last ``lines`` lines of ``.pix3/dev.log`` (empty when it cannot be read without
+    following a link)."""
+    try:
+        with private_folder(root) as folder:
+            fd = folder.open_read("dev.log")
+    except OSError:
+        return ""
+    try:
+        size = os.fstat(fd).st_size
+        raw = os.pread(fd, LOG_TAIL_BYTES, max(0, size - LOG_TAIL_BYTES))
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    text = raw.decode("utf-8", errors="replace")
+    return "\n".join(text.rstrip("\n").splitlines()[-lines:])

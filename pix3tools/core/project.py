@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from pix3tools.core.pathtest import is_file
+
 __all__ = [
     "PROJECT_FILE",
     "ProjectLookup",
@@ -29,7 +31,7 @@ def _absolute(path: Path) -> Path:
 
 def _is_project(folder: Path) -> bool:
     candidate = folder / PROJECT_FILE
-    return candidate.is_file() and os.access(candidate, os.R_OK)
+    return is_file(candidate) and os.access(candidate, os.R_OK)
 
 
 def find_project_root(start: Path) -> Path | None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from pix3tools.core.private import private_folder, read_private
 
 GAPS_FILE = ".pix3/gaps.jsonl"
 # The order is a contract: the kit lists the kinds in this order.
@@ -89,27 +90,19 @@ def append_record(root: Path, record: Mapping[str, Any]) -> Path:
     """Append one line with a single ``write`` on an ``O_APPEND`` descriptor.
 
     POSIX appends each ``write`` at the end atomically with respect to other appenders, so two
-    agents recording at once never interleave inside a line; no lock is taken.
+    agents recording at once never interleave inside a line; no lock is taken. `.pix3` and the
+    file are reached without following a link (``Refused`` names a planted one).
     """
-    path = root / GAPS_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = (serialise(record) + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        written = os.write(fd, data)
-    finally:
-        os.close(fd)
-    if written != len(data):
-        raise OSError(f"short write to {path} ({written} of {len(data)} bytes)")
-    return path
+    with private_folder(root, create=True) as folder:
+        folder.append("gaps.jsonl", (serialise(record) + "\n").encode("utf-8"))
+    return root / GAPS_FILE
 
 
 def read_records(root: Path) -> list[dict[str, Any]]:
-    """Every well-formed record, oldest first; blank, torn or foreign lines are skipped."""
-    path = root / GAPS_FILE
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    """Every well-formed record, oldest first; blank, torn or foreign lines are skipped.
+    ``Refused`` when `.pix3` or the file is a link."""
+    raw = read_private(root, "gaps.jsonl")
+    if raw is None:
         return []
     records: list[dict[str, Any]] = []
     for line in raw.decode("utf-8", errors="replace").split("\n"):

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, UsageError
 from pix3tools.core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Call, run
+from pix3tools.core.private import Refused
 from pix3tools.gap._record import (
     GAPS_FILE,
     KINDS,
@@ -73,7 +74,11 @@ def main(
 def _gap(call: Call, env: Mapping[str, str], now: Callable[[], datetime]) -> int:
     args, root, out, err = call.args, call.project, call.out, call.err
     if args.flag("--list"):
-        records = read_records(root)
+        try:
+            records = read_records(root)
+        except Refused as exc:
+            err.write(f"pix3 gap: {exc}\n")
+            return EXIT_FAILED
         if args.flag("--json"):
             out.write(json.dumps(records, ensure_ascii=False, indent=2) + "\n")
         elif not records:
@@ -97,6 +102,9 @@ def _gap(call: Call, env: Mapping[str, str], now: Callable[[], datetime]) -> int
         return EXIT_USAGE
     try:
         append_record(root, record)
+    except Refused as exc:
+        err.write(f"pix3 gap: nothing was recorded: {exc}\n")
+        return EXIT_FAILED
     except OSError as exc:
         err.write(f"pix3 gap: could not append to {root / GAPS_FILE} ({exc.strerror or exc}); nothing was recorded.\n")
         return EXIT_FAILED

@@ -29,6 +29,7 @@ def install_script_types(plan: KitPlan, *, home: Path | None, log: Log) -> None:
     kit's files: they are a cache, and a failure here leaves the kit in place with a note."""
     if plan.script_types != "wanted":
         return
+    from pix3tools.core.private import Refused
     from pix3tools.scripttypes import TypesUnavailable, prepare_types
 
     try:
@@ -41,6 +42,10 @@ def install_script_types(plan: KitPlan, *, home: Path | None, log: Log) -> None:
             if error.fix
             else "Run pix3 kit again once three's types can be installed (pix3 check writes .pix3/types/ too)."
         )
+        return
+    except Refused as error:  # a link at .pix3 or .pix3/types: left alone, never written through
+        plan.script_types = "not-written"
+        plan.notes.append(f".pix3/types/ was not written: {error}")
         return
     plan.script_types = "written" if note else "current"
 

@@ -10,17 +10,21 @@ touch is replaced only with ``update``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pix3tools.core import PROJECT_FILE
+from pix3tools.core.private import Refused, plain_name, read_private
 from pix3tools.kit._source import Kit, sha256_hex
-from pix3tools.kit._writes import Changes
+from pix3tools.kit._writes import Changes, read_project_file
 from pix3tools.kit._yamledit import ManifestError, set_agent_kit
 from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, EXTENDS_LINE, has_own_tsconfig
 
 MANIFEST = ".pix3/kit-manifest.json"
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024  # a kit owns a few dozen files; a bigger manifest is not ours
+_SHA256 = re.compile(r"^[0-9a-f]{64}\Z")
 ALT_AGENTS = "AGENTS.pix3.md"
 PRECEDENCE = (
     "The project's own AGENTS.md wins on process (planning first, config placement); "
@@ -68,15 +72,37 @@ class KitError(ValueError):
     """The kit cannot be installed; the message says what to fix."""
 
 
-def read_manifest(root: Path) -> tuple[str | None, dict[str, str]]:
+def kit_path(value: str) -> bool:
+    """A path the kit may own: relative, plain names joined by ``/`` (no ``..``, no ``.``, no empty
+    segment, no backslash). A manifest is read from disk: anything else in it is not used."""
+    return "\\" not in value and all(plain_name(part) for part in value.split("/"))
+
+
+def _manifest_bytes(root: Path) -> bytes | None:
     try:
-        data: Any = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_private(root, "kit-manifest.json", limit=MAX_MANIFEST_BYTES)
+    except OSError:  # a link at .pix3 or at the manifest counts as no manifest; the write then says why
+        return None
+
+
+def read_manifest(root: Path) -> tuple[str | None, dict[str, str]]:
+    """The recorded kit version and the files it owns (path → sha256); entries whose path is not a
+    :func:`kit_path` or whose hash is not a sha256 are dropped."""
+    raw = _manifest_bytes(root)
+    if raw is None:
+        return None, {}
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
         return None, {}
     if not isinstance(data, dict):
         return None, {}
     files = data.get("files")
-    owned = {str(k): str(v) for k, v in files.items() if isinstance(v, str)} if isinstance(files, dict) else {}
+    owned = (
+        {k: v for k, v in files.items() if kit_path(k) and isinstance(v, str) and _SHA256.match(v)}
+        if isinstance(files, dict)
+        else {}
+    )
     version = data.get("version")
     return (version if isinstance(version, str) else None), owned
 
@@ -93,16 +119,19 @@ def alt_agents_text(kit_text: str) -> str:
     return first + newline + header + rest
 
 
-def _read(path: Path) -> bytes | None:
+def read_file(root: Path, path: Path) -> bytes | None:
+    """A project file as the kit reads it (``read_project_file``: never through a linked folder)."""
     try:
-        return path.read_bytes() if path.is_file() else None
+        return read_project_file(path, root)
+    except Refused as exc:
+        raise KitError(f"nothing was changed: {exc}") from exc
     except OSError as exc:
         raise KitError(f"cannot read {path} ({exc.strerror}); nothing was changed") from exc
 
 
 def _place(plan: KitPlan, path: str, content: bytes, *, update: bool) -> str:
     target = plan.root / path
-    existing = _read(target)
+    existing = read_file(plan.root, target)
     new_hash = sha256_hex(content)
     if existing is None:
         plan.changes.write(target, content)
@@ -126,7 +155,7 @@ def _place(plan: KitPlan, path: str, content: bytes, *, update: bool) -> str:
 
 def _gitignore(plan: KitPlan) -> None:
     path = plan.root / ".gitignore"
-    raw = _read(path)
+    raw = read_file(plan.root, path)
     text = raw.decode("utf-8", errors="replace") if raw is not None else ""
     lines = {line.strip() for line in text.splitlines()}
     if lines & set(_IGNORE_FORMS):
@@ -162,7 +191,7 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
     ``pending`` holds changes planned before (by ``--migrate``); the kit's own join them.
     """
     previous_version, owned = read_manifest(root)
-    broken_manifest = (root / MANIFEST).is_file() and previous_version is None and not owned
+    broken_manifest = _manifest_bytes(root) is not None and previous_version is None and not owned
     plan = KitPlan(
         root=root,
         kit_version=kit.version,
@@ -178,7 +207,7 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
             "the manifest is written again."
         )
     agents_kit = kit.files["AGENTS.md"]
-    agents_existing = _read(root / "AGENTS.md")
+    agents_existing = read_file(root, root / "AGENTS.md")
     kit_owns_agents = (
         agents_existing is None
         or sha256_hex(agents_existing) == owned.get("AGENTS.md")
@@ -219,7 +248,7 @@ def plan_install(root: Path, kit: Kit, *, update: bool, pending: Changes | None 
 
 def _claude(plan: KitPlan) -> None:
     desired = "@AGENTS.md\n" if plan.agents_target == "AGENTS.md" else f"@AGENTS.md\n@{ALT_AGENTS}\n"
-    existing = _read(plan.root / "CLAUDE.md")
+    existing = read_file(plan.root, plan.root / "CLAUDE.md")
     if (
         existing is None
         or sha256_hex(existing) == plan.owned.get("CLAUDE.md")
@@ -246,7 +275,7 @@ def agent_kit_files(plan: KitPlan) -> list[str]:
 def _project_yaml(plan: KitPlan) -> None:
     path = plan.root / PROJECT_FILE
     pending = plan.changes.writes.get(path)
-    raw = pending if pending is not None else _read(path)
+    raw = pending if pending is not None else read_file(plan.root, path)
     if raw is None:
         raise KitError(f"{path} is missing")
     try:

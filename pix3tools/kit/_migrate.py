@@ -23,6 +23,7 @@ from pix3tools.kit._install import (
     Outcome,
     outcome_lines,
     plan_install,
+    read_file,
     read_manifest,
     report_json,
 )
@@ -79,9 +80,10 @@ def markers_in(text: str) -> list[str]:
 
 def _mcp_json(plan: MigratePlan) -> bool:
     path = plan.root / ".mcp.json"
-    if not path.is_file():
+    raw = read_file(plan.root, path)
+    if raw is None:
         return False
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = raw.decode("utf-8", errors="replace")
     try:
         data: Any = json.loads(text)
     except ValueError:
@@ -121,9 +123,10 @@ def _mcp_json(plan: MigratePlan) -> bool:
 
 def _codex(plan: MigratePlan) -> None:
     path = plan.root / ".codex" / "config.toml"
-    if not path.is_file():
+    raw = read_file(plan.root, path)
+    if raw is None:
         return
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = raw.decode("utf-8", errors="replace")
     for match in re.finditer(r"(?ms)^\s*\[mcp_servers\.([^\]]+)\][^\n]*\n(.*?)(?=^\s*\[|\Z)", text):
         body = match.group(0)
         if '"mcp"' in body and "pix3" in body:
@@ -138,7 +141,13 @@ def _codex(plan: MigratePlan) -> None:
 
 def _hybrid(plan: MigratePlan) -> None:
     path = plan.root / PROJECT_FILE
-    text = path.read_text(encoding="utf-8")
+    raw = read_file(plan.root, path)
+    if raw is None:
+        raise KitError(f"{path} is missing")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KitError(f"{path} is not UTF-8 text; fix it and run again") from exc
     try:
         new, removed = remove_metadata_key(text, "pix3Hybrid", where=str(path))
     except ManifestError as exc:
@@ -157,9 +166,10 @@ def _retired_files(plan: MigratePlan, kit: Kit, old_owned: dict[str, str]) -> No
         if rel in keep:
             continue
         path = plan.root / rel
-        if not path.is_file():
+        data = read_file(plan.root, path)
+        if data is None:
             continue
-        if sha256_hex(path.read_bytes()) == old_owned[rel]:
+        if sha256_hex(data) == old_owned[rel]:
             plan.kit.changes.delete(path)
             plan.prune.append(path.parent)
             plan.steps.append(Step(rel, "removed", "a file the 2.x kit no longer ships"))
@@ -183,9 +193,9 @@ def plan_migrate(root: Path, kit: Kit) -> MigratePlan:
     plan.kit = kit_plan
     for outcome in kit_plan.outcomes:
         _stage_if_still_1x(plan, kit, outcome)
-    agents = root / "AGENTS.md"
-    if "AGENTS.md" in old_owned and kit_plan.agents_target == ALT_AGENTS and agents.is_file():
-        found = markers_in(agents.read_text(encoding="utf-8", errors="replace"))
+    agents = read_file(root, root / "AGENTS.md")
+    if "AGENTS.md" in old_owned and kit_plan.agents_target == ALT_AGENTS and agents is not None:
+        found = markers_in(agents.decode("utf-8", errors="replace"))
         if found:
             plan.steps.append(
                 Step("AGENTS.md", "kept", f"your edited copy of the 1.x kit (mentions {', '.join(found)})")
@@ -197,7 +207,8 @@ def plan_migrate(root: Path, kit: Kit) -> MigratePlan:
     has_browser = False
     if kit_plan.changes.exists_after(mcp):
         pending = kit_plan.changes.writes.get(mcp)
-        has_browser = "pix3-browser" in (pending.decode("utf-8") if pending else mcp.read_text(errors="replace"))
+        current = pending if pending is not None else (read_file(root, mcp) or b"")
+        has_browser = "pix3-browser" in current.decode("utf-8", errors="replace")
     if (removed_server or (from_version or "").startswith("1.")) and not has_browser:
         plan.todos.append("Run `npx pix3 agent-setup` for the 2.x browser tools, then start a new agent thread.")
         plan.todos.append(
@@ -215,8 +226,8 @@ def _stage_if_still_1x(plan: MigratePlan, kit: Kit, outcome: Outcome) -> None:
         return
     if outcome.path == "AGENTS.md" and plan.kit.agents_target == ALT_AGENTS:
         return
-    path = plan.root / outcome.path
-    found = markers_in(path.read_text(encoding="utf-8", errors="replace")) if path.is_file() else []
+    raw = read_file(plan.root, plan.root / outcome.path)
+    found = markers_in(raw.decode("utf-8", errors="replace")) if raw is not None else []
     if not found:
         return
     staged = plan.root / STAGING / outcome.path
@@ -244,8 +255,8 @@ def _recorded_kit_version(root: Path) -> str | None:
 
 def _has_vite_plugin(root: Path) -> bool:
     try:
-        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_file(root, root / "package.json") or b"")
+    except (KitError, ValueError):
         return False
     if not isinstance(data, dict):
         return False

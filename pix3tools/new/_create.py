@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pix3tools.core import CLI_VERSION, PROJECT_FILE
+from pix3tools.core.private import open_folder
 from pix3tools.kit import yaml_scalar
 from pix3tools.new._templates import Template
 
@@ -153,9 +154,9 @@ def create_project(
         for folder in (*ALWAYS_DIRS, *template.directories):
             (target / folder).mkdir(parents=True, exist_ok=True)
         for rel, data in files.items():
-            path = target / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            *folders, name = rel.split("/")
+            with open_folder(target, folders, create=True) as into:  # never through a link (.pix3 too)
+                into.write_new(name, data, durable=False)
         written = sorted(files)
         if post_create is not None:
             written = sorted({*written, *post_create(target)})

@@ -7,14 +7,16 @@ record differs (another build, other three types, a tsconfig edited by hand) is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import shutil
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pix3tools.core import CLI_VERSION, atomic_write
+from pix3tools.core import CLI_VERSION
+from pix3tools.core.private import Folder, private_folder
 from pix3tools.scripttypes._runtime import SOURCES, declarations
 from pix3tools.scripttypes._three import COPIED, THREE_TYPES_VERSION, Installer, resolve_three_types
 
@@ -126,42 +128,89 @@ def manifest() -> dict[str, object]:
     }
 
 
-def is_current(root: Path, wanted: dict[str, object]) -> bool:
+def _read_types_file(types: Folder, parts: list[str]) -> bytes | None:
+    *folders, name = parts
     try:
-        have = json.loads((root / TYPES / "version.json").read_text(encoding="utf-8"))
-        config = (root / CHECK_TSCONFIG_PATH).read_text(encoding="utf-8")
-    except (OSError, ValueError):
+        with types.descend(folders) as folder:
+            return folder.read_if_any(name)
+    except FileNotFoundError:
+        return None
+
+
+def is_current(root: Path, wanted: dict[str, object]) -> bool:
+    """The written files are there and stamped ``wanted``; read without following a link (a link
+    anywhere counts as not current, and :func:`_write` then says why)."""
+    try:
+        with private_folder(root) as private:
+            config = private.read_if_any("tsconfig.check.json")
+            with private.sub("types") as types:
+                have = _read_types_file(types, ["version.json"])
+                three = _read_types_file(types, ["@types", "three", "index.d.ts"])
+                runtime = _read_types_file(types, ["@pix3", "runtime", "index.d.ts"])
+    except OSError:
         return False
-    return (
-        have == wanted
-        and config == CHECK_TSCONFIG
-        and (root / TYPES / "@types" / "three" / "index.d.ts").is_file()
-        and (root / TYPES / "@pix3" / "runtime" / "index.d.ts").is_file()
-    )
+    if have is None or config is None or three is None or runtime is None:
+        return False
+    try:
+        return json.loads(have) == wanted and config.decode("utf-8") == CHECK_TSCONFIG
+    except (ValueError, RecursionError):
+        return False
+
+
+def _copy_tree(source: Path, into: Folder) -> None:
+    """Copy the folder ``source`` (our own cache, trusted) into ``into`` by descriptors: every
+    folder made and opened below ``into`` without following a link. Skips nested node_modules
+    and anything but files and folders."""
+    with os.scandir(source) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name == "node_modules":
+                continue
+            with into.sub(entry.name, create=True) as child:
+                _copy_tree(Path(entry.path), child)
+        elif entry.is_file():
+            into.write_new(entry.name, Path(entry.path).read_bytes(), durable=False)
+
+
+def _write_into(folder: Folder, parts: list[str], data: bytes) -> None:
+    *folders, name = parts
+    with folder.descend(folders, create=True) as target:
+        target.write_new(name, data, durable=False)
 
 
 def _write(root: Path, node_modules: Path, generated: dict[str, bytes], wanted: dict[str, object]) -> None:
-    """Build the folder beside the old one, then swap it in: a reader never sees half of it."""
-    final = root / TYPES
-    building = final.with_name(f"types.{os.getpid()}.tmp")
-    shutil.rmtree(building, ignore_errors=True)
-    try:
-        for package in COPIED:
-            source = node_modules / package
-            if source.is_dir():
-                shutil.copytree(source, building / package, ignore=shutil.ignore_patterns("node_modules"))
-        for name, data in generated.items():
-            (building / name).parent.mkdir(parents=True, exist_ok=True)
-            (building / name).write_bytes(data)
-        (building / "version.json").write_bytes((json.dumps(wanted, indent=2) + "\n").encode("utf-8"))
-        old = final.with_name(f"types.{os.getpid()}.old")
-        if final.exists():
-            os.replace(final, old)
-        os.replace(building, final)
-        shutil.rmtree(old, ignore_errors=True)
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    atomic_write(root / CHECK_TSCONFIG_PATH, CHECK_TSCONFIG.encode("utf-8"))
+    """Build the folder beside the old one, then swap it in: a reader never sees half of it.
+
+    Everything goes through `.pix3`'s descriptor (``pix3tools.core.private``): a `.pix3` or
+    `.pix3/types` that is a link raises ``Refused`` and is left alone, never written through or removed."""
+    building = f"types.{os.getpid()}.tmp"
+    old = f"types.{os.getpid()}.old"
+    with private_folder(root, create=True) as private:
+        current = private.lstat("types")
+        if current is not None and not stat.S_ISDIR(current.st_mode):
+            private.sub("types").close()  # raises Refused, naming the link and where it points
+        private.remove(building)
+        try:
+            with private.sub(building, create=True) as folder:
+                for package in COPIED:
+                    source = node_modules / package
+                    if source.is_dir():
+                        with folder.descend(package.split("/"), create=True) as target:
+                            _copy_tree(source, target)
+                for name, data in generated.items():
+                    _write_into(folder, name.split("/"), data)
+                folder.write_new("version.json", (json.dumps(wanted, indent=2) + "\n").encode("utf-8"), durable=False)
+            if current is not None:
+                private.remove(old)
+                private.rename("types", private, old)
+            private.rename(building, private, "types")
+            with contextlib.suppress(OSError):
+                private.remove(old)
+        finally:
+            with contextlib.suppress(OSError):
+                private.remove(building)
+        private.write("tsconfig.check.json", CHECK_TSCONFIG.encode("utf-8"))
 
 
 def prepare_types(

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, comma_list, whole_number
 from pix3tools.core.cli import Call, run
+from pix3tools.core.pathtest import is_file
 from pix3tools.tree._outline import OutlineOptions, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
 from pix3tools.tree._scene_json import json_safe, manifest_data, viewport_of
@@ -44,10 +45,10 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 def _locate(arg: str, root: Path, cwd: Path) -> Path | None:
     inside = arg[6:] if arg[:6].lower() == "res://" else arg
     candidate = root / inside.lstrip("/")
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
     direct = cwd / arg
-    if direct.is_file():
+    if is_file(direct):
         return direct
     return None
 

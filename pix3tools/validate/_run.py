@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pix3tools.core.pathtest import exists, is_dir
 from pix3tools.core.walk import INVENTORY, walk_files
 from pix3tools.project import sort_paths
 from pix3tools.validate._anim import check_anims
@@ -45,12 +46,12 @@ def resolve_targets(root: Path, paths: Sequence[str] | None, cwd: Path) -> list[
     targets: list[str] = []
     for arg in paths:
         absolute = Path(os.path.abspath(cwd / arg))
-        resolved = absolute.resolve() if absolute.exists() else absolute
+        resolved = absolute.resolve() if exists(absolute) else absolute
         try:
             rel = resolved.relative_to(root)
         except ValueError:
             raise ValidateUsageError(f"{arg} is outside the project {root}") from None
-        if resolved.is_dir():
+        if is_dir(resolved):
             if resolved == root:
                 return None
             # The folder named is entered whatever its name; below it, the inventory's rules.

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from pix3tools.core.argv import Args, Option, Project, Syntax, UsageError
 from pix3tools.core.cli import Call, run
+from pix3tools.core.pathtest import is_dir
 from pix3tools.validate._run import ValidateUsageError, run_validate
 from pix3tools.validate._workers import available_cores
 from pix3tools.validate.codes import codes_help
@@ -24,7 +25,7 @@ def _search_start(args: Args, cwd: Path) -> Path:
     if not args.words:
         return cwd
     start = Path(os.path.abspath(cwd / args.words[0]))
-    return start if start.is_dir() else start.parent
+    return start if is_dir(start) else start.parent
 
 
 SYNTAX = Syntax(

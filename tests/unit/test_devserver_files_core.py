@@ -416,6 +416,42 @@ def test_committed_tx_is_cleaned_up_and_journaled(project: Path) -> None:
     assert [e["author"] for e in core.history_entries("scenes/a.pix3scene")["entries"]] == ["editor"]
 
 
+def test_a_planted_temp_name_cannot_stop_the_start(project: Path) -> None:
+    """A temp named with a pid no process can have (`kill` cannot even take the number) is a
+    leftover like any other: swept, and the server starts."""
+    tmp = project / ".pix3" / "tmp"
+    tmp.mkdir(parents=True)
+    (tmp / "put-99999999999999999999-0123456789abcdef").write_text("x")
+    make(project)
+    assert os.listdir(tmp) == []
+
+
+def test_recovery_settles_only_what_it_wrote(project: Path, tmp_path: Path) -> None:
+    """Names and intents read from `.pix3/tx` are checked before use (docs/devserver-files.md,
+    "Links in .pix3"): a folder not named like a changeset and a link named like one are left
+    alone; an intent whose id is not its folder's, or whose sha is not a sha256, is discarded."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "new").mkdir(parents=True)
+    (elsewhere / "new" / "0").write_text("kept")
+    tx = project / ".pix3" / "tx"
+    (tx / "junk").mkdir(parents=True)
+    (tx / "1700000000000-aaaaaaaaaaaa").symlink_to(elsewhere, target_is_directory=True)
+    for name, intent in (
+        ("1700000000000-bbbbbbbbbbbb", {"id": "1700000000000-cccccccccccc", "state": "committed", "files": []}),
+        ("1700000000000-dddddddddddd", {"id": "1700000000000-dddddddddddd", "state": "prepared",
+                                        "files": [{"path": "scenes/a.pix3scene", "sha256": "../x", "old": "absent"}]}),
+    ):  # fmt: skip
+        (tx / name).mkdir()
+        (tx / name / "intent.json").write_text(json.dumps(intent))
+    _core, _frames, logs = make(project)
+    assert sorted(os.listdir(tx)) == ["1700000000000-aaaaaaaaaaaa", "junk"]
+    assert (elsewhere / "new" / "0").read_text() == "kept"
+    assert (project / "scenes" / "a.pix3scene").read_text() == SCENE
+    assert any("/tx/junk is not named like a changeset; left alone" in line for line in logs), logs
+    assert any("1700000000000-aaaaaaaaaaaa is a symbolic link; left alone" in line for line in logs), logs
+    assert sum("no readable intent" in line for line in logs) == 2
+
+
 # -- history ---------------------------------------------------------------------------------
 
 

@@ -14,21 +14,34 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import secrets
-import shutil
+import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pix3net.devserver.errors import ApiError
+from pix3tools.core.private import Folder, Refused, private_folder
 
 from ._conditions import check_preconditions
-from ._fsutil import copy_out, fsync_dir, makedirs_nofollow, permission_bits, rename_into, write_new
+from ._fsutil import (
+    copy_out,
+    fsync_parent,
+    makedirs_nofollow,
+    open_file_nofollow,
+    permission_bits,
+    rename_into,
+    unlink_file_within,
+)
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 
 if TYPE_CHECKING:
     from ._core import FileCore
 
 MAX_FILES = 1000
+TX_ID = re.compile(r"^\d{1,20}-[0-9a-f]{12}\Z")  # `<epoch ms>-<12 hex>`, what run_changeset names a folder
+SHA256 = re.compile(r"^[0-9a-f]{64}\Z")
+MAX_INTENT_BYTES = 16 * 1024 * 1024  # 1 000 entries of a 4 096-character path take ~4.3 MB
 
 
 @dataclass(frozen=True)
@@ -88,31 +101,25 @@ def fingerprint(entries: list[ChangeEntry]) -> str:
     return "\n".join(parts)
 
 
-def _write_intent(folder: str, intent: dict[str, Any]) -> None:
-    tmp = os.path.join(folder, f"intent.{secrets.token_hex(4)}.tmp")
-    write_new(tmp, (json.dumps(intent, indent=2) + "\n").encode())
-    os.replace(tmp, os.path.join(folder, "intent.json"))
-    fsync_dir(folder)
+def _write_intent(folder: Folder, intent: dict[str, Any]) -> None:
+    folder.write("intent.json", (json.dumps(intent, indent=2) + "\n").encode(), mode=0o600)
 
 
 def _stage(
-    core: FileCore, folder: str, tx_id: str, entries: list[ChangeEntry]
+    core: FileCore, folder: Folder, new: Folder, old: Folder, tx_id: str, entries: list[ChangeEntry]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`new/<n>`, `old/<n>` and a durable `intent.json` in ``folder``."""
-    os.makedirs(os.path.join(folder, "new"))
-    os.makedirs(os.path.join(folder, "old"))
     intent_files = []
     for n, entry in enumerate(entries):
-        target = core.abspath(entry.path)
-        mode = permission_bits(target)
-        write_new(os.path.join(folder, "new", str(n)), entry.data, mode=mode)
-        old = "absent"
+        mode = permission_bits(core.root, entry.path)
+        new.write_new(str(n), entry.data, mode=mode)
+        old_copy = "absent"
         if mode is not None:
-            copy_out(core.root, entry.path, os.path.join(folder, "old", str(n)))
-            old = f"old/{n}"
-        intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old})
-    fsync_dir(os.path.join(folder, "new"))
-    fsync_dir(os.path.join(folder, "old"))
+            copy_out(core.root, entry.path, old, str(n))
+            old_copy = f"old/{n}"
+        intent_files.append({"path": entry.path, "sha256": entry.sha256, "old": old_copy})
+    new.fsync()
+    old.fsync()
     intent = {"id": tx_id, "files": intent_files, "state": "prepared"}
     _write_intent(folder, intent)
     return intent, intent_files
@@ -132,55 +139,60 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
                 )
             except ApiError as exc:
                 raise exc.with_extra(path=entry.path) from None
-        tx_root = os.path.join(core.root, ".pix3", "tx")
-        os.makedirs(tx_root, mode=0o700, exist_ok=True)
-        tx_id = f"{core.clock_ms()}-{secrets.token_hex(6)}"
-        folder = os.path.join(tx_root, tx_id)
-        try:
-            intent, intent_files = _stage(core, folder, tx_id, entries)
-        except BaseException:  # a full disk while staging: nothing was renamed, nothing is kept
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        fsync_dir(tx_root)
-        core.fault("changeset:staged")
-        renamed: list[int] = []
-        tops: list[str] = []
-        try:
-            for n, entry in enumerate(entries):
-                new_dirs = missing_ancestors(core.root, entry.path)
-                if new_dirs:
-                    makedirs_nofollow(core.root, new_dirs[-1])
-                tops.append(new_dirs[0] if new_dirs else entry.path)
-                rename_into(os.path.join(folder, "new", str(n)), core.root, entry.path)
-                renamed.append(n)
-                core.fault(f"changeset:renamed:{n + 1}")
-        except BaseException as exc:
+        with contextlib.ExitStack() as stack:
+            tx = stack.enter_context(core.private("tx"))
+            tx_id = f"{core.clock_ms()}-{secrets.token_hex(6)}"
+            tx.mkdir(tx_id, 0o700)
             try:
-                for n in reversed(renamed):
-                    _undo(core, folder, intent_files[n])
-                shutil.rmtree(folder)
-            except OSError as undo_exc:
-                core.log(f"changeset {tx_id}: rollback failed ({undo_exc}); start-up recovery will finish it")
-            if isinstance(exc, NotADirectoryError):
-                raise ApiError(
-                    409, "not_a_directory", f"A parent of {entries[len(renamed)].path} is not a directory."
-                ) from None
-            raise
-        for parent in {os.path.dirname(core.abspath(e.path)) for e in entries}:
+                folder = stack.enter_context(tx.sub(tx_id))
+                new = stack.enter_context(folder.sub("new", create=True))
+                old = stack.enter_context(folder.sub("old", create=True))
+                intent, intent_files = _stage(core, folder, new, old, tx_id, entries)
+            except BaseException:  # a full disk while staging: nothing was renamed, nothing is kept
+                with contextlib.suppress(OSError):
+                    tx.remove(tx_id)
+                raise
+            tx.fsync()
+            core.fault("changeset:staged")
+            renamed: list[int] = []
+            tops: list[str] = []
+            try:
+                for n, entry in enumerate(entries):
+                    new_dirs = missing_ancestors(core.root, entry.path)
+                    if new_dirs:
+                        makedirs_nofollow(core.root, new_dirs[-1])
+                    tops.append(new_dirs[0] if new_dirs else entry.path)
+                    rename_into(new, str(n), core.root, entry.path)
+                    renamed.append(n)
+                    core.fault(f"changeset:renamed:{n + 1}")
+            except BaseException as exc:
+                try:
+                    for n in reversed(renamed):
+                        _undo(core, old, tx_id, intent_files[n])
+                    tx.remove(tx_id)
+                except OSError as undo_exc:
+                    core.log(f"changeset {tx_id}: rollback failed ({undo_exc}); start-up recovery will finish it")
+                if isinstance(exc, NotADirectoryError):
+                    raise ApiError(
+                        409, "not_a_directory", f"A parent of {entries[len(renamed)].path} is not a directory."
+                    ) from None
+                raise
+            for wire in {e.path for e in entries}:
+                with contextlib.suppress(OSError):
+                    fsync_parent(core.root, wire)
+            try:
+                _write_intent(folder, {**intent, "state": "committed"})
+            except OSError as exc:  # every target has its new bytes: recovery would roll forward anyway
+                core.log(f"changeset {tx_id}: could not mark it committed ({exc}); the files are written")
+            core.fault("changeset:committed")
+            results = []
+            for entry in entries:
+                st = os.lstat(core.abspath(entry.path))
+                core.scanner.remember(entry.path, st, entry.sha256)
+                core._own[entry.path] = entry.sha256
+            core.apply(tops, mode="own", writer=writer)
             with contextlib.suppress(OSError):
-                fsync_dir(parent)
-        try:
-            _write_intent(folder, {**intent, "state": "committed"})
-        except OSError as exc:  # every target has its new bytes: recovery would roll forward anyway
-            core.log(f"changeset {tx_id}: could not mark it committed ({exc}); the files are written")
-        core.fault("changeset:committed")
-        results = []
-        for entry in entries:
-            st = os.lstat(core.abspath(entry.path))
-            core.scanner.remember(entry.path, st, entry.sha256)
-            core._own[entry.path] = entry.sha256
-        core.apply(tops, mode="own", writer=writer)
-        shutil.rmtree(folder, ignore_errors=True)
+                tx.remove(tx_id)
         for entry in entries:
             if is_journaled(entry.path):
                 core._journal(entry.path, "editor")
@@ -188,24 +200,21 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
         return {"seq": core.seq, "files": results}
 
 
-def _undo(core: FileCore, folder: str, item: dict[str, Any]) -> None:
-    target = core.abspath(item["path"])
+def _undo(core: FileCore, old: Folder | None, tx_id: str, item: dict[str, Any]) -> None:
+    """Put one renamed entry back: its old copy renamed over it, or the file removed when there was
+    none. Every step goes through the project's folders without following a link."""
     if item["old"] == "absent":
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(target)
+            unlink_file_within(core.root, item["path"])
         return
-    old = os.path.join(folder, item["old"])
-    if not os.path.exists(old):
-        core.log(f"changeset {os.path.basename(folder)}: no old copy of {item['path']}; left as it is")
+    copy = item["old"].removeprefix("old/")
+    if old is None or old.lstat(copy) is None:
+        core.log(f"changeset {tx_id}: no old copy of {item['path']}; left as it is")
         return
-    rename_into(old, core.root, item["path"])
+    rename_into(old, copy, core.root, item["path"])
 
 
-def _file_sha(path: str) -> str | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None
+def _sha_of_fd(fd: int) -> str:
     try:
         digest = hashlib.sha256()
         while chunk := os.read(fd, 1 << 20):
@@ -215,19 +224,39 @@ def _file_sha(path: str) -> str | None:
         os.close(fd)
 
 
-def _read_intent(folder: str) -> dict[str, Any] | None:
+def _staged_sha(new: Folder | None, name: str) -> str | None:
+    if new is None:
+        return None
     try:
-        with open(os.path.join(folder, "intent.json"), "rb") as handle:
-            intent = json.loads(handle.read())
-    except (OSError, ValueError):
+        return _sha_of_fd(new.open_read(name))
+    except OSError:
+        return None
+
+
+def _project_sha(core: FileCore, wire: str) -> str | None:
+    try:
+        return _sha_of_fd(open_file_nofollow(core.root, wire))
+    except OSError:
+        return None
+
+
+def _read_intent(folder: Folder, tx_id: str) -> dict[str, Any] | None:
+    """The intent, when every field is what run_changeset writes: its own id, a known state, each
+    entry a valid wire path, a sha256 and `absent` or its own `old/<n>`; else None."""
+    try:
+        raw = folder.read("intent.json", limit=MAX_INTENT_BYTES)
+        intent = json.loads(raw)
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(intent, dict) or intent.get("state") not in ("prepared", "committed"):
         return None
+    if intent.get("id") != tx_id:
+        return None
     files = intent.get("files")
-    if not isinstance(files, list):
+    if not isinstance(files, list) or len(files) > MAX_FILES:
         return None
     for n, item in enumerate(files):
-        if not isinstance(item, dict) or not isinstance(item.get("sha256"), str):
+        if not isinstance(item, dict) or not isinstance(item.get("sha256"), str) or not SHA256.match(item["sha256"]):
             return None
         try:
             parse_wire_path(item.get("path"))
@@ -239,47 +268,86 @@ def _read_intent(folder: str) -> dict[str, Any] | None:
 
 
 def recover(core: FileCore) -> None:
-    """Finish or undo every changeset a killed server left in `.pix3/tx`."""
-    tx_root = os.path.join(core.root, ".pix3", "tx")
+    """Finish or undo every changeset a killed server left in `.pix3/tx`.
+
+    Only folders named like a changeset are settled; a `.pix3/tx` (or a changeset folder) that is
+    a link is left alone and logged, and every path an intent names is reached without following
+    a link (docs/devserver-files.md, "Links in .pix3").
+    """
     try:
-        names = sorted(os.listdir(tx_root))
-    except OSError:
+        tx = private_folder(core.root, "tx")
+    except FileNotFoundError:
         return
-    for name in names:
-        folder = os.path.join(tx_root, name)
-        if os.path.islink(folder) or not os.path.isdir(folder):
-            continue
-        intent = _read_intent(folder)
-        if intent is None:
-            core.log(f"changeset {name}: no readable intent, nothing was renamed; discarded")
-        elif intent["state"] == "committed":
-            for item in intent["files"]:
-                if is_journaled(item["path"]):
-                    core._journal(item["path"], "editor")
-            core.log(f"changeset {name}: committed; cleaned up")
-        else:
-            _recover_prepared(core, name, folder, intent["files"])
-        shutil.rmtree(folder, ignore_errors=True)
+    except Refused as exc:
+        core.log(f"changeset recovery skipped: {exc}")
+        return
+    with tx:
+        for name, st in sorted(tx.entries()):
+            if not TX_ID.match(name):
+                shown = name.encode("unicode_escape").decode("ascii")  # a name from disk: no control bytes in the log
+                core.log(f"changeset recovery: {tx.child_path(shown)} is not named like a changeset; left alone")
+                continue
+            if not stat.S_ISDIR(st.st_mode):
+                what = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a folder"
+                core.log(f"changeset recovery: {tx.child_path(name)} is {what}; left alone")
+                continue
+            try:
+                folder = tx.sub(name)
+            except OSError as exc:
+                core.log(f"changeset {name}: {exc}; left alone")
+                continue
+            with folder:
+                intent = _read_intent(folder, name)
+                if intent is None:
+                    core.log(f"changeset {name}: no readable intent, nothing was renamed; discarded")
+                elif intent["state"] == "committed":
+                    for item in intent["files"]:
+                        if is_journaled(item["path"]):
+                            core._journal(item["path"], "editor")
+                    core.log(f"changeset {name}: committed; cleaned up")
+                else:
+                    _recover_prepared(core, name, folder, intent["files"])
+            with contextlib.suppress(OSError):
+                tx.remove(name)
 
 
-def _recover_prepared(core: FileCore, name: str, folder: str, files: list[dict[str, Any]]) -> None:
-    staged = [os.path.join(folder, "new", str(n)) for n in range(len(files))]
+def _optional_sub(folder: Folder, name: str) -> Folder | None:
+    try:
+        return folder.sub(name)
+    except OSError:
+        return None
+
+
+def _recover_prepared(core: FileCore, name: str, folder: Folder, files: list[dict[str, Any]]) -> None:
+    new = _optional_sub(folder, "new")
+    old = _optional_sub(folder, "old")
+    try:
+        _settle(core, name, new, old, files)
+    finally:
+        for sub in (new, old):
+            if sub is not None:
+                sub.close()
+
+
+def _settle(core: FileCore, name: str, new: Folder | None, old: Folder | None, files: list[dict[str, Any]]) -> None:
+    staged = [new is not None and new.lstat(str(n)) is not None for n in range(len(files))]
     consistent = True
     for n, item in enumerate(files):
-        if os.path.lexists(staged[n]):
-            ok = _file_sha(staged[n]) == item["sha256"]
+        if staged[n]:
+            ok = _staged_sha(new, str(n)) == item["sha256"]
         else:
-            ok = _file_sha(core.abspath(item["path"])) == item["sha256"]
+            ok = _project_sha(core, item["path"]) == item["sha256"]
         consistent = consistent and ok
     if consistent:
         try:
             for n, item in enumerate(files):
-                if os.path.lexists(staged[n]):
+                if staged[n]:
+                    assert new is not None
                     resolve(core.root, item["path"], allow_missing=True)
                     new_dirs = missing_ancestors(core.root, item["path"])
                     if new_dirs:
                         makedirs_nofollow(core.root, new_dirs[-1])
-                    rename_into(staged[n], core.root, item["path"])
+                    rename_into(new, str(n), core.root, item["path"])
         except (OSError, ApiError) as exc:
             core.log(f"changeset {name}: could not roll forward ({exc}); rolling back")
         else:
@@ -289,11 +357,12 @@ def _recover_prepared(core: FileCore, name: str, folder: str, files: list[dict[s
             core.log(f"changeset {name}: interrupted after staging; rolled forward ({len(files)} files)")
             return
     for n, item in enumerate(files):
-        if not os.path.lexists(staged[n]):
-            try:
-                _undo(core, folder, item)
-            except OSError as exc:
-                core.log(f"changeset {name}: could not restore {item['path']}: {exc}")
+        if new is not None and new.lstat(str(n)) is not None:
+            continue  # never renamed: its target was not touched
+        try:
+            _undo(core, old, name, item)
+        except OSError as exc:
+            core.log(f"changeset {name}: could not restore {item['path']}: {exc}")
     for item in files:
         if is_journaled(item["path"]) and os.path.lexists(core.abspath(item["path"])):
             core._journal(item["path"], "restore")

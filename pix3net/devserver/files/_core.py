@@ -16,27 +16,27 @@ import secrets
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pix3net.devserver.errors import ApiError
 from pix3net.devserver.mediatypes import content_type
 from pix3net.pids import pid_alive
+from pix3tools.core.private import Folder, Refused, private_folder
 from pix3tools.core.walk import sort_paths  # not pix3tools.project: its scene model is not needed here
 
 from ._changeset import recover
 from ._conditions import check_preconditions
-from ._errors import not_found
+from ._errors import link_refused, not_found
 from ._fsutil import (
-    fsync_dir,
+    fsync_parent,
     makedirs_nofollow,
     move_within,
     open_file_nofollow,
     permission_bits,
     remove_within,
     rename_into,
-    write_new,
 )
 from ._journal import History
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
@@ -53,7 +53,10 @@ from ._table import (
 WHOLE_READ_LIMIT = 8 * 1024 * 1024  # files up to 8 MiB are read whole
 WRITER_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-")
 TMP_MAX_AGE_S = 600  # a temp of another live process older than this is a leftover all the same
-_TEMP_OWNER = re.compile(r"^[a-z]+-(\d+)-[0-9a-f]+$")  # `put-<pid>-<hex>`, `restore-<pid>-<hex>`
+# `put-<pid>-<hex>`, `restore-<pid>-<hex>`; a pid is below 2^22 (Linux's PID_MAX_LIMIT): 7 digits at
+# most, so a planted name can never hand `kill` a number it cannot take.
+_TEMP_OWNER = re.compile(r"^[a-z]+-(\d{1,7})-[0-9a-f]+\Z")
+TEMP_NAME = re.compile(r"^(put|restore)-\d{1,7}-[0-9a-f]{16}\Z")  # what `new_temp` makes
 
 Emit = Callable[[dict[str, Any]], None]
 Fault = Callable[[str], None]
@@ -125,23 +128,46 @@ class FileCore:
             recover(self)
             self.table = self.scanner.scan("")
             self._revision = revision_of(self.table)
+            try:
+                private_folder(self.root, "history").close()
+            except FileNotFoundError:
+                pass
+            except Refused as exc:
+                self.log(f"history: {exc} (no version is recorded until then)")
+                return
             for wire, entry in self.table.items():
-                if entry.kind == "file" and is_journaled(wire) and self.history.newest_sha(wire) != entry.sha256:
+                if entry.kind != "file" or not is_journaled(wire):
+                    continue
+                try:
+                    newest = self.history.newest_sha(wire)
+                except OSError as exc:
+                    self.log(f"history: could not read the versions of {wire}: {exc}")
+                    continue
+                if newest != entry.sha256:
                     self._journal(wire, "external")
 
     def _clean_tmp(self) -> None:
         """Temps of writes cut short (a SIGKILL mid-upload) go at once; a temp whose name carries
-        the pid of a live process (another dev server on this project) is left to it for a while."""
-        folder = os.path.join(self.root, ".pix3", "tmp")
+        the pid of a live process (another dev server on this project) is left to it for a while.
+        A `.pix3` or `.pix3/tmp` that is a link is left alone (logged), never swept."""
+        try:
+            folder = private_folder(self.root, "tmp")
+        except FileNotFoundError:
+            return
+        except Refused as exc:
+            self.log(f"start-up sweep of .pix3/tmp skipped: {exc}")
+            return
         now = time.time()
-        with contextlib.suppress(OSError), os.scandir(folder) as it:
-            for child in it:
+        with folder:
+            for name, st in folder.entries():
+                if stat.S_ISDIR(st.st_mode):
+                    continue
+                owner = _TEMP_OWNER.match(name)
+                young = now - st.st_mtime <= TMP_MAX_AGE_S
+                if owner is not None and young and _alive(int(owner.group(1))):
+                    continue
                 with contextlib.suppress(OSError):
-                    owner = _TEMP_OWNER.match(child.name)
-                    young = now - child.stat(follow_symlinks=False).st_mtime <= TMP_MAX_AGE_S
-                    if owner is not None and young and _alive(int(owner.group(1))):
-                        continue
-                    os.unlink(child.path)
+                    folder.unlink(name)
 
     # -- table ------------------------------------------------------------------------------------
     @property
@@ -323,16 +349,27 @@ class FileCore:
         return {"hashes": out, "seq": self.seq}
 
     # -- writes ----------------------------------------------------------------------------------
-    def tmp_dir(self) -> str:
-        folder = os.path.join(self.root, ".pix3", "tmp")
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        return folder
+    def private(self, *sub: str, create: bool = True) -> Folder:
+        """`.pix3/<sub…>` reached without following a link; a link there → 409 `link_refused`."""
+        try:
+            return private_folder(self.root, *sub, create=create, mode=0o700)
+        except Refused as exc:
+            self.log(f"refused: {exc}")
+            raise link_refused(exc) from None
 
     def new_temp(self, prefix: str) -> tuple[str, int]:
-        """An exclusive temp file in `.pix3/tmp` (`put-<pid>-<16 hex>`, `restore-<pid>-<16 hex>`)."""
-        path = os.path.join(self.tmp_dir(), f"{prefix}-{os.getpid()}-{secrets.token_hex(8)}")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-        return path, fd
+        """An exclusive temp file in `.pix3/tmp` (`put-<pid>-<16 hex>`, `restore-<pid>-<16 hex>`):
+        its name and a descriptor open for writing."""
+        name = f"{prefix}-{os.getpid()}-{secrets.token_hex(8)}"
+        with self.private("tmp") as tmp:
+            return name, tmp.create(name)
+
+    def drop_temp(self, name: str) -> None:
+        """Remove the temp ``name`` of `.pix3/tmp` if it is still there (nothing for ``""``)."""
+        if not TEMP_NAME.match(name):
+            return
+        with contextlib.suppress(OSError, ApiError), self.private("tmp", create=False) as tmp:
+            tmp.unlink(name)
 
     def put_precheck(self, wire: str, writer: str | None) -> None:
         """Writer and path checks done before the body is read."""
@@ -362,15 +399,21 @@ class FileCore:
                 new_dirs = missing_ancestors(self.root, wire)
                 if new_dirs:
                     makedirs_nofollow(self.root, new_dirs[-1])
-                mode = permission_bits(target)
-                if mode is not None:
-                    os.chmod(temp, mode)
-                try:
-                    rename_into(temp, self.root, wire)
-                except OSError as exc:
-                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                        raise symlink_error(wire) from None
-                    raise
+                mode = permission_bits(self.root, wire)
+                with self.private("tmp", create=False) as tmp:
+                    if mode is not None:
+                        fd = tmp.open_read(temp)
+                        try:
+                            os.fchmod(fd, mode)
+                        finally:
+                            os.close(fd)
+                    try:
+                        rename_into(tmp, temp, self.root, wire)
+                    except OSError as exc:
+                        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                            raise symlink_error(wire) from None
+                        raise
+                    temp = ""  # renamed: nothing left to remove
                 st = os.lstat(target)
                 self.scanner.remember(wire, st, sha)
                 self._own[wire] = sha
@@ -385,8 +428,7 @@ class FileCore:
                     "seq": self.seq,
                 }
         finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+            self.drop_temp(temp)
 
     def put_bytes(
         self,
@@ -472,11 +514,22 @@ class FileCore:
             return reply
 
     # -- history ---------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _refusals(self) -> Iterator[None]:
+        """A link in the journal's folders answers 409 `link_refused` (and is logged)."""
+        try:
+            yield
+        except Refused as exc:
+            self.log(f"refused: {exc}")
+            raise link_refused(exc) from None
+
     def history_entries(self, wire: str) -> dict[str, Any]:
-        return {"entries": self.history.entries(wire) if is_journaled(wire) else []}
+        with self._refusals():
+            return {"entries": self.history.entries(wire) if is_journaled(wire) else []}
 
     def history_version(self, wire: str, version_id: str) -> tuple[bytes, str]:
-        found = self.history.version(wire, version_id) if is_journaled(wire) else None
+        with self._refusals():
+            found = self.history.version(wire, version_id) if is_journaled(wire) else None
         if found is None:
             raise ApiError(404, "not_found", f"No version {version_id} of {wire}.")
         data, _entry = found
@@ -491,7 +544,7 @@ class FileCore:
             raise ApiError(400, "bad_author", "Only `author: 'rejected-draft'` can be recorded.")
         if note is not None and (not isinstance(note, str) or len(note) > 2000):
             raise ApiError(400, "bad_request", "`note` must be a string of at most 2000 characters.")
-        with self.lock:
+        with self.lock, self._refusals():
             return self.history.record(wire, text.encode("utf-8", "surrogatepass"), "rejected-draft", note or None)
 
     def restore(self, wire: str, version_id: object, if_match: list[str] | None, writer: str | None) -> dict[str, Any]:
@@ -504,18 +557,18 @@ class FileCore:
             if kind in ("dir", "other"):
                 raise ApiError(409, "not_a_file", f"{wire} exists and is not a file.")
             check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, False)
-            target = self.abspath(wire)
-            temp = os.path.join(self.tmp_dir(), f"restore-{os.getpid()}-{secrets.token_hex(8)}")
-            write_new(temp, data, mode=permission_bits(target))
-            try:
-                new_dirs = missing_ancestors(self.root, wire)
-                if new_dirs:
-                    makedirs_nofollow(self.root, new_dirs[-1])
-                rename_into(temp, self.root, wire)
-            finally:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-            fsync_dir(os.path.dirname(target))
+            temp = f"restore-{os.getpid()}-{secrets.token_hex(8)}"
+            with self.private("tmp") as tmp:
+                tmp.write_new(temp, data, mode=permission_bits(self.root, wire))
+                try:
+                    new_dirs = missing_ancestors(self.root, wire)
+                    if new_dirs:
+                        makedirs_nofollow(self.root, new_dirs[-1])
+                    rename_into(tmp, temp, self.root, wire)
+                finally:
+                    with contextlib.suppress(OSError):
+                        tmp.unlink(temp)
+            fsync_parent(self.root, wire)
             self.apply([new_dirs[0] if new_dirs else wire], mode="restore")
             try:
                 self.history.record(wire, data, "restore", f"version {version_id}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pix3net.devserver.errors import ApiError
+from pix3tools.core.private import Refused
 
 
 def closed_error() -> ApiError:
@@ -20,3 +21,9 @@ def no_space(root: str, exc: OSError) -> ApiError:
         "no_space",
         f"The disk holding {root} is full ({exc.strerror}); free some space and retry.",
     )
+
+
+def link_refused(exc: Refused) -> ApiError:
+    """409 for a link (or a non-folder) where one of the dev server's `.pix3` folders should be:
+    it is left alone, never followed (docs/devserver-files.md, "Links in .pix3")."""
+    return ApiError(409, "link_refused", exc.message, path=exc.path)

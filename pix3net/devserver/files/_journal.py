@@ -10,44 +10,40 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
-import secrets
 from collections.abc import Callable
 from typing import Any
 
+from pix3tools.core.private import Folder, private_folder
+
 KEEP_VERSIONS = 200
 KEEP_MS = 7 * 24 * 3600 * 1000  # 7 days, the newest version always survives
-VERSION_ID = re.compile(r"^\d{13}-[0-9a-f]{8}(-\d{1,4})?$")
+VERSION_ID = re.compile(r"^\d{13}-[0-9a-f]{8}(-\d{1,4})?\Z")
+SHA256 = re.compile(r"^[0-9a-f]{64}\Z")
+MAX_INDEX_BYTES = 16 * 1024 * 1024  # 200 kept versions take ~50 KB; a bigger index is not ours
 AUTHORS = ("editor", "external", "restore", "rejected-draft")
 
 
 class History:
+    """The journal of one project. Every folder and file is reached through `.pix3/history` without
+    following a link: a linked folder raises ``Refused`` (an ``OSError``) and nothing is read or
+    written through it. Ids read from an index are used only when they match ``VERSION_ID``."""
+
     def __init__(self, root: str, *, clock_ms: Callable[[], int], log: Callable[[str], None]) -> None:
-        self.base = os.path.join(root, ".pix3", "history")
+        self.root = root
         self._clock_ms = clock_ms
         self._log = log
 
-    def _dir(self, wire: str) -> str:
-        return os.path.join(self.base, *wire.split("/"))
+    def _folder(self, wire: str, *, create: bool = False) -> Folder:
+        return private_folder(self.root, "history", *wire.split("/"), create=create)
 
     def _read_index(self, wire: str) -> list[dict[str, Any]]:
         try:
-            with open(os.path.join(self._dir(wire), "index.jsonl"), "rb") as handle:
-                raw = handle.read()
-        except OSError:
+            with self._folder(wire) as folder:
+                raw = folder.read_if_any("index.jsonl", limit=MAX_INDEX_BYTES)
+        except FileNotFoundError:
             return []
-        entries = []
-        for line in raw.split(b"\n"):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("sha256"), str):
-                entries.append(entry)
-        return entries
+        return parse_index(raw or b"")
 
     def entries(self, wire: str) -> list[dict[str, Any]]:
         """Newest first."""
@@ -63,9 +59,9 @@ class History:
         for entry in self._read_index(wire):
             if entry["id"] == version_id:
                 try:
-                    with open(os.path.join(self._dir(wire), version_id), "rb") as handle:
-                        return handle.read(), entry
-                except OSError:
+                    with self._folder(wire) as folder:
+                        return folder.read(version_id), entry
+                except FileNotFoundError:
                     return None
         return None
 
@@ -85,36 +81,50 @@ class History:
         entry["size"] = len(data)
         if note:
             entry["note"] = note
-        folder = self._dir(wire)
-        os.makedirs(folder, exist_ok=True)
-        stored = os.path.join(folder, version_id)
-        try:
-            with open(stored, "wb") as handle:
-                handle.write(data)
-        except OSError:  # a full disk: no half version left behind (the index never names it)
-            with contextlib.suppress(OSError):
-                os.unlink(stored)
-            raise
-        line = json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n"
-        with open(os.path.join(folder, "index.jsonl"), "ab") as handle:
-            handle.write(line.encode())
-        self._retain(wire, [*index, entry], now)
+        with self._folder(wire, create=True) as folder:
+            # A full disk leaves no half version behind: the temp goes, and the index never names it.
+            folder.write(version_id, data, durable=False)
+            line = json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n"
+            folder.append("index.jsonl", line.encode())
+            self._retain(folder, [*index, entry], now)
         return entry
 
-    def _retain(self, wire: str, index: list[dict[str, Any]], now: int) -> None:
+    def _retain(self, folder: Folder, index: list[dict[str, Any]], now: int) -> None:
         keep = index[-KEEP_VERSIONS:]
         newest = keep[-1]
         keep = [e for e in keep if e is newest or now - int(e.get("at", 0)) <= KEEP_MS]
         if len(keep) == len(index):
             return
         kept_ids = {e["id"] for e in keep}
-        folder = self._dir(wire)
-        tmp = os.path.join(folder, f"index.jsonl.{secrets.token_hex(6)}.tmp")
         body = "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in keep)
-        with open(tmp, "wb") as handle:
-            handle.write(body.encode())
-        os.replace(tmp, os.path.join(folder, "index.jsonl"))
+        folder.write("index.jsonl", body.encode(), durable=False)
         for entry in index:
-            if entry["id"] not in kept_ids:
+            if entry["id"] not in kept_ids and VERSION_ID.match(entry["id"]):
                 with contextlib.suppress(OSError):
-                    os.unlink(os.path.join(folder, entry["id"]))
+                    folder.unlink(entry["id"])
+
+
+def parse_index(raw: bytes) -> list[dict[str, Any]]:
+    """The well-formed lines of an index, oldest first: torn lines, and lines whose ``id`` is not a
+    version id or whose ``sha256`` is not a sha256, are skipped (a planted id is never a file name)."""
+    entries = []
+    decode = json.JSONDecoder().decode  # on text: json.loads would sniff each line's encoding again
+    for line in raw.decode("utf-8", "replace").split("\n"):
+        if not line.strip():
+            continue
+        try:
+            entry = decode(line)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(entry, dict):
+            continue
+        version_id, sha = entry.get("id"), entry.get("sha256")
+        if not isinstance(version_id, str) or not VERSION_ID.match(version_id):
+            continue
+        if not isinstance(sha, str) or not SHA256.match(sha):
+            continue
+        at = entry.get("at", 0)
+        if isinstance(at, bool) or not isinstance(at, int):
+            continue
+        entries.append(entry)
+    return entries

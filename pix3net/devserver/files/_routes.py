@@ -22,10 +22,11 @@ from pix3net.devserver.answers import error_response, json_response
 from pix3net.devserver.bodies import BodyChunks, drain, read_json
 from pix3net.devserver.errors import ApiError
 from pix3net.devserver.mediatypes import content_type
+from pix3tools.core.private import Refused
 
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead
-from ._errors import no_space
+from ._errors import link_refused, no_space
 from ._paths import parse_wire_path
 from ._store import FileStore
 
@@ -170,6 +171,8 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
                     return await view()
                 except ApiError as exc:
                     return error_response(exc)
+                except Refused as exc:
+                    return error_response(link_refused(exc))
                 except OSError as exc:
                     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                         return error_response(no_space(store.root, exc))

@@ -8,7 +8,6 @@ the trio thread, in seq order, after each operation.
 from __future__ import annotations
 
 import collections
-import contextlib
 import errno
 import hashlib
 import logging
@@ -19,11 +18,12 @@ from typing import Any, TypeVar
 import trio
 
 from pix3net.devserver.errors import ApiError
+from pix3tools.core.private import Refused
 
 from ._changeset import ChangeEntry, fingerprint, run_changeset
 from ._conditions import parse_etags
 from ._core import Emit, Fault, FileCore, FileRead, valid_token
-from ._errors import closed_error, no_space
+from ._errors import closed_error, link_refused, no_space
 from ._mutations import MutationLog, Outcome
 from ._watch import Watcher
 
@@ -138,6 +138,10 @@ class FileStore:
             return 200, await op()
 
         def on_error(exc: BaseException) -> Outcome:
+            if isinstance(exc, Refused):
+                refused = link_refused(exc)
+                self._log(f"refused: {exc}")
+                return refused.status, refused.body()
             if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 refusal = no_space(self.root, exc)
                 self._log(f"write refused: {refusal.message}")
@@ -214,8 +218,7 @@ class FileStore:
                 )
             )
         finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+            self.core.drop_temp(temp)  # a few system calls: done even when cancelled
 
     async def changeset(self, entries: list[ChangeEntry], writer: str | None) -> dict[str, Any]:
         self.core.check_writer(writer)
