@@ -89,7 +89,12 @@ def test_label_props_and_their_read_compat_names(tmp_path: Path) -> None:
         "      labelOutlineColor: '#112233'\n",
     )["props"]
     assert (p["label"], p["outlineWidth"], p["outlineColor"]) == ("SCORE 0", 3, "#112233")
-    assert (p["labelFontSize"], p["labelFontFamily"], p["labelAlign"], p["labelVAlign"]) == (16, "Arial", "center", "middle")
+    assert (p["labelFontSize"], p["labelFontFamily"], p["labelAlign"], p["labelVAlign"]) == (
+        16,
+        "Arial",
+        "center",
+        "middle",
+    )
     assert (p["width"], p["height"], p["labelColor"]) == (0, 0, "#ffffff")
 
 
