@@ -46,6 +46,8 @@ PAGE_MODULES = (
     "predicates.js",
     "gamerun.js",
     "scene.js",
+    "scene2d.js",
+    "sceneview.js",
     "workbench.js",
     "ui.js",
 )

@@ -5,15 +5,17 @@ import { refusal } from "./bridge.js";
 import { runGame } from "./gamerun.js";
 import { LOAD_WAIT_MS } from "./play.js";
 import { normalizeSpec } from "./predicates.js";
-import { resPath, shapeScene, toProjectPath } from "./scene.js";
+import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scene.js";
+import { has2D, sceneNodes } from "./scene2d.js";
 
 const NOT_OWNER =
   "The person at the editor page started this play session: wait for them to stop it, or ask " +
   "them. force does not override this.";
 
 export class Workbench {
-  constructor({ host, player, errors, onChange = () => {} }) {
+  constructor({ host, player, errors, sceneView = null, onChange = () => {} }) {
     this.host = host;
+    this.sceneView = sceneView; // the drawn view of the active scene (sceneview.js), when there is a page
     this.player = player;
     this.errors = errors;
     this.onChange = onChange;
@@ -61,11 +63,11 @@ export class Workbench {
   async readOutline(path) {
     const text = this.host.unsaved.get(path);
     const response = text === undefined
-      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1`)
+      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1&draw=1`)
       : await fetch("/__pix3/api/scene", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Pix3": "1" },
-        body: JSON.stringify({ path, text, saved: true }),
+        body: JSON.stringify({ path, text, saved: true, draw: true }),
       });
     const body = await response.json();
     if (response.status === 404) return { error: refusal("no_scene", `"${path}" is not a scene of this project.`) };
@@ -161,7 +163,14 @@ export class Workbench {
     if (!(await this.hasScene(path))) return refusal("no_scene", `"${params.path}" is not a scene of this project.`);
     const read = await this.readOutline(path);
     if (read.error) return read.error;
-    return shapeScene(read.outline, params, { path: resPath(path), version: read.version, selection: this.selection });
+    const shown = this.sceneView && path === this.activeScene && this.view !== "game";
+    const screenOf = (nodeId) => (shown ? this.sceneView.screenOf(read.outline, nodeId) : {
+      screen: null,
+      note: this.sceneView && path === this.activeScene
+        ? "No `screen`: the game fills the page now; pix3_screenshot {target:\"viewport\"} brings the scene view back."
+        : NO_SCREEN,
+    });
+    return shapeScene(read.outline, params, { path: resPath(path), version: read.version, selection: this.selection, screenOf });
   }
 
   async play(params, owner = "agent") {
@@ -232,7 +241,7 @@ export class Workbench {
     }
   }
 
-  screenshot(params) {
+  async screenshot(params) {
     if (params.target === "game") {
       if (!this.player.playing) return refusal("not_playing", "Nothing is playing; start play first, or screenshot the viewport.");
       this.setView("game");
@@ -243,10 +252,24 @@ export class Workbench {
     }
     const active = this.activeScene;
     if (!active) return refusal("no_scene", "No active scene.");
+    if (params.target === "scene") {
+      if (!this.open || this.open.path !== active) await this.refreshOpen();
+      if (this.open?.error) return refusal("error", this.open.error);
+      if (!this.sceneView || !has2D(sceneNodes(this.open.outline))) {
+        return refusal("refused", `The scene view draws 2D scenes only; ${resPath(active)} has no 2D node. Screenshot the viewport (its node tree) instead.`);
+      }
+      this.setView("scene");
+      await this.sceneView.ready();
+      return {
+        ok: true, target: "scene", next: "take_screenshot",
+        prepared: `The scene view of ${resPath(active)} (as stored, the selected node outlined) fills the page; pix3_screenshot {target:"viewport"} brings the editor back.`,
+      };
+    }
     this.setView("workbench");
+    if (this.sceneView) await this.sceneView.ready();
     return {
       ok: true, target: "viewport", next: "take_screenshot",
-      prepared: `The editor page with the node tree of ${resPath(active)} (this page renders no scene viewport).`,
+      prepared: `The editor page with the node tree and the scene view of ${resPath(active)}.`,
     };
   }
 
