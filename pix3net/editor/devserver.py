@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
+from pix3net.daemonlog import open_fresh
 from pix3net.pids import pid_alive
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 
@@ -200,11 +201,10 @@ def spawn_server(
     env = _server_env()
     if pipe is not None:
         pipe.child_env(env)
-    log = root / DEV_LOG
-    log.write_bytes(b"")
     try:
         # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
-        with open(log, "ab") as log_file:
+        # Never through a link: the project folder is untrusted (pix3net.daemonlog).
+        with open_fresh(root, DEV_LOG) as log_file:
             return subprocess.Popen(
                 argv,
                 cwd=root,
