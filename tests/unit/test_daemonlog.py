@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.daemonlog import LogFile, Repeats, clip, open_fresh, open_folder
+from pix3net.daemonlog import LogFile, Repeats, clip, open_folder, open_fresh
 
 # (seconds, cause) in → lines out, 10 s intervals
 REPEATS = [
