@@ -6,40 +6,19 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.editor.devserver import spawn_server
+from tests.support.cdp_attack import junk_requests
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.devserver import dev_server
 from tests.support.ports import free_port
 from tests.support.processes import processes_with
 
 MiB = 1024 * 1024
-TARGET = "/json/version?" + "j" * 16_000  # a head just under the proxy's 16 KiB limit
-
-
-def junk(port: int, total: int) -> int:
-    """``total`` bytes of tokenless requests with long targets, each answered (8 to a connection,
-    each answer read); the requests sent."""
-    request = f"GET {TARGET} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-    sent = 0
-    while sent * len(request) < total:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            for _ in range(8):
-                sock.sendall(request)
-                answer = b""
-                while b"}" not in answer:
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        break
-                    answer += chunk
-                assert answer.startswith(b"HTTP/1.1 401"), answer[:80]
-                sent += 1
-    return sent
 
 
 async def test_32_mb_of_junk_requests_grow_the_owners_log_by_at_most_1_mib(pix3_home: Path, tmp_path: Path) -> None:
@@ -56,7 +35,7 @@ async def test_32_mb_of_junk_requests_grow_the_owners_log_by_at_most_1_mib(pix3_
     log = pix3_home / "chrome-owner.log"
     try:
         before = log.stat().st_size
-        requests = junk(port, 32 * 1000 * 1000)
+        requests = junk_requests(port, 32 * 1000 * 1000)
         assert stop_owner(pix3_home).startswith("Stopped Chrome")
         grown = log.stat().st_size - before
         text = log.read_text()

@@ -94,6 +94,30 @@ class Pipeliners:
                 time.sleep(0.01)
 
 
+LONG_TARGET = "/json/version?" + "j" * 16_000  # a head just under the proxy's 16 KiB limit
+
+
+def junk_requests(port: int, total: int) -> int:
+    """``total`` bytes of tokenless requests with long targets, each answered and read (8 to a
+    connection, the most the proxy answers on one); the number of requests."""
+    request = f"GET {LONG_TARGET} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    sent = 0
+    while sent * len(request) < total:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            for _ in range(8):
+                sock.sendall(request)
+                answer = b""
+                while b"}" not in answer:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        raise ConnectionError("the proxy closed before answering")
+                    answer += chunk
+                if not answer.startswith(b"HTTP/1.1 401"):
+                    raise AssertionError(answer[:80])
+                sent += 1
+    return sent
+
+
 def one_byte_fragments(count: int, *, payload: bytes = b" ", final: bytes = b"1") -> bytes:
     """A masked text message of ``count`` frames (zero mask): an opening frame, ``count - 2``
     continuations of ``payload`` each (``b""``: empty ones), and a final continuation."""
