@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 
 import httpx
 import trio
@@ -13,7 +14,7 @@ import trio
 from pix3net.cdp._listener import MAX_CONNECTIONS
 from pix3net.cdp.port import proxy_call
 from tests.support.cdp_attack import pipeliners_process, tiny_window_socket
-from tests.support.cdp_proxy import TOKEN
+from tests.support.cdp_proxy import TOKEN, running_proxy
 from tests.support.cdp_proxy_process import proxy_process
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
@@ -68,3 +69,57 @@ def test_an_answer_nobody_takes_ends_its_connection() -> None:
         finally:
             for sock in held:
                 sock.close()
+
+
+async def _answers(stream: trio.SocketStream, count: int) -> list[bytes]:
+    """Read ``count`` answers (each ends with its JSON body's `}`), fewer when the proxy closes."""
+    answers: list[bytes] = []
+    data = b""
+    with trio.fail_after(10):
+        while len(answers) < count:
+            head_end = data.find(b"\r\n\r\n")
+            if head_end >= 0:
+                length = int(data[:head_end].lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+                if len(data) >= head_end + 4 + length:
+                    answers.append(data[: head_end + 4 + length])
+                    data = data[head_end + 4 + length :]
+                    continue
+            try:
+                chunk = await stream.receive_some(65536)
+            except trio.BrokenResourceError:  # closed (a reset: we wrote after its close)
+                break
+            if not chunk:
+                break
+            data += chunk
+    return answers
+
+
+async def test_tokenless_requests_on_one_connection_are_bounded(tmp_path: Path) -> None:
+    """Without the token: 8 requests one at a time, the 8th answer closes; two pipelined, the first
+    answer closes (the second is never answered). With the token after a tokenless one (how a port
+    is proved): kept alive."""
+    tokenless = b"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with_token = f"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n\r\n".encode()
+    async with running_proxy(tmp_path) as proxy:
+        stream = await trio.open_tcp_stream("127.0.0.1", proxy.port)
+        async with stream:
+            got = []
+            for _ in range(9):
+                with contextlib.suppress(trio.BrokenResourceError):
+                    await stream.send_all(tokenless)
+                got += await _answers(stream, 1)
+        assert len(got) == 8 and all(a.startswith(b"HTTP/1.1 401") for a in got)
+        assert [b"Connection: close" in a for a in got] == [False] * 7 + [True]
+        stream = await trio.open_tcp_stream("127.0.0.1", proxy.port)
+        async with stream:
+            await stream.send_all(tokenless * 2)
+            got = await _answers(stream, 2)
+        assert len(got) == 1 and b"Connection: close" in got[0]
+        stream = await trio.open_tcp_stream("127.0.0.1", proxy.port)
+        async with stream:
+            await stream.send_all(tokenless)
+            [first] = await _answers(stream, 1)
+            await stream.send_all(with_token * 3)  # a token holder may pipeline
+            rest = await _answers(stream, 3)
+        assert b"Connection: keep-alive" in first
+        assert [a.split(b" ")[1] for a in rest] == [b"200"] * 3
