@@ -13,8 +13,8 @@ close code to answer with (1002 protocol, 1007 bad UTF-8, 1009 too big).
 A fragmented message is joined into one ``bytearray`` as its frames arrive, so what it holds is
 its payload, whatever the number of frames; and a message may have at most
 :data:`MAX_FRAMES_PER_MESSAGE` frames (docs/cdp-proxy.md, "Limits"). Measured before: 3 M one-byte
-fragments kept as a list of 3 M ``bytes`` objects took the owner from 34 to 194 MiB, and
-zero-length ones counted nothing against the message limit.
+fragments kept as a list of 3 M ``bytes`` objects took the owner from 35 to 290 MiB at the peak,
+and zero-length ones counted nothing against the message limit.
 """
 
 from __future__ import annotations
