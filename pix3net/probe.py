@@ -19,14 +19,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from pix3net.cdp.proof import (
-    CHALLENGE_HEADER,
-    FORWARD_SCOPE,
-    PROOF_HEADER,
-    SCOPE_HEADER,
-    new_challenge,
-    verify_proof,
-)
+from pix3net.cdp.proof import challenge_headers, classify, new_challenge, page_urls
 
 MAX_HEAD = 64 * 1024  # a daemon's answer head is a few hundred bytes
 MAX_BODY = 16 * 1024 * 1024  # /json/list of a Chrome with hundreds of tabs stays far below
@@ -229,21 +222,14 @@ class Ours:
         return "HeadlessChrome" in self.user_agent
 
 
-def page_urls(targets: Any) -> list[str]:
-    """The URLs of the page targets of a ``/json/list`` (an entry without a type is a page)."""
-    if not isinstance(targets, list):
-        return []
-    return [str(t.get("url", "")) for t in targets if isinstance(t, dict) and t.get("type") in (None, "page")]
-
-
 def ours(port: int, token: str, timeout: float = PROBE_SECONDS) -> Ours | None:
     """The proxy on ``port`` proves it knows ``token``: its browser, user agent and tabs. None when
     nothing answers or the answer has no valid proof — the token is then never sent."""
     challenge = new_challenge()
     try:
         with Connection("127.0.0.1", port, timeout) as conn:
-            probe = conn.get("/json/version", {CHALLENGE_HEADER: challenge})
-            if not verify_proof(token, challenge, probe.headers.get(PROOF_HEADER.lower())):
+            probe = conn.get("/json/version", challenge_headers(challenge))
+            if classify(probe.status, probe.headers, port=port, token=token, challenge=challenge).kind != "ours":
                 return None
             auth = {"Authorization": f"Bearer {token}"}
             version = conn.get("/json/version", auth).json()
@@ -260,19 +246,13 @@ def prove(port: int, token: str, *, forward: bool = False, timeout: float = PROB
     forward scope), ``closed`` (nothing answers HTTP) or ``foreign`` with what answered. One
     challenge, never the token (docs/cdp-proxy.md, Proof)."""
     challenge = new_challenge()
-    headers = {CHALLENGE_HEADER: challenge}
-    if forward:
-        headers[SCOPE_HEADER] = FORWARD_SCOPE
     try:
         with Connection("127.0.0.1", port, timeout) as conn:
-            answer = conn.get("/json/version", headers)
+            answer = conn.get("/json/version", challenge_headers(challenge, forward=forward))
     except (OSError, ProbeError):
         return "closed", ""
-    if verify_proof(token, challenge, answer.headers.get(PROOF_HEADER.lower()), forward_port=port if forward else None):
-        return "ours", ""
-    if answer.headers.get("x-pix3-cdp-proxy") == "1":
-        return "foreign", f"port {port} is a Pix3 CDP proxy that does not know this token"
-    return "foreign", f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP {answer.status})"
+    verdict = classify(answer.status, answer.headers, port=port, token=token, challenge=challenge, forward=forward)
+    return verdict.kind, verdict.detail
 
 
 def proves(port: int, token: str, timeout: float = PROBE_SECONDS) -> bool:

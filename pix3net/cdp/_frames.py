@@ -9,6 +9,12 @@ request). The rules a server must enforce are all here: client frames are masked
 are zero, control frames are final and at most 125 bytes, fragments continue a message only
 inside one, close codes are valid, text is UTF-8. A broken rule is a :class:`Fail` carrying the
 close code to answer with (1002 protocol, 1007 bad UTF-8, 1009 too big).
+
+A fragmented message is joined into one ``bytearray`` as its frames arrive, so what it holds is
+its payload, whatever the number of frames; and a message may have at most
+:data:`MAX_FRAMES_PER_MESSAGE` frames (docs/cdp-proxy.md, "Limits"). Measured before: 3 M one-byte
+fragments kept as a list of 3 M ``bytes`` objects took the owner from 35 to 290 MiB at the peak,
+and zero-length ones counted nothing against the message limit.
 """
 
 from __future__ import annotations
@@ -23,6 +29,11 @@ OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2,
 CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_BAD_DATA = 1007
 CLOSE_TOO_BIG = 1009
+# Frames in one message. A client that fragments does so at its write buffer: gorilla/websocket
+# flushes a frame per 4 KiB buffer, so a message at the 256 MiB limit is ~66 000 frames; twice that
+# leaves room and still refuses a flood of tiny or empty fragments (each costs the reader a pass
+# of its loop, and empty ones add nothing to the byte count).
+MAX_FRAMES_PER_MESSAGE = 131_072
 _ZERO_MASK = b"\0\0\0\0"
 
 
@@ -106,8 +117,9 @@ class FrameReader:
     def __init__(self, max_message_bytes: int) -> None:
         self.max_message_bytes = max_message_bytes
         self._rest = b""  # bytes of a header or control frame not complete yet
-        self._pieces: list[bytes] = []  # the message in progress, unmasked
+        self._data: bytes | bytearray = b""  # the message in progress, unmasked (joined from its second piece)
         self._message_bytes = 0  # declared payload bytes of the message in progress
+        self._frames = 0  # data frames of the message in progress
         self._opcode: int | None = None  # text or binary: a message is in progress
         self._streaming: _Streaming | None = None
         self.done = False
@@ -129,7 +141,7 @@ class FrameReader:
             if streaming is not None:
                 take = min(streaming.remaining, end - position)
                 chunk = buffer[position : position + take]
-                self._pieces.append(unmask(chunk, streaming.mask, streaming.offset))
+                self._add(unmask(chunk, streaming.mask, streaming.offset))
                 streaming.offset = (streaming.offset + take) % 4
                 streaming.remaining -= take
                 position += take
@@ -172,9 +184,21 @@ class FrameReader:
             self.done = True
             return Fail(CLOSE_BAD_DATA, "a text message that is not UTF-8")
 
+    def _add(self, piece: bytes) -> None:
+        """Join ``piece`` to the message in progress (a message in one piece is never copied)."""
+        data = self._data
+        if not data:
+            self._data = piece
+        elif type(data) is bytearray:
+            data += piece
+        else:
+            joined = bytearray(data)
+            joined += piece
+            self._data = joined
+
     def _fail(self, events: list[Event], code: int, reason: str) -> int:
         self.done = True
-        self._pieces = []
+        self._data = b""
         events.append(Fail(code, reason))
         return 0
 
@@ -210,6 +234,7 @@ class FrameReader:
                 return self._fail(events, CLOSE_PROTOCOL_ERROR, "a new message inside a fragmented one")
             self._opcode = opcode
             self._message_bytes = 0
+            self._frames = 0
         elif opcode != OP_CONTINUATION:
             return self._fail(events, CLOSE_PROTOCOL_ERROR, f"unknown opcode {opcode}")
         elif self._opcode is None:
@@ -217,8 +242,12 @@ class FrameReader:
         self._message_bytes += length
         if self._message_bytes > self.max_message_bytes:  # refused at the header, before its payload
             return self._fail(events, CLOSE_TOO_BIG, "message too big")
+        self._frames += 1
+        if self._frames > MAX_FRAMES_PER_MESSAGE:
+            return self._fail(events, CLOSE_TOO_BIG, f"a message in more than {MAX_FRAMES_PER_MESSAGE} frames")
         if end - start >= length:
-            self._pieces.append(unmask(buffer[start : start + length], mask))
+            if length:
+                self._add(unmask(buffer[start : start + length], mask))
             if fin:
                 events.append(self._message())
             return start + length
@@ -256,9 +285,9 @@ class FrameReader:
         return after
 
     def _message(self) -> Event:
-        data = self._pieces[0] if len(self._pieces) == 1 else b"".join(self._pieces)
+        data = self._data
         opcode = self._opcode
-        self._pieces = []
+        self._data = b""
         self._opcode = None
         if opcode == OP_BINARY:
             return Message(data.decode("utf-8", "replace"))

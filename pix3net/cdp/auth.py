@@ -14,12 +14,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pix3net.cdp.proof import MARKER_HEADER as MARKER_NAME
 from pix3net.cdp.proof import PROOF_HEADER
 
 # Header list as the transport parsed it: names lowercased, values latin-1 decoded, in order.
 Headers = Sequence[tuple[str, str]]
 
-MARKER_HEADER = ("X-Pix3-Cdp-Proxy", "1")
+MARKER_HEADER = (MARKER_NAME, "1")
 JSON_CONTENT_TYPE = ("Content-Type", "application/json; charset=UTF-8")
 WWW_AUTHENTICATE = ("WWW-Authenticate", 'Bearer realm="pix3"')
 

@@ -17,14 +17,7 @@ import httpx
 import trio
 
 from pix3net.cdp._wsclient import Closed, Rejected, WsClient
-from pix3net.cdp.proof import (
-    CHALLENGE_HEADER,
-    FORWARD_SCOPE,
-    PROOF_HEADER,
-    SCOPE_HEADER,
-    new_challenge,
-    verify_proof,
-)
+from pix3net.cdp.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
 
 DEFAULT_PORT = 9333
 PORT_RANGE = 6  # tries preferred..preferred+6 (7 ports)
@@ -45,26 +38,19 @@ def _client(timeout: float) -> httpx.AsyncClient:
 
 
 @dataclass(frozen=True)
-class Proof:
-    kind: Literal["ours", "foreign", "closed"]
-    detail: str = ""
-
-
-@dataclass(frozen=True)
 class _Probe:
-    status: int
-    marker: bool
-    proof: str | None
+    verdict: Verdict
     body: Any  # parsed JSON of a 2xx answer, else None
 
 
-async def _probe(port: int, challenge: str, *, forward: bool, seconds: float) -> _Probe | None:
-    headers = {CHALLENGE_HEADER: challenge}
-    if forward:
-        headers[SCOPE_HEADER] = FORWARD_SCOPE
+async def _probe(port: int, token: str | None, *, forward: bool, seconds: float) -> _Probe | None:
+    """One proof request (a fresh challenge, no token); None when nothing answered HTTP."""
+    challenge = new_challenge()
     try:
         async with _client(seconds) as http:
-            answer = await http.get(f"http://127.0.0.1:{port}/json/version", headers=headers)
+            answer = await http.get(
+                f"http://127.0.0.1:{port}/json/version", headers=challenge_headers(challenge, forward=forward)
+            )
     except (httpx.HTTPError, OSError):
         return None
     body: Any = None
@@ -73,9 +59,8 @@ async def _probe(port: int, challenge: str, *, forward: bool, seconds: float) ->
             body = answer.json()
         except ValueError:
             body = None
-    return _Probe(
-        answer.status_code, answer.headers.get("x-pix3-cdp-proxy") == "1", answer.headers.get(PROOF_HEADER), body
-    )
+    verdict = classify(answer.status_code, answer.headers, port=port, token=token, challenge=challenge, forward=forward)
+    return _Probe(verdict, body)
 
 
 async def prove_proxy(
@@ -84,18 +69,11 @@ async def prove_proxy(
     *,
     forward: bool = False,
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - the probe's own limit (1.5 s)
-) -> Proof:
+) -> Verdict:
     """Does the proxy on ``port`` know ``token``? (``forward``: the forward scope of
     docs/cdp-proxy.md, "Proof", for a port reached through an SSH RemoteForward.)"""
-    challenge = new_challenge()
-    probe = await _probe(port, challenge, forward=forward, seconds=timeout)
-    if probe is None:
-        return Proof("closed")
-    if verify_proof(token, challenge, probe.proof, forward_port=port if forward else None):
-        return Proof("ours")
-    if probe.marker:
-        return Proof("foreign", f"port {port} is a Pix3 CDP proxy that does not know this token")
-    return Proof("foreign", f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP {probe.status})")
+    probe = await _probe(port, token, forward=forward, seconds=timeout)
+    return probe.verdict if probe is not None else Verdict("closed")
 
 
 @dataclass(frozen=True)
@@ -104,12 +82,6 @@ class PortInspection:
     browser: str | None = None
     pages: list[str] = field(default_factory=list)
     detail: str = ""
-
-
-def _page_urls(targets: Any) -> list[str]:
-    if not isinstance(targets, list):
-        return []
-    return [str(t.get("url", "")) for t in targets if isinstance(t, dict) and (t.get("type") in (None, "page"))]
 
 
 async def _tcp_open(port: int, seconds: float) -> bool:
@@ -141,26 +113,21 @@ async def inspect_port(
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> PortInspection:
     """free / ours / legacy / foreign, with a detail (docs/cdp-proxy.md, "Port inspection")."""
-    challenge = new_challenge()
-    probe = await _probe(port, challenge, forward=False, seconds=timeout)
-    if probe is not None and token is not None and verify_proof(token, challenge, probe.proof):
+    probe = await _probe(port, token, forward=False, seconds=timeout)
+    if probe is not None and probe.verdict.kind == "ours":
         version = await _get_json(port, "/json/version", token, timeout)
         listed = await _get_json(port, "/json/list", token, timeout)
         browser = version.get("Browser") if isinstance(version, dict) else None
-        return PortInspection("ours", str(browser or "unknown browser"), _page_urls(listed))
-    if probe is not None and probe.marker:
-        detail = (
-            f"port {port} is a Pix3 CDP proxy that does not know this token (HTTP {probe.status}): "
-            "another user's, or one started with another PIX3_HOME"
-        )
-        return PortInspection("foreign", None, [], detail)
+        return PortInspection("ours", str(browser or "unknown browser"), page_urls(listed))
+    if probe is not None and probe.verdict.proxy:
+        return PortInspection("foreign", None, [], probe.verdict.detail)
     if probe is None or not isinstance(probe.body, dict | list):
         if await _tcp_open(port, timeout):
             return PortInspection("foreign", None, [], f"port {port} is in use by something that is not Chrome")
         return PortInspection("free")
     body = probe.body if isinstance(probe.body, dict) else {}
     browser = str(body.get("Browser") or "unknown browser")
-    pages = _page_urls(await _get_json(port, "/json/list", None, timeout))
+    pages = page_urls(await _get_json(port, "/json/list", None, timeout))
     if any(is_editor_page_url(url) for url in pages) or port == recorded_port:
         return PortInspection("legacy", browser, pages)
     detail = f"port {port} is a {browser} that is not Pix3's ({len(pages)} page(s), none is /__pix3/)"

@@ -58,6 +58,7 @@ from pix3net.cdp.router import (
     ToChrome,
     ToClient,
 )
+from pix3net.daemonlog import Repeats, clip
 
 # The reference's `maxPayload` (256 MiB): larger client messages close the socket 1009.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -155,10 +156,28 @@ class _Proxy:
         self.all_gone = trio.Event()
         self.all_gone.set()
         self.hot: HotPath | None = None  # set by serve_proxy once it listens
+        self.repeats = Repeats()
 
     def log(self, text: str) -> None:
         # The token is never logged, even when a client puts it in a URL.
         self._log(text.replace(self.token, "<token>"))
+
+    def refused(self, cause: str, line: str) -> None:
+        """A refusal, summarised: the first of its cause in an interval whole (and cut to a few
+        hundred characters), the others counted (a client can ask millions of times)."""
+        for text in self.repeats.note(cause, clip(line.replace(self.token, "<token>")), trio.current_time()):
+            self._log(text)
+
+    async def summarise_refusals(self) -> None:
+        """Write the counts of the refusals each interval, also when no refusal follows."""
+        try:
+            while True:
+                await trio.sleep(self.repeats.seconds)
+                for text in self.repeats.due(trio.current_time()):
+                    self._log(text)
+        finally:
+            for text in self.repeats.flush(trio.current_time()):
+                self._log(text)
 
     # -- executing the router's actions --------------------------------------------------------
     def execute(self, actions: list[Action]) -> None:
@@ -263,46 +282,58 @@ class _Proxy:
             slot.close()
 
     async def _connection(self, stream: trio.SocketStream, slot: Slot) -> None:
-        limits = self.gate.limits
         try:
-            buffer = bytearray()
-            while True:
-                first = slot.first
-                head: RequestHead | None = None
-                length: int | None = 0
-                with slot.wait(limits.head_seconds if first else limits.keep_alive_seconds) as waited:
-                    head_bytes = await _read_head(stream, buffer)
-                    head = _parse(head_bytes) if head_bytes is not None else None
-                    if head is not None:
-                        length = body_length(head)
-                        if length and not await _skip_body(stream, buffer, length):
-                            return
-                slot.heard()
-                if waited.cancelled_caught:  # idle, a head sent too slowly (slowloris), or evicted
-                    with trio.move_on_after(HANG_UP_SECONDS):  # a peer that reads nothing gets nothing
-                        if slot.evicted is not None:
-                            await stream.send_all(busy_answer(slot.evicted))
-                        elif first or buffer:
-                            message = f"no complete request head within {limits.head_seconds:g} s"
-                            await stream.send_all(auth.http_answer(408, {"error": message}, None, close=True))
-                    return
-                if head_bytes is None:
-                    return
-                if head is None:
-                    await stream.send_all(auth.http_answer(400, {"error": "bad request"}, None, close=True))
-                    return
-                if head.get("upgrade") is not None:
-                    await self.upgrade(stream, head, bytes(buffer))
-                    return
-                keep = head.keep_alive and length is not None
-                await stream.send_all(await self.http(head, close=not keep))
-                if not keep:
-                    return
+            with slot.scope:  # cancelled when the connection is evicted to make room
+                await self._requests(stream, slot)
+            if slot.evicted is not None and slot.evicted_waiting:  # never in the middle of an answer
+                await _send(stream, busy_answer(slot.evicted), HANG_UP_SECONDS)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
         finally:
             with trio.CancelScope(shield=True):
                 await stream.aclose()
+
+    async def _requests(self, stream: trio.SocketStream, slot: Slot) -> None:
+        """Requests one at a time: the next head is read only once the answer is written."""
+        limits = self.gate.limits
+        buffer = bytearray()
+        while True:
+            first = slot.first
+            head: RequestHead | None = None
+            length: int | None = 0
+            with slot.wait(limits.head_seconds if first else limits.keep_alive_seconds) as waited:
+                head_bytes = await _read_head(stream, buffer)
+                head = _parse(head_bytes) if head_bytes is not None else None
+                if head is not None:
+                    length = body_length(head)
+                    if length and not await _skip_body(stream, buffer, length):
+                        return
+            slot.heard()
+            if waited.cancelled_caught:  # idle, or a head sent too slowly (slowloris)
+                if first or buffer:
+                    message = f"no complete request head within {limits.head_seconds:g} s"
+                    await _send(stream, auth.http_answer(408, {"error": message}, None, close=True), HANG_UP_SECONDS)
+                return
+            if head_bytes is None:
+                return
+            if head is None:
+                await _send(stream, auth.http_answer(400, {"error": "bad request"}, None, close=True), HANG_UP_SECONDS)
+                return
+            refusal = auth.check_request(head.headers, self.digest)
+            if refusal is None:
+                slot.trusted = True
+            else:
+                slot.tokenless += 1
+            if head.get("upgrade") is not None:
+                await self.upgrade(stream, head, bytes(buffer), refusal)
+                return
+            keep = head.keep_alive and length is not None
+            if not slot.trusted and (buffer or slot.tokenless >= limits.tokenless_requests):
+                keep = False  # pipelining without the token, or asking too often: this answer is the last
+            if not await _send(stream, await self.http(head, refusal, close=not keep), limits.answer_seconds):
+                return
+            if not keep:
+                return
 
     def _proof(self, head: RequestHead) -> str | None:
         challenge = head.get(CHALLENGE_HEADER.lower())
@@ -319,13 +350,13 @@ class _Proxy:
             forward_key_bytes=self.forward_key,
         )
 
-    async def http(self, head: RequestHead, *, close: bool) -> bytes:
+    async def http(self, head: RequestHead, refusal: auth.Refusal | None, *, close: bool) -> bytes:
+        """The answer to a plain request; ``refusal``: what the auth checks said of it."""
         body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks
         answer = partial(auth.http_answer, close=close, head=body_less)
         proof = self._proof(head)
-        refusal = auth.check_request(head.headers, self.digest)
         if refusal is not None:
-            self.log(f"refused {head.method} {head.target}: {refusal.message}")
+            self.refused(f"refused HTTP {refusal.status}", f"refused {head.method} {head.target}: {refusal.message}")
             return answer(refusal.status, {"error": refusal.message}, proof)
         path = http_route_path(head.target)
         host = head.get("host") or ""
@@ -370,11 +401,12 @@ class _Proxy:
         ]
 
     async def refuse_upgrade(self, stream: trio.SocketStream, head: RequestHead, status: int, message: str) -> None:
-        self.log(f"refused WebSocket {head.target}: {message}")
-        await stream.send_all(auth.ws_refusal(status, message))
+        self.refused(f"refused WebSocket {status}", f"refused WebSocket {head.target}: {message}")
+        await _send(stream, auth.ws_refusal(status, message), self.gate.limits.answer_seconds)
 
-    async def upgrade(self, stream: trio.SocketStream, head: RequestHead, trailing: bytes) -> None:
-        refusal = auth.check_request(head.headers, self.digest)
+    async def upgrade(
+        self, stream: trio.SocketStream, head: RequestHead, trailing: bytes, refusal: auth.Refusal | None
+    ) -> None:
         if refusal is not None:
             await self.refuse_upgrade(stream, head, refusal.status, refusal.message)
             return
@@ -478,6 +510,15 @@ class _Proxy:
         self.log(f"client gone: {what}, closed {fail.code} ({self.router.client_count} left)")
 
 
+async def _send(stream: trio.SocketStream, data: bytes, seconds: float) -> bool:
+    """Write a plain answer within ``seconds``; False when the peer did not take it (closed, or
+    not reading)."""
+    with trio.move_on_after(seconds):
+        await stream.send_all(data)
+        return True
+    return False
+
+
 async def _drain(stream: trio.SocketStream) -> None:
     """Read and drop what a refused client still sends, until it goes or the hang-up ends."""
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
@@ -508,7 +549,8 @@ async def _skip_body(stream: trio.SocketStream, buffer: bytearray, length: int) 
 
 
 async def _read_head(stream: trio.SocketStream, buffer: bytearray) -> bytes | None:
-    """The next request head (without the blank line), consumed from ``buffer``; None at EOF."""
+    """The next request head (without the blank line), consumed from ``buffer``; None at EOF.
+    Read a head's worth at a time: pipelined requests wait in the socket, not in our memory."""
     while True:
         end = buffer.find(b"\r\n\r\n")
         if end >= 0:
@@ -518,7 +560,7 @@ async def _read_head(stream: trio.SocketStream, buffer: bytearray) -> bytes | No
         if len(buffer) > MAX_HEAD_BYTES:
             await stream.send_all(auth.http_answer(431, {"error": "request head too large"}, None, close=True))
             return None
-        data = await stream.receive_some(_RECEIVE_BYTES)
+        data = await stream.receive_some(MAX_HEAD_BYTES)
         if not data:
             return None
         buffer += data
@@ -558,6 +600,7 @@ async def serve_proxy(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(proxy.write_chrome)
+            nursery.start_soon(proxy.summarise_refusals)
             for listener in listeners:
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)

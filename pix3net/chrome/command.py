@@ -12,6 +12,8 @@ import sys
 
 from pix3net import ready
 from pix3net.chrome.ownerstart import EXIT_BAD_OPTIONS, launch, make_log, parse_options
+from pix3net.chrome.state import LOG_FILE
+from pix3net.daemonlog import follow_stdout
 from pix3tools.core import pix3_home
 
 __all__ = ["main"]
@@ -19,12 +21,14 @@ __all__ = ["main"]
 
 def main(argv: list[str]) -> int:
     ready_fd = ready.take()  # before Chrome is spawned: close-on-exec, so Chrome never holds it
-    log = make_log(sys.stdout, os.getpid())
+    home = pix3_home(os.environ)
+    # stdout is chrome-owner.log when `pix3 editor` started us: that file rotates at its bound
+    rotating = follow_stdout(home, LOG_FILE)
+    log = make_log(rotating.text() if rotating is not None else sys.stdout, os.getpid())
     options = parse_options(argv)
     if options is None:
         log(f"bad options: {argv[0] if argv else '(none)'}")
         return EXIT_BAD_OPTIONS
-    home = pix3_home(os.environ)
     # Chrome first: it starts while trio and the proxy load (docs/chrome-owner.md, "The owner process").
     launched = launch(options, home, log)
     if isinstance(launched, int):

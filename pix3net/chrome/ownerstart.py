@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol
 
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.discover import chrome_problem
@@ -22,6 +22,14 @@ from pix3net.chrome.state import iso_now
 EXIT_OK, EXIT_PROXY_FAILED, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 1, 2, 3, 4
 
 Log = Callable[[str], None]
+
+
+class Out(Protocol):
+    """Where log lines go: stdout, or the rotating log (``pix3net.daemonlog``)."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 def parse_options(argv: list[str]) -> OwnerOptions | None:
@@ -46,7 +54,7 @@ def parse_options(argv: list[str]) -> OwnerOptions | None:
     return OwnerOptions(chrome=chrome, port=int(port), profile=profile, url=url, headless=data.get("headless") is True)
 
 
-def make_log(out: TextIO, pid: int) -> Log:
+def make_log(out: Out, pid: int) -> Log:
     """Log lines ``<ISO UTC ms>Z [owner <pid>] <text>`` on ``out`` (the owner's stdout = chrome-owner.log)."""
 
     def log(text: str) -> None:

@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO
 
 import trio
 
 from pix3net import ready
+from pix3net.daemonlog import LogFile
 from pix3net.devserver import devinfo
 from pix3net.devserver.front.bind import bind_one
 from pix3net.devserver.front.listener import PublicListener, connection_cap, raise_fd_limit
@@ -34,14 +34,16 @@ from pix3tools.core.devrecord import DEV_LOG
 SHUTDOWN_GRACE_S = 2.0
 
 
-def open_log(root: Path) -> tuple[logging.Logger, IO[bytes]]:
-    path = root / DEV_LOG
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = open(path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process; Vite writes here too
+def open_log(root: Path) -> tuple[logging.Logger, LogFile]:
+    """`.pix3/dev.log`, rotating, never written through a link (`pix3net.daemonlog`); stdout and
+    stderr follow it when they are that file (`pix3 editor` starts us so). Vite writes to
+    ``child_output()``."""
+    raw = LogFile.in_folder(root, DEV_LOG.parent.name, DEV_LOG.name)
+    raw.take_over((1, 2))
     logger = logging.getLogger(f"pix3.devserver.{os.getpid()}")
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    handler = logging.StreamHandler(open(raw.fileno(), "w", encoding="utf-8", closefd=False, buffering=1))  # noqa: SIM115
+    handler = logging.StreamHandler(raw.text())
     handler.setFormatter(logging.Formatter("%(asctime)s pix3 dev-server: %(message)s"))
     logger.addHandler(handler)
     return logger, raw
@@ -105,7 +107,7 @@ async def serve(
     root: Path,
     sockets: list[socket.socket],
     log: logging.Logger,
-    log_file: IO[bytes] | None,
+    log_file: LogFile | None,
     *,
     env: dict[str, str] | None = None,
     ready_fd: int | None = None,
@@ -127,7 +129,8 @@ async def serve(
         "vite": package_version(root, "vite") if vite_js else None,
     }
     record = Record(root, port, versions, log, env.get("PIX3_PUBLIC_URL") or None)
-    vite = Vite(root, vite_js, log, log_file) if vite_js is not None else None
+    vite_out = log_file.child_output() if log_file is not None else None
+    vite = Vite(root, vite_js, log, vite_out) if vite_js is not None else None
     config = Config()
     config.accesslog = None
     config.errorlog = log.getChild("hypercorn")  # its "Running on" names the internal port: warnings only

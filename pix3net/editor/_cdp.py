@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from pix3net import probe, wscall
+from pix3net.cdp import proof
 
 BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
 
@@ -59,7 +60,7 @@ def _inspect_range(preferred: int, token: str, recorded_port: int | None) -> Cho
 
 def page_urls(port: int, token: str) -> list[str]:
     """Page URLs of the proxy's `/json/list` (only for a port that proved it is ours)."""
-    return probe.page_urls(probe.targets(port, token))
+    return proof.page_urls(probe.targets(port, token))
 
 
 def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:

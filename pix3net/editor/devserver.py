@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
+from pix3net.daemonlog import open_in
 from pix3net.pids import pid_alive
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, log_tail, read_dev_info
 from pix3tools.core.private import Refused, private_folder
@@ -185,13 +186,15 @@ def spawn_server(
     server left, its output in `.pix3/dev.log` (truncated: this start's only), ``pipe`` handed to
     it (`pix3net.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`.
 
-    `.pix3`, dev.json and dev.log are reached without following a link: a link there is a
-    :class:`DevServerError` saying so, and nothing is started (docs/reliability.md)."""
+    `.pix3` and dev.json are reached without following a link: a link where `.pix3` should be is
+    a :class:`DevServerError` saying so, and nothing is started; a link or FIFO planted at dev.log
+    is replaced by a file of our own, never written through (docs/reliability.md)."""
     try:
         with private_folder(root, create=True) as private:
             with contextlib.suppress(FileNotFoundError):
                 private.unlink("dev.json")
-            log_fd = private.open_append("dev.log", truncate=True)  # this start's output only
+            # this start's output only; a link or FIFO planted there is replaced (pix3net.daemonlog)
+            log_file = open_in(private.fd, DEV_LOG.name)
     except Refused as exc:
         raise DevServerError(str(exc)) from None
     env = _server_env()
@@ -199,7 +202,7 @@ def spawn_server(
         pipe.child_env(env)
     try:
         # Append mode: the server opens the same file with O_APPEND; two offsets would overwrite.
-        with open(log_fd, "ab") as log_file:
+        with log_file:
             return subprocess.Popen(
                 argv,
                 cwd=root,

@@ -14,7 +14,6 @@ found (:meth:`BrowserSource.get` waits for it).
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import shutil
 import signal
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from pix3net import probe
 from pix3net.cdp.token import TOKEN_FILE, read_token
 from pix3net.chrome.discover import find_chrome, no_chrome_message
 from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
@@ -43,7 +43,6 @@ __all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_brows
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio")
 HEADLESS_MARK = "HeadlessChrome"  # in the user agent of a --headless=new Chrome
 CONNECT_SECONDS = 5.0
-PROVE_SECONDS = 1.5  # the proof's GET, as pix3net.cdp.port's
 CLOSE_PAGE_SECONDS = 5.0
 PROFILE_PREFIX = "pix3-smoke-chrome-"
 SHM = "/dev/shm"
@@ -179,7 +178,8 @@ class BrowserSource:
         from pix3net.cdp.client import Closed, Rejected, WsClient
         from pix3net.smoke._cdp import WsTransport
 
-        if not await trio.to_thread.run_sync(proves_token, record.port, token):
+        # the proof on a plain socket (pix3net.probe): a smoke run does not pay httpx's import for one GET
+        if not await trio.to_thread.run_sync(probe.proves, record.port, token):
             return None
         with trio.move_on_after(CONNECT_SECONDS):
             try:
@@ -261,28 +261,6 @@ def profile_parent(env: Mapping[str, str], shm: str = SHM) -> str | None:
     if stats.f_bavail * stats.f_frsize < SHM_MIN_FREE or not os.access(shm, os.W_OK | os.X_OK):
         return None
     return shm
-
-
-def proves_token(port: int, token: str, seconds: float = PROVE_SECONDS) -> bool:
-    """The proxy on ``port`` proves it knows ``token`` (docs/cdp-proxy.md, "Proof"): one
-    ``GET /json/version`` with a fresh challenge and no ``Authorization``; only a valid
-    ``X-Pix3-Proof`` earns the token. The same exchange as ``pix3net.cdp.port.prove_proxy``, on
-    the standard library's HTTP client in a worker thread: a smoke run does not pay httpx's
-    import (~80 ms with its command-line extras) for one GET."""
-    from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
-
-    challenge = new_challenge()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
-    try:
-        connection.request("GET", "/json/version", headers={CHALLENGE_HEADER: challenge})
-        answer = connection.getresponse()
-        proof = answer.getheader(PROOF_HEADER)
-        answer.read()
-    except (OSError, http.client.HTTPException):
-        return False
-    finally:
-        connection.close()
-    return verify_proof(token, challenge, proof)
 
 
 async def _end_chrome(chrome: ChromeProcess) -> None:

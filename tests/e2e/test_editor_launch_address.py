@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pix3net import probe
+from pix3net.cdp.proof import page_urls
 from pix3net.editor import _cdp
 from pix3net.editor.browser import finish, prepare
 from tests.support.chrome import chrome_wrapper
@@ -42,13 +43,13 @@ def test_an_error_page_is_loaded_again(tmp_path: Path, pix3_home: Path, chromium
             while not _cdp.location(page).startswith("chrome-error:"):
                 assert time.monotonic() < deadline, "Chromium never showed its error page"
                 time.sleep(0.05)
-        assert probe.page_urls(probe.targets(port, token)) == [url]  # the list names the URL all the same
+        assert page_urls(probe.targets(port, token)) == [url]  # the list names the URL all the same
         with http_server({"/__pix3/": PAGE}, port=dev) as (_, seen):
             result = finish(prepared, url, lambda _: None)
             with _cdp.page_session(port, token, target) as page:
                 assert _cdp.location(page) == url
             assert seen  # loaded from the server this time
-        assert probe.page_urls(probe.targets(result.port, result.token)) == [url]
+        assert page_urls(probe.targets(result.port, result.token)) == [url]
     finally:
         if prepared.starting is not None:
             with contextlib.suppress(ProcessLookupError):

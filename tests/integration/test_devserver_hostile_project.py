@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -196,16 +197,27 @@ def test_a_linked_pix3_folder_stops_the_dev_server_before_it_writes(root: Path, 
     assert snapshot(outside) == before
 
 
-@pytest.mark.parametrize("planted", [".pix3", ".pix3/dev.log"])
-def test_starting_a_server_never_writes_through_a_planted_link(root: Path, outside: Path, planted: str) -> None:
+def test_starting_a_server_never_writes_through_a_planted_link(root: Path, outside: Path) -> None:
     """What `pix3 editor` and `pix3 smoke` do before the server runs: remove the old record and
-    empty dev.log. A linked dev.log would have emptied the user's file."""
-    link = root / planted
-    link.parent.mkdir(parents=True, exist_ok=True)
-    link.symlink_to(outside if planted == ".pix3" else outside / "secret")
+    empty dev.log. A linked `.pix3` is refused and left alone."""
+    link = root / ".pix3"
+    link.symlink_to(outside)
     before = snapshot(outside)
     with pytest.raises(DevServerError) as refused:
         spawn_server(root, ["true"], None)
     assert f"{link} is a symbolic link to" in str(refused.value)
     assert snapshot(outside) == before
     assert link.is_symlink()
+
+
+def test_a_planted_dev_log_link_is_replaced_not_emptied(root: Path, outside: Path) -> None:
+    """A linked dev.log would have emptied the user's file: the link is replaced by our own log."""
+    (outside / "secret").write_text("keep me")
+    link = root / ".pix3" / "dev.log"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside / "secret")
+    before = snapshot(outside)
+    child = spawn_server(root, [sys.executable, "-c", "print('started')"], None)
+    assert child.wait(timeout=20) == 0
+    assert snapshot(outside) == before
+    assert not link.is_symlink() and link.read_text() == "started\n"

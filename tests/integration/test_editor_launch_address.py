@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pix3net import probe
+from pix3net.cdp.proof import page_urls
 from pix3net.chrome.state import read_record
 from pix3net.editor.browser import ChromeResult, Prepared, finish, prepare
 from pix3net.editor.devserver import predict_editor_url
@@ -43,7 +44,7 @@ def _start(home: Path, tmp_path: Path, launch: str | None, owners: list[Prepared
 
 
 def _pages(result: ChromeResult) -> list[str]:
-    return probe.page_urls(probe.targets(result.port, result.token))
+    return page_urls(probe.targets(result.port, result.token))
 
 
 @pytest.mark.parametrize("launch", [None, "http://localhost:1/__pix3/"], ids=["blank", "wrong-guess"])

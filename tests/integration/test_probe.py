@@ -168,7 +168,10 @@ async def test_the_forward_scope_proves_only_a_listed_port(tmp_path: Path) -> No
 
     async with running_proxy(tmp_path) as proxy:
         prove = partial(probe.prove, proxy.port, TOKEN, forward=True)
-        expected = f"port {proxy.port} is a Pix3 CDP proxy that does not know this token"
+        expected = (
+            f"port {proxy.port} is a Pix3 CDP proxy that does not know this token (HTTP 401): "
+            "another user's, or one started with another PIX3_HOME"
+        )
         assert await trio.to_thread.run_sync(prove) == ("foreign", expected)
         (tmp_path / FORWARD_PORTS_FILE).write_text(json.dumps({"ports": [proxy.port]}))
         assert await trio.to_thread.run_sync(prove) == ("ours", "")

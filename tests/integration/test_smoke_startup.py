@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof
-from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent, proves_token
+from pix3net.probe import proves
+from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent
 from pix3net.sync import sync_editor
 from tests.support.editor import send_reply
 from tests.support.ports import free_port
@@ -94,7 +95,7 @@ def test_a_proxy_that_knows_the_token_proves_it() -> None:
         reply(handler, 401, b"no token", {PROOF_HEADER: local_proof(TOKEN, challenge)})
 
     with http_server(answer) as port:
-        assert proves_token(port, TOKEN) is True
+        assert proves(port, TOKEN) is True
     [headers] = seen
     assert "Authorization" not in headers, "the token must not be sent before the proof"
 
@@ -108,18 +109,18 @@ def test_a_proxy_with_another_token_or_no_proof_does_not_prove_it() -> None:
 
     for answer in (other_token, no_proof):
         with http_server(answer) as port:
-            assert proves_token(port, TOKEN) is False
+            assert proves(port, TOKEN) is False
 
 
 def test_nothing_listening_or_a_silent_port_does_not_prove_it() -> None:
-    assert proves_token(free_port(), TOKEN) is False
+    assert proves(free_port(), TOKEN) is False
 
     def silent(handler: BaseHTTPRequestHandler) -> None:
         time.sleep(1.0)
 
     with http_server(silent) as port:
         started = time.monotonic()
-        assert proves_token(port, TOKEN, seconds=0.2) is False
+        assert proves(port, TOKEN, timeout=0.2) is False
         assert time.monotonic() - started < 0.9
 
 

@@ -9,8 +9,11 @@ Phases, each bounded and on 127.0.0.1 only:
 4. hostile input: wrong token, foreign Host, Origin, a 300 MB frame, malformed and 100 000-deep
    JSON, bad UTF-8 in text and binary frames, garbage instead of HTTP or WebSocket frames;
 5. 500 idle and 50 slowloris connections while a client keeps working;
-6. EMFILE: the owner's descriptor limit lowered under it while connections pile up;
-7. SIGKILL of Chrome mid-work (clients hear 1001, the owner exits 0, the record goes), then a new
+6. the edges (`_proxy_edges.py`): 260 tokenless sockets pipelining without reading while a token
+   holder round-trips; 32 MB of junk requests against the owner's log; 3 M one-byte and 5 M
+   empty fragments in one message, 3 M one-byte fragments in messages under the frame cap;
+7. EMFILE: the owner's descriptor limit lowered under it while connections pile up;
+8. SIGKILL of Chrome mid-work (clients hear 1001, the owner exits 0, the record goes), then a new
    owner and SIGKILL of the owner mid-work (Chrome exits by itself).
 """
 
@@ -39,6 +42,7 @@ from pix3net.cdp._wsclient import Closed, WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import read_record
 from tests.bench.bench_cdp import QUIET, _chromium
+from tests.soak._proxy_edges import fragments, junk, lockout
 from tests.soak._report import Figure
 from tests.support.cdp_proxy import parse_answer, raw_exchange, upgrade_request
 from tests.support.ports import free_port
@@ -519,6 +523,9 @@ async def soak(root: Path, minutes: float) -> list[Figure]:
             lambda: vanishing(owner, page, 5),
             lambda: hostile(owner, page),
             lambda: idle_and_slowloris(owner, page),
+            lambda: trio.to_thread.run_sync(lockout, owner, max(10.0, minutes * 10)),
+            lambda: trio.to_thread.run_sync(junk, owner),
+            lambda: trio.to_thread.run_sync(fragments, owner),
             lambda: emfile(owner, page),
             lambda: kill_chrome(owner, page),
         ]

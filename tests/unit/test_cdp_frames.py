@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import struct
+import tracemalloc
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from wsproto.events import BytesMessage, CloseConnection, TextMessage
 from wsproto.events import Ping as WsPing
 
 from pix3net.cdp._frames import (
+    MAX_FRAMES_PER_MESSAGE,
     Event,
     Fail,
     FrameReader,
@@ -146,3 +148,38 @@ def test_server_control_frames() -> None:
     assert close_frame(None) == b"\x88\x00"
     assert pong_frame(b"p") == b"\x8a\x01p"
     assert len(close_frame(1000, "x" * 500)) == 2 + 125
+
+
+def fragments(count: int, piece: bytes = b" ") -> bytes:
+    """One text message in ``count`` frames: ``piece`` in each but the last, which holds ``1``."""
+    return (
+        client_frame(piece, 0x1, fin=False)
+        + client_frame(piece, 0x0, fin=False) * (count - 2)
+        + client_frame(b"1", 0x0)
+    )
+
+
+def test_a_message_has_at_most_so_many_frames_empty_ones_included() -> None:
+    whole = fragments(MAX_FRAMES_PER_MESSAGE, b"")
+    assert read_all(whole, 65536) == [Message("1")]
+    over = fragments(MAX_FRAMES_PER_MESSAGE + 1, b"")
+    assert read_all(over, 65536) == [Fail(1009, f"a message in more than {MAX_FRAMES_PER_MESSAGE} frames")]
+
+
+def test_fragments_cost_their_payload_not_an_object_each() -> None:
+    """30 000 one-byte fragments (210 KB on the wire) are held as the 30 KB they carry: before,
+    each was a bytes object of its own (3.8 MB)."""
+    count, read = 30_000, 64 * 1024
+    wire = fragments(count)
+    reader = FrameReader(LIMIT)
+    tracemalloc.start()
+    try:
+        events: list[Event] = []
+        for index in range(0, len(wire), read):
+            events += reader.feed(wire[index : index + read])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert events == [Message(" " * (count - 1) + "1")]
+    # the message (joined, then as text), a read and what was left of the one before, a little
+    assert peak < 2 * count + 2 * read + 64 * 1024, peak

@@ -130,3 +130,79 @@ def test_forward_ports_file(tmp_path: Path) -> None:
     assert proof.read_forward_ports(tmp_path) is None
     path.write_text('{"ports": 9333}')
     assert proof.read_forward_ports(tmp_path) is None
+
+
+PORT = 9333
+MARKED = {"x-pix3-cdp-proxy": "1"}
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "token", "forward", "kind", "proxy", "detail"),
+    [
+        # nothing answered HTTP
+        (None, {}, TOKEN, False, "closed", False, ""),
+        # the proof of our token, on any status (the usual first answer is a 401)
+        (401, {"x-pix3-proof": NODE_LOCAL, **MARKED}, TOKEN, False, "ours", False, ""),
+        (200, {"x-pix3-proof": NODE_LOCAL}, TOKEN, False, "ours", False, ""),
+        (502, {"x-pix3-proof": f"  {NODE_LOCAL} "}, TOKEN, False, "ours", False, ""),
+        # the forward scope is checked for the port dialled; the local proof does not pass as one
+        (401, {"x-pix3-proof": NODE_FORWARD_9333, **MARKED}, TOKEN, True, "ours", False, ""),
+        (401, {"x-pix3-proof": NODE_LOCAL, **MARKED}, TOKEN, True, "foreign", True, "proxy"),
+        (401, {"x-pix3-proof": NODE_FORWARD_9333, **MARKED}, TOKEN, False, "foreign", True, "proxy"),
+        # another token's proof, a made-up one, none, or no token to check it with
+        (
+            401,
+            {"x-pix3-proof": proof.local_proof("b" * 43, CHALLENGE), **MARKED},
+            TOKEN,
+            False,
+            "foreign",
+            True,
+            "proxy",
+        ),
+        (401, {"x-pix3-proof": "x" * 43, **MARKED}, TOKEN, False, "foreign", True, "proxy"),
+        (401, {"x-pix3-proof": NODE_LOCAL[:-1], **MARKED}, TOKEN, False, "foreign", True, "proxy"),
+        (401, MARKED, TOKEN, False, "foreign", True, "proxy"),
+        (401, {"x-pix3-proof": NODE_LOCAL, **MARKED}, None, False, "foreign", True, "proxy"),
+        # not a Pix3 proxy: no marker (or another value)
+        (200, {}, TOKEN, False, "foreign", False, "other"),
+        (404, {"x-pix3-cdp-proxy": "yes"}, TOKEN, False, "foreign", False, "other"),
+    ],
+)
+def test_classify(
+    status: int | None,
+    headers: dict[str, str],
+    token: str | None,
+    forward: bool,
+    kind: str,
+    proxy: bool,
+    detail: str,
+) -> None:
+    verdict = proof.classify(status, headers, port=PORT, token=token, challenge=CHALLENGE, forward=forward)
+    assert (verdict.kind, verdict.proxy) == (kind, proxy)
+    expected = {
+        "": "",
+        "proxy": f"port {PORT} is a Pix3 CDP proxy that does not know this token (HTTP {status}): "
+        "another user's, or one started with another PIX3_HOME",
+        "other": f"port {PORT} is in use by something that is not a Pix3 CDP proxy (HTTP {status})",
+    }[detail]
+    assert verdict.detail == expected
+
+
+def test_challenge_headers_never_carry_the_token() -> None:
+    assert proof.challenge_headers(CHALLENGE) == {"X-Pix3-Challenge": CHALLENGE}
+    assert proof.challenge_headers(CHALLENGE, forward=True) == {
+        "X-Pix3-Challenge": CHALLENGE,
+        "X-Pix3-Proof-Scope": "forward",
+    }
+
+
+def test_page_urls() -> None:
+    listed = [
+        {"type": "page", "url": "http://a/"},
+        {"url": "http://untyped/"},
+        {"type": "iframe", "url": "http://frame/"},
+        "junk",
+        {"type": "page"},
+    ]
+    assert proof.page_urls(listed) == ["http://a/", "http://untyped/", ""]
+    assert proof.page_urls({"not": "a list"}) == []
