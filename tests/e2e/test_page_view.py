@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import os
-import struct
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import trio
 from tests.support.devserver import dev_server
 from tests.support.devtools import chromium_with_port
 from tests.support.editor_page import EditorPage, editor_page, make_game_project
+from tests.support.images import png_size
 from tests.support.node import NODE_DIR
 from tests.support.pix3 import REPO
 
@@ -36,12 +36,6 @@ root:
 """
 RULES = "export const lives: number = 'three';\n"
 WIDTH, HEIGHT = 1440, 900
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
 
 
 async def text(page: EditorPage, selector: str) -> str:

@@ -101,6 +101,7 @@ export class Ui {
     conn.textContent = host.connected ? "connected" : "disconnected, retrying";
     conn.className = `pill ${host.connected ? "on" : "off"}`;
     $("pix3-tab").textContent = host.tabId;
+    $("pix3-tab").title = `this tab's id on the editor socket: ${host.tabId}`;
     const writer = $("pix3-writer");
     writer.textContent = host.writerId === null ? "none"
       : host.writerId === host.tabId ? "this tab" : `${host.writerId} (this tab is read-only)`;
@@ -130,6 +131,7 @@ export class Ui {
     list.replaceChildren(...bench.scenes.map((path) => {
       const item = el("li", path === active ? "active" : "");
       item.dataset.path = path;
+      item.title = path;
       const slash = path.lastIndexOf("/");
       item.append(el("span", "dir", path.slice(0, slash + 1)), el("span", "file", path.slice(slash + 1)));
       if (bench.host.unsaved.has(path)) item.append(el("span", "badge", "unsaved"));
