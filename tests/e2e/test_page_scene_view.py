@@ -11,7 +11,6 @@ import json
 import math
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -86,7 +85,8 @@ def local(props: dict[str, Any], parent_size: tuple[float, float]) -> tuple[Matr
     in degrees counter-clockwise, scale), and for a W21-anchored side the margin rules."""
     transform = props.get("transform", {})
     x, y = transform.get("position", [0, 0])
-    w, h = props.get("width"), props.get("height")
+    w: Any = props.get("width")
+    h: Any = props.get("height")
     layout = props.get("layout") or {}
     if layout.get("enabled"):
         pw, ph = parent_size
@@ -119,9 +119,17 @@ def expected_boxes(scene: str, canvas: dict[str, float]) -> dict[str, dict[str, 
             entry: dict[str, Any] = {"screen": {"x": world[4], "y": world[5]}}
             if size:
                 w, h = size
-                corners = [multiply(world, (1, 0, 0, 1, cx, cy))[4:] for cx, cy in ((-w / 2, h / 2), (w / 2, h / 2), (w / 2, -h / 2), (-w / 2, -h / 2))]
+                corners = [
+                    multiply(world, (1, 0, 0, 1, cx, cy))[4:]
+                    for cx, cy in ((-w / 2, h / 2), (w / 2, h / 2), (w / 2, -h / 2), (-w / 2, -h / 2))
+                ]
                 xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-                entry["screenRect"] = {"x": min(xs), "y": min(ys), "width": max(xs) - min(xs), "height": max(ys) - min(ys)}
+                entry["screenRect"] = {
+                    "x": min(xs),
+                    "y": min(ys),
+                    "width": max(xs) - min(xs),
+                    "height": max(ys) - min(ys),
+                }
                 entry["corners"] = corners
             found[node["id"]] = entry
             visit(node.get("children") or [], world, size or parent_size)
@@ -165,7 +173,9 @@ async def open_scene(page: EditorPage, path: str, rows: int) -> None:
 
 
 async def canvas_rect(page: EditorPage) -> dict[str, float]:
-    rect: dict[str, float] = await page.evaluate("document.getElementById('pix3-view').getBoundingClientRect().toJSON()")
+    rect: dict[str, float] = await page.evaluate(
+        "document.getElementById('pix3-view').getBoundingClientRect().toJSON()"
+    )
     return rect
 
 
@@ -180,7 +190,9 @@ async def pixel(page: EditorPage, x: float, y: float) -> list[int]:
 
 async def click(page: EditorPage, x: float, y: float) -> None:
     for kind in ("mousePressed", "mouseReleased"):
-        await page.page.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+        await page.page.call(
+            "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}
+        )
 
 
 async def with_page(server: DevServer, devtools: int, body: Any) -> None:
@@ -213,7 +225,9 @@ async def test_screen_matches_the_2d_starter_and_nested_transforms(project: DevS
         # the starter: both nodes sit at the view's centre and fill the letterboxed viewport
         canvas = await canvas_rect(page)
         starter = expected_boxes((root / "scenes/starter2d.pix3scene").read_text(), canvas)
-        assert starter["background"]["screenRect"]["width"] == pytest.approx(min(canvas["width"], canvas["height"] * 16 / 9))
+        assert starter["background"]["screenRect"]["width"] == pytest.approx(
+            min(canvas["width"], canvas["height"] * 16 / 9)
+        )
 
         # pixels: the texture, the label, a hidden node, the red hand
         boxes = expected_boxes((root / "scenes/transforms.pix3scene").read_text(), canvas)
