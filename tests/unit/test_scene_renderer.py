@@ -3,27 +3,14 @@ view and the demo game draw with it, and `pix3_scene`'s `screen` comes from it."
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.node
+from tests.support.node import run_node_tests
 
-TESTS = Path(__file__).with_name("scene_renderer.test.mjs")
+pytestmark = pytest.mark.node
 
 
 def test_scene_renderer_under_node_test() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is missing: install Node.js 20 (the renderer is tested with node:test)")
-    done = subprocess.run(
-        [node, "--experimental-default-type=module", "--test", "--test-reporter=tap", str(TESTS)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    assert "# fail 0" in done.stdout and "# pass 6" in done.stdout, done.stdout[-2000:]
+    run_node_tests(Path(__file__).with_name("scene_renderer.test.mjs"), passes=6)
