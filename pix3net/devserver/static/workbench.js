@@ -59,15 +59,16 @@ export class Workbench {
     return this.scenes.includes(path);
   }
 
-  // The outline of a scene as the page holds it: an unsaved text wins over the file.
-  async readOutline(path) {
+  // The outline of a scene as the page holds it: an unsaved text wins over the file. `draw`: with
+  // what the 2D renderer draws (the scene view, `screen`).
+  async readOutline(path, { draw = false } = {}) {
     const text = this.host.unsaved.get(path);
     const response = text === undefined
-      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1&draw=1`)
+      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1${draw ? "&draw=1" : ""}`)
       : await fetch("/__pix3/api/scene", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Pix3": "1" },
-        body: JSON.stringify({ path, text, saved: true, draw: true }),
+        body: JSON.stringify({ path, text, saved: true, draw }),
       });
     const body = await response.json();
     if (response.status === 404) return { error: refusal("no_scene", `"${path}" is not a scene of this project.`) };
@@ -86,7 +87,7 @@ export class Workbench {
     if (!path) {
       this.open = null;
     } else {
-      const read = await this.readOutline(path);
+      const read = await this.readOutline(path, { draw: true });
       if (path !== this.activeScene) return; // another scene was chosen meanwhile
       this.open = read.error ? { path, error: read.error.detail } : { path, outline: read.outline, version: read.version };
     }
@@ -161,9 +162,9 @@ export class Workbench {
     const path = given ? toProjectPath(params.path) : this.activeScene;
     if (!path) return refusal("no_scene", "No active scene.");
     if (!(await this.hasScene(path))) return refusal("no_scene", `"${params.path}" is not a scene of this project.`);
-    const read = await this.readOutline(path);
-    if (read.error) return read.error;
     const shown = this.sceneView && path === this.activeScene && this.view !== "game";
+    const read = await this.readOutline(path, { draw: Boolean(shown && typeof params.nodeId === "string") });
+    if (read.error) return read.error;
     const screenOf = (nodeId) => (shown ? this.sceneView.screenOf(read.outline, nodeId) : {
       screen: null,
       note: this.sceneView && path === this.activeScene
