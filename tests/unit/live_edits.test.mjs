@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { offerFiles, syncVerdict, takesFilesLive } from "../../pix3net/devserver/static/live.js";
+import { NO_FILES, afterOffer, offerFiles, syncReply, takesFilesLive } from "../../pix3net/devserver/static/live.js";
 
 const game = (filesChanged) => ({ name: "g", snapshot: () => ({}), filesChanged });
 
@@ -42,30 +42,34 @@ test("a hook that throws, rejects, answers nonsense or never answers", async () 
   }
 });
 
-test("the sync reply while playing", () => {
+test("the sync reply while playing: no hook, taken, needs a restart, failed", () => {
   const owner = "agent";
   // no hook: as before, every changed path is pending until play restarts
-  assert.deepEqual(syncVerdict({ owner, pending: ["a"], paths: ["b", "a"], offered: { live: false } }), {
-    reply: { ok: false, reason: "stale", playing: owner, pending: ["a", "b"] },
-    pending: ["a", "b"],
+  let state = afterOffer(NO_FILES, ["a"], { live: false });
+  state = afterOffer(state, ["b", "a"], { live: false });
+  assert.deepEqual(state, { pending: ["a", "b"], taken: [], ms: null, error: null });
+  assert.deepEqual(syncReply(owner, state), { ok: false, reason: "stale", playing: owner, pending: ["a", "b"] });
+  assert.deepEqual(syncReply(owner, NO_FILES), { ok: true, playing: owner });
+  // the game took them (paths it does not use count as taken care of): ok, with its answer
+  state = afterOffer(NO_FILES, ["scenes/a.pix3scene", "notes.md"], { live: true, applied: ["scenes/a.pix3scene"], stale: [], ms: 12 });
+  assert.deepEqual(syncReply(owner, state), { ok: true, playing: owner, game: { applied: ["scenes/a.pix3scene"], stale: [], ms: 12 } });
+  // a later offer adds to what was taken since the last sync
+  state = afterOffer(state, ["sprites/s.png"], { live: true, applied: ["sprites/s.png"], stale: [], ms: 5 });
+  assert.deepEqual(state.taken, ["scenes/a.pix3scene", "sprites/s.png"]);
+  // the game cannot take one without a restart: that one stays pending, the rest is taken
+  state = afterOffer(NO_FILES, ["a", "src/game.js"], { live: true, applied: ["a"], stale: ["src/game.js"], ms: 3 });
+  assert.deepEqual(syncReply("designer", state), {
+    ok: false, reason: "stale", playing: "designer", pending: ["src/game.js"], game: { applied: ["a"], stale: ["src/game.js"], ms: 3 },
   });
-  assert.deepEqual(syncVerdict({ owner, pending: [], paths: [], offered: null }), { reply: { ok: true, playing: owner }, pending: [] });
-  // the game took them all (or does not use some): nothing pending, its answer passed on
-  const took = { live: true, applied: ["a"], stale: [], ms: 12 };
-  assert.deepEqual(syncVerdict({ owner, pending: ["a"], paths: ["notes.md"], offered: took }), {
-    reply: { ok: true, playing: owner, game: { applied: ["a"], stale: [], ms: 12 } },
-    pending: [],
+  // what was pending is offered again with the next change: the game may take it now
+  state = afterOffer(state, ["b"], { live: true, applied: ["b", "src/game.js"], stale: [], ms: 2 });
+  assert.deepEqual(state.pending, []);
+  // the hook failed: nothing was taken, the paths are pending and the reply says why
+  state = afterOffer(NO_FILES, ["a"], { live: true, error: "boom", ms: 1 });
+  assert.deepEqual(syncReply(owner, state), {
+    ok: false, reason: "reload_failed", playing: owner, paths: ["a"], pending: ["a"], detail: "The game's filesChanged failed: boom",
   });
-  // the game cannot take one without a restart: that one stays pending
-  const partly = { live: true, applied: ["a"], stale: ["src/game.js"], ms: 3 };
-  assert.deepEqual(syncVerdict({ owner: "designer", pending: [], paths: ["a", "src/game.js"], offered: partly }), {
-    reply: { ok: false, reason: "stale", playing: "designer", pending: ["src/game.js"], game: { applied: ["a"], stale: ["src/game.js"], ms: 3 } },
-    pending: ["src/game.js"],
-  });
-  // the hook failed: nothing was taken
-  const failed = syncVerdict({ owner, pending: [], paths: ["a"], offered: { live: true, error: "boom", ms: 1 } });
-  assert.deepEqual(failed, {
-    reply: { ok: false, reason: "reload_failed", playing: owner, paths: ["a"], pending: ["a"], detail: "The game's filesChanged failed: boom" },
-    pending: ["a"],
-  });
+  // a later offer that works clears the failure
+  state = afterOffer(state, [], { live: true, applied: ["a"], stale: [], ms: 4 });
+  assert.deepEqual(syncReply(owner, state).ok, true);
 });

@@ -43,24 +43,33 @@ export async function offerFiles(provider, paths, { waitMs = LIVE_WAIT_MS, clock
   }
 }
 
-// The editor page's reply to a sync while a game plays, from what was pending for the game, the
-// paths this sync changed, and the game's answer to the offer (`offered`, null when not offered).
-// → {reply, pending}: the reply's `ok`, `reason` and fields, and what stays pending.
-export function syncVerdict({ owner, pending, paths, offered }) {
-  const all = [...new Set([...pending, ...paths])];
-  if (!offered || !offered.live) {
-    return all.length
-      ? { reply: { ok: false, reason: "stale", playing: owner, pending: all }, pending: all }
-      : { reply: { ok: true, playing: owner }, pending: all };
-  }
-  if (offered.error !== undefined) {
+// The state of one play session's files: `pending` (changed, not taken by the game), `taken` (taken
+// live since the last sync answered), `ms` (the last offer's answer time), `error` (the last offer
+// failed). One offer's outcome folded in:
+export function afterOffer(state, paths, offered) {
+  const all = [...new Set([...state.pending, ...paths])];
+  if (!offered.live) return { ...state, pending: all };
+  if (offered.error !== undefined) return { ...state, pending: all, error: offered.error, ms: offered.ms };
+  return {
+    pending: all.filter((path) => offered.stale.includes(path)),
+    taken: [...new Set([...state.taken, ...offered.applied])],
+    ms: offered.ms,
+    error: null,
+  };
+}
+
+export const NO_FILES = Object.freeze({ pending: [], taken: [], ms: null, error: null });
+
+// The editor page's reply to a sync while a game plays (`owner`: who started it).
+export function syncReply(owner, state) {
+  const game = state.ms === null ? null : { applied: state.taken, stale: state.pending, ms: state.ms };
+  const withGame = (reply) => (game ? { ...reply, game } : reply);
+  if (state.pending.length && state.error) {
     return {
-      reply: { ok: false, reason: "reload_failed", playing: owner, paths: all, pending: all, detail: `The game's filesChanged failed: ${offered.error}` },
-      pending: all,
+      ok: false, reason: "reload_failed", playing: owner, paths: state.pending, pending: state.pending,
+      detail: `The game's filesChanged failed: ${state.error}`,
     };
   }
-  const stale = all.filter((path) => offered.stale.includes(path));
-  const game = { applied: offered.applied, stale: offered.stale, ms: offered.ms };
-  if (stale.length) return { reply: { ok: false, reason: "stale", playing: owner, pending: stale, game }, pending: stale };
-  return { reply: { ok: true, playing: owner, game }, pending: [] };
+  if (state.pending.length) return withGame({ ok: false, reason: "stale", playing: owner, pending: state.pending });
+  return withGame({ ok: true, playing: owner });
 }

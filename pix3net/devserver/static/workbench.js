@@ -3,6 +3,7 @@
 
 import { refusal } from "./bridge.js";
 import { runGame } from "./gamerun.js";
+import { NO_FILES, afterOffer, offerFiles, syncReply } from "./live.js";
 import { LOAD_WAIT_MS } from "./play.js";
 import { normalizeSpec } from "./predicates.js";
 import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scene.js";
@@ -27,6 +28,8 @@ export class Workbench {
     this.open = null; // {path, outline, version} | {path, error} for the UI
     this.running = false;
     this.listing = null; // the first read of the scene list, once started (firstList)
+    this.files = { session: null, ...NO_FILES }; // the playing game's changed files (live.js)
+    this.offers = Promise.resolve(); // offers to the game, one at a time, in the order files changed
   }
 
   // The person's choice, else scenes/main.pix3scene, else the manifest's default (project path).
@@ -104,18 +107,42 @@ export class Workbench {
     this.onChange();
   }
 
-  // The reply to the server's `sync` request: files changed while a game plays are stale for it.
-  applySync({ paths }) {
+  // Files that changed while a game plays: offered to it when it takes them live (filesChanged),
+  // else pending for it (docs/game-page.md, "Live edits"). Queued: one offer at a time.
+  offer(paths) {
+    this.offers = this.offers.then(() => this.offerNow(paths)).catch(() => {});
+    return this.offers;
+  }
+
+  async offerNow(paths) {
     const player = this.player;
-    if (!player.playing) return { ok: true };
-    const pending = [...new Set([...player.pendingPaths, ...paths])];
-    player.pendingPaths = pending;
-    const playing = player.session.owner;
-    if (pending.length) return { ok: false, reason: "stale", playing, pending };
-    return { ok: true, playing };
+    const session = player.session;
+    if (!session) return;
+    if (this.files.session !== session) this.files = { session, ...NO_FILES, pending: player.pendingPaths };
+    const all = [...new Set([...this.files.pending, ...paths])];
+    if (!all.length) return;
+    const offered = await offerFiles(session.snapshotProvider(), all);
+    if (player.session !== session) return; // stopped meanwhile: nothing is pending for a new one
+    this.files = { session, ...afterOffer(this.files, paths, offered) };
+    player.pendingPaths = this.files.pending;
+    this.onChange();
+  }
+
+  // The reply to the server's `sync` request: while a game plays, what it made of the changed files.
+  async applySync({ paths }) {
+    if (!this.player.playing) return { ok: true };
+    await this.offer(paths);
+    const session = this.player.session;
+    if (!session) return { ok: true };
+    if (this.files.session !== session) this.files = { session, ...NO_FILES, pending: this.player.pendingPaths };
+    const reply = syncReply(session.owner, this.files);
+    this.files = { ...this.files, taken: [], ms: null }; // the next sync says what was taken after this one
+    return reply;
   }
 
   onFiles(events) {
+    const files = events.filter((e) => e.kind !== "dir").flatMap((e) => (e.from ? [e.path, e.from] : [e.path]));
+    if (this.player.playing && files.length) this.offer([...new Set(files)]);
     if (events.some((e) => e.op !== "modify" && (e.path.endsWith(".pix3scene") || e.from?.endsWith(".pix3scene")))) {
       this.loadScenes().then(() => this.refreshOpen()).catch(() => {});
     } else if (events.some((e) => e.path === this.activeScene)) {
