@@ -27,7 +27,8 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "                                        CDP token proxy, with the editor tab open"
     ),
     "agent-setup": (
-        "  pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]\n"
+        "  pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--usage-statistics]\n"
+        "                   [--cdp-port <n>] [--project <dir>]\n"
         "                                        point the agents' chrome-devtools-mcp at the proxy"
     ),
     "validate": (
@@ -101,6 +102,7 @@ Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
   claude|codex|pi      the agents to set up (default: those with a config, else claude and codex)
   --repair             replace a drifted entry (the old file is kept as .bak)
   --remote             Remote SSH: point at the forwarded port, checked by proof first
+  --usage-statistics   let chrome-devtools-mcp send its usage statistics (off unless given)
   --cdp-port <n>       the proxy port to point at
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,
