@@ -1,7 +1,11 @@
 """End to end, real processes: `pix3 editor --headless` on a fixture game, `pix3 agent-setup
-claude`, then chrome-devtools-mcp 1.10.1 started exactly as the `.mcp.json` says. The agent lists
-the `pix3` tools (third-party developer tools) with their schemas, runs each, and a bad call comes
-back as the client's own validation error."""
+claude`, then chrome-devtools-mcp started exactly as the `.mcp.json` says — the version it pins
+(1.11.0) and the one before (1.10.1). The agent lists the `pix3` tools (third-party developer tools)
+with their schemas, runs each, and a bad call comes back as the client's own validation error.
+
+What docs/bridge.md tells agents is checked here for both versions: the tools are found only
+after `list_3p_developer_tools` (or `navigate_page`) on the page — `list_pages` and `select_page`
+are not enough — and both 3p tools need `pageId`."""
 
 from __future__ import annotations
 
@@ -14,10 +18,11 @@ from typing import Any
 
 import pytest
 
+from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION
 from tests.support.chrome import chrome_wrapper
 from tests.support.editor import dev_pid
 from tests.support.editor_page import SCHEMAS, TOOLS, make_game_project
-from tests.support.mcp import McpClient, npx_shim
+from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import Cleanup, wait_gone
@@ -49,8 +54,9 @@ def tool_error(client: McpClient, page: int, arguments: dict[str, Any]) -> str:
     return str(refused.value)
 
 
+@pytest.mark.parametrize("version", sorted(CHROME_DEVTOOLS_MCP))
 def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
-    tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
+    version: str, tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
 ) -> None:
     game = make_game_project(tmp_path / "game", throw_every=30)
     wrapper, _ = chrome_wrapper(tmp_path, chromium)
@@ -70,6 +76,8 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
 
     entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]
     assert "--categoryExperimentalThirdParty=true" in entry["args"]
+    assert entry["args"][1] == f"chrome-devtools-mcp@{CHROME_DEVTOOLS_MCP_VERSION}"
+    entry["args"][1] = f"chrome-devtools-mcp@{version}"
     shim = npx_shim(tmp_path / "shim", node_modules)
     mcp_env = pix3_env({"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "PIX3_HOME": str(pix3_home)})
     client = McpClient(entry["command"], entry["args"], mcp_env, game)
@@ -80,6 +88,12 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
         assert match is not None, pages
         page = int(match.group(1))
         client.call_tool("select_page", {"pageId": page})
+        # listing and selecting the page does not discover its tools; both 3p tools need pageId
+        assert "Tool pix3_status not found" in tool_error(client, page, {"toolName": "pix3_status"})
+        with pytest.raises(RuntimeError, match="pageId"):
+            client.call_tool("list_3p_developer_tools", {})
+        with pytest.raises(RuntimeError, match="pageId"):
+            client.call_tool("execute_3p_developer_tool", {"toolName": "pix3_status"})
 
         listing = client.call_tool("list_3p_developer_tools", {"pageId": page})
         assert "pix3: Pix3 editor page: " in listing and "Available tools:" in listing
@@ -135,6 +149,8 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
         )
         assert "Failed to parse params as JSON" in tool_error(client, page, {"toolName": "pix3_status", "params": "{"})
         assert "Tool pix3_nope not found" in tool_error(client, page, {"toolName": "pix3_nope"})
+        # usage statistics are off in the launch agent-setup writes: no opt-out notice at start
+        assert "usage statistics" not in client.stderr.decode(errors="replace").lower()
     finally:
         client.close()
 

@@ -11,18 +11,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+# The pinned chrome-devtools-mcp versions the tests run, and the folder each is installed in
+# (tests/node/package.json: 1.11.0 under an npm alias beside 1.10.1).
+CHROME_DEVTOOLS_MCP = {"1.10.1": "chrome-devtools-mcp", "1.11.0": "chrome-devtools-mcp-1.11.0"}
+
 
 def npx_shim(folder: Path, node_modules: Path) -> Path:
     """A folder holding an ``npx`` that execs the local package named ``<pkg>@<version>``."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "npx"
-    bin_js = node_modules / "chrome-devtools-mcp" / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    cases = "".join(
+        f'  chrome-devtools-mcp@{version}) exec node "{node_modules / name / "build" / "src" / "bin" / "chrome-devtools-mcp.js"}" "$@" ;;\n'
+        for version, name in CHROME_DEVTOOLS_MCP.items()
+    )
     script.write_text(
         "#!/bin/sh\n"
         '[ "$1" = "-y" ] && shift\n'
         'pkg="$1"; shift\n'
         'case "$pkg" in\n'
-        f'  chrome-devtools-mcp@1.10.1) exec node "{bin_js}" "$@" ;;\n'
+        f"{cases}"
         "esac\n"
         'echo "npx shim: no local package for $pkg" >&2\n'
         "exit 127\n"
