@@ -4,6 +4,7 @@ pinned chrome-devtools-mcp from tests/node/node_modules (the network is closed h
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -122,3 +123,19 @@ class McpClient:
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def new_page_session(node_modules: Path, config: Path, isolated: bool, index: int, version: str = "1.11.0") -> None:
+    """One agent's short life: chrome-devtools-mcp started on ``config``, one ``new_page`` (in an
+    ``isolatedContext`` when asked), then its stdin closes and it exits (docs/cdp-proxy.md,
+    "Ownership and protection": what it opened is the proxy's to close)."""
+    binary = node_modules / CHROME_DEVTOOLS_MCP[version] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    arguments: dict[str, Any] = {"url": f"data:text/html,<title>session {index}</title>"}
+    if isolated:
+        arguments["isolatedContext"] = f"iso{index}"
+    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, config.parent)
+    try:
+        client.initialize()
+        client.call_tool("new_page", arguments)
+    finally:
+        client.close()
