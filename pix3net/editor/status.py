@@ -17,7 +17,7 @@ from pix3net import probe
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
-from pix3net.chrome.state import read_record
+from pix3net.chrome.state import ChromeRecord, read_record
 
 STATUS_PATH = "/json/pix3/status"
 MIB = 1024 * 1024
@@ -27,8 +27,32 @@ class StatusError(Exception):
     """No owner, or one that does not answer as ours: the sentence says which and what to do."""
 
 
+def agent_count(home: Path) -> int:
+    """How many clients the proxy of ``home`` has now (the editor page's header); raises
+    :class:`StatusError`."""
+    return len(_ask(home)[2].get("clients", []))
+
+
 def gather(home: Path) -> dict[str, Any]:
     """The status as `--json` prints it (keys in this order); raises :class:`StatusError`."""
+    record, version, status = _ask(home)
+    memory = chrome_memory(record.chrome_pid) if record.chrome_pid is not None else None
+    browser = version.get("Browser") if isinstance(version, dict) else None
+    return {
+        "chrome": {
+            "pid": record.chrome_pid,
+            "version": browser,
+            "residentBytes": memory[0] if memory else None,
+            "processes": memory[1] if memory else None,
+        },
+        "owner": {"pid": record.owner_pid, "port": record.port, "startedAt": record.started_at},
+        "editorTab": status.get("editorTab"),
+        "clients": [c for c in status.get("clients", []) if isinstance(c, dict)],
+    }
+
+
+def _ask(home: Path) -> tuple[ChromeRecord, Any, dict[str, Any]]:
+    """The record, `/json/version` and `/json/pix3/status` of the proxy it names."""
     record = read_record(home)
     if record is None or record.owner_pid is None:
         raise StatusError(f"no Chrome owner recorded in {home / 'chrome.json'}: start one with `pix3 editor`.")
@@ -53,19 +77,7 @@ def gather(home: Path) -> dict[str, Any]:
         ) from None
     if not isinstance(status, dict):
         raise StatusError(f"the CDP proxy on 127.0.0.1:{record.port} has no status (an older pix3): restart it.")
-    memory = chrome_memory(record.chrome_pid) if record.chrome_pid is not None else None
-    browser = version.get("Browser") if isinstance(version, dict) else None
-    return {
-        "chrome": {
-            "pid": record.chrome_pid,
-            "version": browser,
-            "residentBytes": memory[0] if memory else None,
-            "processes": memory[1] if memory else None,
-        },
-        "owner": {"pid": record.owner_pid, "port": record.port, "startedAt": record.started_at},
-        "editorTab": status.get("editorTab"),
-        "clients": [c for c in status.get("clients", []) if isinstance(c, dict)],
-    }
+    return record, version, status
 
 
 def _who(client: dict[str, Any]) -> str:

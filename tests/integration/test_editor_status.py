@@ -1,6 +1,7 @@
 """`pix3 editor --status [--json]` as a real process against an owner over the fake Chrome
 (docs/editor.md, "Status"): Chrome, the editor tab, each client with what it owns; no owner, a
-port that is not ours, and `--json` alone."""
+port that is not ours, and `--json` alone. The editor page's agent count (`GET
+/__pix3/api/agents` of the real dev server) comes from the same status."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import signal
 from pathlib import Path
 
+import httpx
 import trio
 
 from pix3net.cdp._wsclient import WsClient
@@ -17,6 +19,7 @@ from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import ChromeRecord, read_record, write_record
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import fake_chrome_wrapper
+from tests.support.devserver import dev_server
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import processes_with
@@ -103,3 +106,19 @@ def test_status_without_an_owner_or_with_a_port_that_is_not_ours(pix3_home: Path
     assert (
         done.returncode == 2 and done.stderr == "pix3 editor: --json goes with --status (pix3 editor --status --json)\n"
     )
+
+
+def _agents_of_a_dev_server(tmp_path: Path, env: dict[str, str]) -> object:
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    (project / "pix3project.yaml").write_text("version: 1.0.0\n")
+    with dev_server(project, env=env) as server:
+        return httpx.get(f"{server.url}/__pix3/api/agents", headers={"X-Pix3": "1"}).json()
+
+
+def test_the_page_count_says_why_without_a_proxy(pix3_home: Path, tmp_path: Path) -> None:
+    answer = _agents_of_a_dev_server(tmp_path, {"PIX3_HOME": str(pix3_home)})
+    assert answer == {
+        "agents": None,
+        "detail": f"no Chrome owner recorded in {pix3_home / 'chrome.json'}: start one with `pix3 editor`.",
+    }
