@@ -5,7 +5,9 @@ with their schemas, runs each, and a bad call comes back as the client's own val
 
 What docs/bridge.md tells agents is checked here for both versions: the tools are found only
 after `list_3p_developer_tools` (or `navigate_page`) on the page — `list_pages` and `select_page`
-are not enough — and both 3p tools need `pageId`."""
+are not enough — and both 3p tools need `pageId`. With 1.11.0's WebMCP category on, the page's
+`document.modelContext` tools are listed by `list_webmcp_tools` and run through the proxy, while
+`list_3p_developer_tools` still names each tool once (docs/bridge.md, "WebMCP")."""
 
 from __future__ import annotations
 
@@ -157,6 +159,51 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
     chrome_pid = record["chromePid"]
     assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
     assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
+    pid = dev_pid(game)
+    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
+    assert wait_gone(pid)
+
+
+def test_webmcp_lists_the_page_tools_once_through_the_proxy(
+    tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
+) -> None:
+    game = make_game_project(tmp_path / "game")
+    wrapper, argv_file = chrome_wrapper(tmp_path, chromium)
+    cdp = free_port()
+    env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
+    done = run_pix3(
+        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
+    )
+    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
+    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
+    if (game / ".pix3" / "dev.json").exists():
+        cleanup.pids.append(dev_pid(game))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "--enable-features=WebMCP" in argv_file.read_text().splitlines()
+    assert run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env).returncode == 0
+    entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]
+    shim = npx_shim(tmp_path / "shim", node_modules)
+    mcp_env = pix3_env({"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "PIX3_HOME": str(pix3_home)})
+    client = McpClient(entry["command"], [*entry["args"], "--categoryExperimentalWebmcp=true"], mcp_env, game)
+    try:
+        client.initialize()
+        client.call_tool("list_pages", {})
+        registered = client.call_tool(
+            "evaluate_script", {"pageId": 1, "function": "async () => (await window.__pix3WebMcp).join(' ')"}
+        )
+        assert " ".join(TOOLS) in registered
+        webmcp = client.call_tool("list_webmcp_tools", {"pageId": 1})
+        assert sorted(re.findall(r'^name="(pix3_\w+)"', webmcp, re.MULTILINE)) == sorted(TOOLS)
+        listing = client.call_tool("list_3p_developer_tools", {"pageId": 1})
+        assert [name for name, _, _ in TOOL_LINE.findall(listing)] == TOOLS  # once, as the pix3 group
+        assert "WebMCP Tools" not in listing
+        ran = client.call_tool("execute_webmcp_tool", {"pageId": 1, "toolName": "pix3_status"})
+        answer = json.loads(ran[ran.index("{") : ran.rindex("}") + 1])
+        assert answer["status"] == "Completed" and answer["output"]["activeScene"] == "res://scenes/main.pix3scene"
+    finally:
+        client.close()
+    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
+    assert wait_gone(record["ownerPid"])
     pid = dev_pid(game)
     assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
     assert wait_gone(pid)

@@ -619,3 +619,21 @@ def test_connect_options_from_the_websocket_url() -> None:
     assert connect_options("/pix3/page/T1?keep=true&client=my%20script") == (True, "my script")
     assert connect_options("/pix3?keep=0&client=" + "x" * 100) == (False, "x" * 64)
     assert connect_options("/pix3?client=%1b%5b31m") == (False, "[31m")  # no control characters in a log
+
+
+def test_webmcp_events_go_to_the_client_whose_page_session_enabled_them() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    info = {"sessionId": "PA", "targetInfo": {"targetId": "T1", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    assert ask(router, A, {"id": 1, "method": "WebMCP.enable", "sessionId": "PA"})[0][0] == "chrome"
+    added = {"method": "WebMCP.toolsAdded", "params": {"tools": [{"name": "pix3_status"}]}, "sessionId": "PA"}
+    assert sent(router.from_chrome(j(added))) == [(A, added)]
+    # B cannot reach A's page session, nor its WebMCP domain
+    assert refused_session(ask(router, B, {"id": 2, "method": "WebMCP.enable", "sessionId": "PA"}))
+
+
+def refused_session(actions: list[Any]) -> bool:
+    [(_, reply)] = actions
+    return bool(reply["error"]["code"] == -32001)
