@@ -23,7 +23,7 @@ import pytest
 import trio
 
 from pix3net import wscall
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp._wsclient import Closed, WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.memory import chrome_memory
 from pix3net.chrome.state import read_record
@@ -188,3 +188,32 @@ def test_chrome_devtools_mcp_sessions_leave_chrome_as_they_found_it(live: Live, 
     after = chrome_memory(live.chrome_pid)
     assert after is not None
     assert after[0] <= before[0] * (1 + MEMORY_MARGIN), (before, after)
+
+
+def test_the_editor_tab_closed_or_crashed_anyway_is_open_again_within_2_s(live: Live) -> None:
+    headers = [("Authorization", f"Bearer {live.token}")]
+
+    async def send(target: str, method: str, params: dict[str, Any]) -> None:
+        async with await WsClient.connect(live.port, f"/pix3/page/{target}", headers) as page:
+            await page.send(json.dumps({"id": 1, "method": method, "params": params}))
+            with trio.move_on_after(1), contextlib.suppress(Closed):  # its answer, if the page lives to give one
+                await page.receive()
+
+    cases = (
+        ("closed", "Runtime.evaluate", {"expression": "window.close()"}),
+        ("crashed", "Page.navigate", {"url": "chrome://crash"}),  # its renderer dies
+    )
+    for how, method, params in cases:
+        editor = live.editor()
+        start = time.monotonic()
+        trio.run(send, editor, method, params)
+        while True:  # a new editor tab, at the same address
+            infos = live.call("Target.getTargets")["targetInfos"]
+            pages = [t for t in infos if t["type"] == "page"]
+            if [t["url"] for t in pages] == [EDITOR_URL] and pages[0]["targetId"] != editor:
+                break
+            assert time.monotonic() - start < 2.0, (how, pages)
+            time.sleep(0.05)
+        log = (live.home / "chrome-owner.log").read_text()
+        assert f"editor tab {editor} was {how}" in log or f"editor tab {editor} {how}" in log, log[-2000:]
+    assert "editor tab opened again" in (live.home / "chrome-owner.log").read_text()
