@@ -1,6 +1,6 @@
 """The resident memory of Chrome's processes, from /proc (Linux): the browser process and every
 process below it (renderers, GPU, utility). Standard library only: `pix3 editor --status` reads
-it without trio (docs/chrome-owner.md, "Status")."""
+it without trio (docs/editor.md, "Status")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chrome's resident memory from a /proc tree (docs/chrome-owner.md, "Status"): a fake /proc with
+"""Chrome's resident memory from a /proc tree (docs/editor.md, "Status"): a fake /proc with
 a browser, two children, a grandchild, a stranger and a comm with spaces and parentheses."""
 
 from __future__ import annotations
