@@ -89,6 +89,8 @@ class Owners:
         self.target_owner: dict[str, int] = {}
         self.context_owner: dict[str, int] = {}
         self.editor: str | None = None
+        self.editor_tab: str | None = None  # the `tab` target holding the editor page, once seen
+        self.tabs: set[str] = set()  # targets clients' sessions were told are of type `tab`
         self.editor_url = ""
         self.page_urls: dict[str, str] = {}  # page targets Chrome reported → their URL
         self.reported = False  # Chrome has reported the targets it had when the proxy started
@@ -115,8 +117,9 @@ class Owners:
             return f"{method} is refused: the browser belongs to pix3 and other clients share it ({STOP_HINT})"
         if method in ("Page.close", "Page.crash") and session_target is not None and session_target == self.editor:
             return f"{method} is refused: this session is attached to the pix3 editor tab, which clients share ({STOP_HINT})"
-        if method == CLOSE_TARGET and self.editor is not None and params.get("targetId") == self.editor:
-            return f"{method} is refused: {self.editor} is the pix3 editor tab, which clients share ({STOP_HINT})"
+        target = params.get("targetId") if method == CLOSE_TARGET else None
+        if target is not None and target in (self.editor, self.editor_tab):
+            return f"{method} is refused: {target} is the pix3 editor tab, which clients share ({STOP_HINT})"
         if method == DISPOSE_CONTEXT:
             context = params.get("browserContextId")
             if not isinstance(context, str) or self.context_owner.get(context) != client:
@@ -203,10 +206,11 @@ class Owners:
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)
+        self.tabs.discard(target)
         client = self.target_owner.pop(target, None)
         if client is not None and client in self.holdings:
             self.holdings[client].targets.discard(target)
         if target == self.editor:
-            self.editor = None
+            self.editor = self.editor_tab = None
             return True
         return False

@@ -51,6 +51,9 @@ TARGET_CREATED = "Target.targetCreated"
 TARGET_CHANGED = "Target.targetInfoChanged"
 TARGET_DESTROYED = "Target.targetDestroyed"
 TARGET_CRASHED = "Target.targetCrashed"
+# Every target but the browser: tab targets too (Chrome's default leaves them out), so that the
+# tabs the router learns of are forgotten when they go.
+DISCOVER_FILTER = [{"type": "browser", "exclude": True}, {}]
 SESSION_ENDED = "Browser.close: this client's session ended; Chrome stays up for the others"
 
 
@@ -253,7 +256,7 @@ class Router:
         if self.chrome_is_gone:
             return []
         pipe_id = self._allocate(_Watch())
-        return [ToChrome(_command(pipe_id, "Target.setDiscoverTargets", {"discover": True}))]
+        return [ToChrome(_command(pipe_id, "Target.setDiscoverTargets", {"discover": True, "filter": DISCOVER_FILTER}))]
 
     def open_client(self, client: int, page: str | None = None, *, keep: bool = False) -> list[Action]:
         """Attach a new client's root session; answered later by :class:`Attached`. ``keep``: what
@@ -429,8 +432,16 @@ class Router:
                 self._parent[child] = message.session
                 info = params.get("targetInfo") if isinstance(params, dict) else None
                 target = info.get("targetId") if isinstance(info, dict) else None
-                if isinstance(target, str):
+                if isinstance(info, dict) and isinstance(target, str):
                     self._session_target[child] = target
+                    # Chrome's tab targets hold a page each (puppeteer attaches the tab first, then
+                    # the page below it): the editor page's tab is the editor tab too.
+                    if info.get("type") == "tab":
+                        self.owners.tabs.add(target)
+                    elif target == self.owners.editor:
+                        above = self._session_target.get(message.session)
+                        if above in self.owners.tabs:
+                            self.owners.editor_tab = above
             elif isinstance(child, str) and method == DETACHED and self._owner.get(child) == client:
                 self._forget_tree(child)
         drop = message.session == known.root
@@ -538,7 +549,7 @@ class Router:
         elif method == TARGET_CRASHED:
             target = params.get("targetId")
             if isinstance(target, str) and target == self.owners.editor:
-                self.owners.editor = None
+                self.owners.editor = self.owners.editor_tab = None
                 # The crashed tab shows Chrome's error page: it goes, a fresh one comes.
                 return [
                     self._quiet("Target.closeTarget", {"targetId": target}),

@@ -391,7 +391,11 @@ def created(target: str, kind: str = "page", **more: Any) -> bytes:
 def discovering(router: Router, pages: tuple[str, ...] = ("ED",)) -> None:
     """The proxy's start: discovery on the pipe root; Chrome reports the pages it has, then answers."""
     [(where, command)] = sent(router.watch_targets())
-    assert (where, command["method"], command["params"]) == ("chrome", "Target.setDiscoverTargets", {"discover": True})
+    assert (where, command["method"], command["params"]) == (
+        "chrome",
+        "Target.setDiscoverTargets",
+        {"discover": True, "filter": [{"type": "browser", "exclude": True}, {}]},
+    )
     for page in pages:
         assert router.from_chrome(created(page, url=EDITOR_URL)) == []
     assert router.from_chrome(j({"id": command["id"], "result": {}})) == []
@@ -637,3 +641,23 @@ def test_webmcp_events_go_to_the_client_whose_page_session_enabled_them() -> Non
 def refused_session(actions: list[Any]) -> bool:
     [(_, reply)] = actions
     return bool(reply["error"]["code"] == -32001)
+
+
+def test_the_tab_that_holds_the_editor_page_is_refused_too() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    # puppeteer's way: the tab target first, then the page inside it on the tab's session
+    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB1", "type": "tab"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": tab, "sessionId": "SA"}))
+    page = {"sessionId": "SP", "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
+    why = refused_with(ask(router, A, {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "TAB1"}}), A, 1)
+    assert why.startswith("Target.closeTarget is refused: TAB1 is the pix3 editor tab")
+    # another tab may be closed
+    other = {"sessionId": "SU", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": other, "sessionId": "SA"}))
+    assert ask(router, A, {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}})[0][0] == "chrome"
+    # a tab that goes is forgotten
+    router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
+    assert "TAB2" not in router.owners.tabs
