@@ -349,7 +349,7 @@ class Router:
         if isinstance(entry, _Attach):
             return self._attached(entry, message.body())
         if isinstance(entry, _Watch):
-            return self._reported()
+            return self._reported(message.body())
         if isinstance(entry, _Reopen):
             return self._reopened(entry, message.body())
         return []
@@ -557,8 +557,10 @@ class Router:
                 ]
         return []
 
-    def _reported(self) -> list[Action]:
+    def _reported(self, body: dict[str, Any]) -> list[Action]:
         self.owners.reported = True
+        if "error" in body:  # nothing was reported: no editor tab to open again on a guess
+            return [Note(f"target discovery failed ({_error_text(body)}): pages opened by pages are not tracked")]
         if self.owners.editor is None and self.editor_url:
             return self._reopen("no editor tab was open")
         return []

@@ -661,3 +661,13 @@ def test_the_tab_that_holds_the_editor_page_is_refused_too() -> None:
     # a tab that goes is forgotten
     router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
     assert "TAB2" not in router.owners.tabs
+
+
+def test_discovery_refused_by_chrome_opens_nothing_on_a_guess() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    [(_, command)] = sent(router.watch_targets())
+    refused = j({"id": command["id"], "error": {"code": -32602, "message": "Invalid parameters"}})
+    assert router.from_chrome(refused) == [
+        Note("target discovery failed (Invalid parameters): pages opened by pages are not tracked")
+    ]
+    assert router.editor is None
