@@ -35,6 +35,8 @@ CREATE_CONTEXT = "Target.createBrowserContext"
 DISPOSE_CONTEXT = "Target.disposeBrowserContext"
 CLOSE_TARGET = "Target.closeTarget"
 BROWSER_CLOSE = "Browser.close"
+# The old, unflattened way to talk to a target: a whole message wrapped in this one.
+SEND_TO_TARGET = "Target.sendMessageToTarget"
 # The methods the router looks at twice; every other message is relayed without a second look.
 WATCHED = frozenset(
     {
@@ -47,10 +49,11 @@ WATCHED = frozenset(
         "Browser.crashGpuProcess",
         "Page.close",
         "Page.crash",
+        SEND_TO_TARGET,
     }
 )
 # Methods that need the message's params (parsed again: they are small and rare).
-NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET})
+NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET, SEND_TO_TARGET})
 
 
 def connect_options(target: str) -> tuple[bool, str | None]:
@@ -117,6 +120,12 @@ class Owners:
             return f"{method} is refused: the browser belongs to pix3 and other clients share it ({STOP_HINT})"
         if method in ("Page.close", "Page.crash") and session_target is not None and session_target == self.editor:
             return f"{method} is refused: this session is attached to the pix3 editor tab, which clients share ({STOP_HINT})"
+        if method == SEND_TO_TARGET and session_target is not None and session_target == self.editor:
+            # What it wraps is not read: a flat session (attachToTarget flatten: true) is checked.
+            return (
+                f"{method} is refused on the pix3 editor tab: attach with flatten: true and send the"
+                " command on that session"
+            )
         target = params.get("targetId") if method == CLOSE_TARGET else None
         if target is not None and target in (self.editor, self.editor_tab):
             return f"{method} is refused: {target} is the pix3 editor tab, which clients share ({STOP_HINT})"

@@ -32,6 +32,7 @@ from pix3net.cdp._owners import (
     GRACE_SECONDS,
     NEEDS_PARAMS,
     REFUSED,
+    SEND_TO_TARGET,
     WATCHED,
     Owners,
 )
@@ -288,7 +289,11 @@ class Router:
             return self._forward(client, known, request)  # answered -32001 / -32000 there
         method = request.method
         params = _params(text) if method in NEEDS_PARAMS else {}
-        why = self.owners.refusal(client, method, params, self._session_target.get(session))
+        on = self._session_target.get(session)
+        if method == SEND_TO_TARGET:  # the target it writes to, not the session it is sent on
+            inner = params.get("sessionId")
+            on = self._session_target.get(inner) if isinstance(inner, str) else params.get("targetId")
+        why = self.owners.refusal(client, method, params, on)
         echo = request.session_json() if request.has_session else None
         if why is not None:
             return [ToClient(client, (error_reply(request.id_text, REFUSED, why, echo),))]

@@ -671,3 +671,17 @@ def test_discovery_refused_by_chrome_opens_nothing_on_a_guess() -> None:
         Note("target discovery failed (Invalid parameters): pages opened by pages are not tracked")
     ]
     assert router.editor is None
+
+
+def test_the_unflattened_way_to_the_editor_tab_is_refused() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    info = {"sessionId": "NF", "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    inner = json.dumps({"id": 1, "method": "Page.close"})
+    for params in ({"sessionId": "NF", "message": inner}, {"targetId": "ED", "message": inner}):
+        why = refused_with(ask(router, A, {"id": 3, "method": "Target.sendMessageToTarget", "params": params}), A, 3)
+        assert why.startswith("Target.sendMessageToTarget is refused on the pix3 editor tab")
+    other = {"targetId": "OTHER", "message": inner}
+    assert ask(router, A, {"id": 4, "method": "Target.sendMessageToTarget", "params": other})[0][0] == "chrome"
