@@ -104,9 +104,9 @@ def live(tmp_path_factory: pytest.TempPathFactory, chromium: str, node_modules: 
             os.waitpid(started.pid, 0)
 
 
-def _puppeteer(live: Live, mode: str) -> Any:
+def _puppeteer(live: Live, mode: str, *more: str) -> Any:
     done = subprocess.run(
-        ["node", str(JS / "owners_client.cjs"), live.endpoint, live.token, mode],
+        ["node", str(JS / "owners_client.cjs"), live.endpoint, live.token, mode, *more],
         env={**os.environ, "NODE_PATH": str(live.node_modules)},
         capture_output=True,
         text=True,
@@ -168,6 +168,11 @@ def test_browser_crash_and_closing_the_editor_tab_are_refused_and_the_others_go_
     refusals = trio.run(scenario)
     assert all("pix3 editor --stop-chrome" in why for why in refusals), refusals
     assert refusals[0].startswith("Browser.crash is refused")
+    # puppeteer: by the page target, by the tab target that holds it, with page.close()
+    tried = _puppeteer(live, "editor", EDITOR_URL)
+    assert tried["page"] == editor and tried["tab"] != editor
+    assert all(why is not None and "pix3 editor --stop-chrome" in why for why in tried["refused"]), tried
+    assert f"{tried['tab']} is the pix3 editor tab" in tried["refused"][1]
     assert live.editor() == editor and pid_alive(live.chrome_pid)
 
 
