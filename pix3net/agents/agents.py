@@ -25,8 +25,9 @@ class Agent:
 
 CLAUDE = Agent("claude", "Claude Code", ".mcp.json", _json.current, _json.expected, _json.render)
 CODEX = Agent("codex", "Codex", ".codex/config.toml", _toml.current, _toml.expected, _toml.render)
-# Beyond the reference: pi reads MCP servers from `.pi/mcp.json` (pi-mcp-adapter), the same
-# `{"mcpServers": {name: {command, args}}}` shape as Claude Code's file.
+# Beyond the reference: pi reads MCP servers from `.pi/mcp.json` itself (built in since pi 0.99),
+# in a project it trusts (docs/agent-setup.md), the same `{"mcpServers": {name: {command, args}}}`
+# shape as Claude Code's file.
 PI = Agent("pi", "pi", ".pi/mcp.json", _json.current, _json.expected, _json.render)
 
 AGENTS: dict[str, Agent] = {a.key: a for a in (CLAUDE, CODEX, PI)}

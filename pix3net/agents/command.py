@@ -91,7 +91,11 @@ def _notes(targets: list[Agent], launch_line: str) -> list[str]:
             f" at once: `claude mcp add --scope user pix3-browser -- {launch_line}`."
         )
     if PI in targets:
-        lines.append("pi reads .pi/mcp.json through its MCP adapter (pi-mcp-adapter); start a new pi session.")
+        lines.append(
+            "pi reads .pi/mcp.json itself (MCP is built in since pi 0.99; no adapter), but only in a project it"
+            " trusts: start pi here and trust the project when it asks (or type /trust; the decision is kept in"
+            " ~/.pi/agent/trust.json), or run `pi --approve` to trust it for one session. Then start a new pi session."
+        )
     return lines
 
 

@@ -28,7 +28,7 @@ from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import profile_dir, read_record
 from pix3net.editor import _cdp
 from pix3net.editor.forwards import drop_gone
-from pix3net.editor.reuse import display_home_path
+from pix3net.editor.reuse import display_home_path, reused_lines
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
 TAB_POLL_S = 0.02
@@ -219,7 +219,9 @@ def finish(prepared: Prepared, url: str, emit: Callable[[str], None] = print) ->
         else:
             _open_and_check(choice.port, token, url, new_window=not choice.headless)
             how = f"opened the editor in a new {'tab' if choice.headless else 'window'}"
-        emit(f"Chrome:     {choice.browser or 'unknown browser'} already behind {endpoint}; {how}.")
+        for line in reused_lines(choice.browser, choice.port, how, headless=choice.headless,
+                                 asked_headless=prepared.headless):  # fmt: skip
+            emit(line)
         return ChromeResult(choice.port, token)
     if prepared.launch_url != url:
         _open_and_check(choice.port, token, url, new_window=not prepared.headless, launched_on=prepared.launch_url)

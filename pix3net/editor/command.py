@@ -220,10 +220,11 @@ def _chrome_step(home: Path, url: str, preferred: int, headless: bool, io: _Out)
     (our proxy on the preferred port has the tab) is reuse.py: one probe, nothing more."""
     from pix3net.editor.reuse import reused_chrome
 
-    fast = reused_chrome(home, url, preferred, os.environ)
+    fast = reused_chrome(home, url, preferred, os.environ, asked_headless=headless)
     if fast is not None:
-        port, token, line = fast
-        io.line(line)
+        port, token, lines = fast
+        for line in lines:
+            io.line(line)
         return port, token
     from pix3net.editor.browser import ChromeStepError, chrome_step
 

@@ -16,19 +16,46 @@ from pix3net import probe
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.discover import find_chrome
 
+# Said when `pix3 editor` reuses a Chrome that runs headless for someone who did not ask for
+# --headless: there is no window to look at, and this is how to get one (docs/editor.md, step 9).
+HEADLESS_NOTE = (
+    "            That Chrome runs headless, so it has no window: for one, stop it with `pix3 editor --stop-chrome`"
+    " (the editor tabs of every project in it close), then run `pix3 editor` without --headless."
+)
+
+
+def reused_lines(browser: str | None, port: int, how: str, *, headless: bool, asked_headless: bool) -> list[str]:
+    """The ``Chrome:`` line for a Chrome our proxy already runs (``(headless)`` when it is), and
+    :data:`HEADLESS_NOTE` when it is headless and the user did not ask for that."""
+    shown = f"{browser or 'unknown browser'}{' (headless)' if headless else ''}"
+    lines = [f"Chrome:     {shown} already behind ws://127.0.0.1:{port}/pix3; {how}."]
+    if headless and not asked_headless:
+        lines.append(HEADLESS_NOTE)
+    return lines
+
 
 def reused_chrome(
-    home: Path, editor_url: str, preferred: int, env: Mapping[str, str], platform: str = sys.platform
-) -> tuple[int, str, str] | None:
-    """(port, token, the ``Chrome:`` line) when our proxy on ``preferred`` has the editor tab open."""
+    home: Path,
+    editor_url: str,
+    preferred: int,
+    env: Mapping[str, str],
+    platform: str = sys.platform,
+    *,
+    asked_headless: bool = False,
+) -> tuple[int, str, list[str]] | None:
+    """(port, token, the lines to print) when our proxy on ``preferred`` has the editor tab open."""
     if find_chrome(env, platform) is None:
         return None  # the Chrome step says "No Chrome found", as it always has
     token = ensure_token(home)
     seen = probe.ours(preferred, token)
     if seen is None or not any(page.startswith(editor_url) for page in seen.pages):
         return None
-    line = f"Chrome:     {seen.browser} already behind ws://127.0.0.1:{preferred}/pix3; the editor tab is open there."
-    return preferred, token, line
+    how = "the editor tab is open there"
+    return (
+        preferred,
+        token,
+        reused_lines(seen.browser, preferred, how, headless=seen.headless, asked_headless=asked_headless),
+    )
 
 
 def display_home_path(home: Path, name: str) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pix3tools._diagnostic import Diagnostic
 from pix3tools.check._layout import Layout, prepare
 from pix3tools.check._typescript import (
     TypeCheckRun,
@@ -22,9 +23,16 @@ from pix3tools.check._typescript import (
     start_typecheck,
 )
 from pix3tools.core import CLI_VERSION
-from pix3tools.scripttypes import check_root_files
+from pix3tools.scripttypes import USE_GENERATED_TYPES, check_root_files
 
-Diagnostic = dict[str, Any]
+# What works today when the @pix3 packages cannot be installed: the kit's tsconfig.json, which
+# extends ours (the generated @pix3/runtime types and three's published ones).
+KIT_TYPES_FIX = (
+    f"{USE_GENERATED_TYPES} — the kit then writes a tsconfig.json that extends "
+    ".pix3/tsconfig.check.json, and pix3 check type-checks the scripts against the @pix3/runtime types pix3 "
+    "generates and three's published types (move yours back once the packages are on npm)"
+)
+
 SyncFn = Callable[[Path, bool], Any]
 """The flush client: ``(root, no_sync) -> outcome`` with ``status`` (``"flushed"``, ``"unsynced"``, …),
 ``url`` and ``message``; None when there is nothing to ask."""
@@ -68,8 +76,7 @@ def begin_check(
     # 1. Flush the editor's unsaved scenes (a dead server is ignored).
     flushed = sync(root, options.no_sync)
     if getattr(flushed, "status", None) == "unsynced":
-        own.append({"code": "E_EDITOR_UNSYNCED", "severity": "error", "file": "pix3project.yaml",
-                    "message": flushed.message})  # fmt: skip
+        own.append(Diagnostic("E_EDITOR_UNSYNCED", "pix3project.yaml", flushed.message))
 
     # 4 (early). The tsconfig layout and TypeScript, so tsc runs while validate reads the scenes.
     ts_started = time.perf_counter()
@@ -82,21 +89,15 @@ def begin_check(
     if layout.unavailable is not None:
         unavailable.append(TypeScriptUnavailable(str(layout.unavailable), layout.unavailable.fix))
     if layout.dependencies_missing:
-        exists = (root / "package.json").exists()
-        own.append({
-            "severity": "error", "code": "E_DEPENDENCIES_MISSING", "file": "package.json" if exists else "tsconfig.json",
-            "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
-            "node_modules — and there is no node_modules. The type-check was skipped; the scenes were still validated.",
-            "fix": "npm install",
-        })  # fmt: skip
+        own.append(_dependencies_missing(root, layout.unpublished))
     else:
         if layout.runtime_missing:
-            own.append({
-                "severity": "warning", "code": "W_RUNTIME_NOT_INSTALLED", "file": "tsconfig.json",
-                "message": "This project has its own tsconfig.json, so its scripts are type-checked against its own "
+            own.append(Diagnostic(
+                "W_RUNTIME_NOT_INSTALLED", "tsconfig.json",
+                "This project has its own tsconfig.json, so its scripts are type-checked against its own "
                 f"node_modules — and node_modules/@pix3/runtime is missing (this CLI ships {CLI_VERSION}).",
-                "fix": "npm install in the project, then run pix3 check again",
-            })  # fmt: skip
+                fix="npm install in the project, then run pix3 check again",
+            ))  # fmt: skip
         try:
             typescript = resolve_typescript(root, home, offline=options.offline, env=env, install=install)
             if not unavailable:
@@ -107,3 +108,21 @@ def begin_check(
             unavailable.append(error)
     ts_elapsed = time.perf_counter() - ts_started
     return Begun(root, options, started, flushed, layout, typescript, process, unavailable, own, ts_elapsed)
+
+
+def _dependencies_missing(root: Path, unpublished: tuple[str, ...]) -> Diagnostic:
+    """``E_DEPENDENCIES_MISSING``: the reference's sentence, then — when ``package.json`` names
+    packages npm does not have yet — why ``npm install`` cannot help and what does."""
+    file = "package.json" if (root / "package.json").exists() else "tsconfig.json"
+    message = (
+        "This project has its own tsconfig.json, so its scripts are type-checked against its own node_modules — "
+        "and there is no node_modules. The type-check was skipped; the scenes were still validated."
+    )
+    if not unpublished:
+        return Diagnostic("E_DEPENDENCIES_MISSING", file, message, fix="npm install")
+    names = ", ".join(unpublished)
+    message += (
+        f" package.json names {names}, which are not published on npm yet (npm install fails with E404): "
+        "type-check against the types pix3 generates instead."
+    )
+    return Diagnostic("E_DEPENDENCIES_MISSING", file, message, fix=KIT_TYPES_FIX)

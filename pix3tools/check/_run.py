@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pix3tools._diagnostic import Diagnostic
 from pix3tools.check._begin import Begun, CheckOptions, SyncFn, begin_check
 from pix3tools.check._layout import Layout, installed_version
 from pix3tools.check._typescript import TsResult, TypeScriptUnavailable, finish_typecheck
@@ -26,7 +27,6 @@ from pix3tools.core import CLI_VERSION
 if TYPE_CHECKING:
     from pix3tools.check._chain import ChainIssue
 
-Diagnostic = dict[str, Any]
 ValidateFn = Callable[[Path, bool], Mapping[str, Any]]
 __all__ = ["CheckOptions", "SyncFn", "finish_check", "human_report", "run_check", "validate_project"]
 
@@ -117,22 +117,22 @@ def _version_gate(root: Path) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     runtime = installed_version(root, "@pix3/runtime")
     if runtime is not None and runtime != CLI_VERSION:
-        found.append({
-            "severity": "error", "code": "E_RUNTIME_VERSION", "file": "node_modules/@pix3/runtime/package.json",
-            "message": f"The project installs @pix3/runtime {runtime}, but this CLI validates and runs scenes with the "
+        found.append(Diagnostic(
+            "E_RUNTIME_VERSION", "node_modules/@pix3/runtime/package.json",
+            f"The project installs @pix3/runtime {runtime}, but this CLI validates and runs scenes with the "
             f"@pix3/runtime {CLI_VERSION} bundled into it — its answers would be about an engine the game does not ship.",
-            "fix": f"run the project's own CLI (npx pix3 …, @pix3/cli {runtime}), or npm install "
+            fix=f"run the project's own CLI (npx pix3 …, @pix3/cli {runtime}), or npm install "
             f"@pix3/runtime@{CLI_VERSION} @pix3/cli@{CLI_VERSION}",
-        })  # fmt: skip
+        ))  # fmt: skip
     for name in _LOCKSTEP:
         version = installed_version(root, name)
         if version is not None and version != CLI_VERSION:
-            found.append({
-                "severity": "warning", "code": "W_PIX3_VERSION_MISMATCH", "file": f"node_modules/{name}/package.json",
-                "message": f"{name} {version} is installed; this CLI is {CLI_VERSION}. The @pix3/* packages are "
+            found.append(Diagnostic(
+                "W_PIX3_VERSION_MISMATCH", f"node_modules/{name}/package.json",
+                f"{name} {version} is installed; this CLI is {CLI_VERSION}. The @pix3/* packages are "
                 "released in lockstep, so the editor or the build may differ from what the kit and the CLI describe.",
-                "fix": f"npm install {name}@{CLI_VERSION}",
-            })  # fmt: skip
+                fix=f"npm install {name}@{CLI_VERSION}",
+            ))  # fmt: skip
     return found
 
 
@@ -140,7 +140,7 @@ def _chain_diagnostic(issue: ChainIssue) -> Diagnostic:
     code, what, fix = _CHAIN_WHAT[issue.kind]
     via = f" (imported from {issue.via})" if issue.via != issue.file else ""
     message = f"{what} in a module the editor runs{via}: `{issue.text}`{_CHAIN_TAIL}"
-    return {"severity": "warning", "code": code, "file": issue.file, "line": issue.line, "message": message, "fix": fix}
+    return Diagnostic(code, issue.file, message, line=issue.line, fix=fix)
 
 
 def _generated_gap(layout: Layout, code: int, message: str) -> bool:
@@ -189,10 +189,10 @@ def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
     kit_version = _kit_version(root)
     kit: list[Diagnostic] = []
     if kit_version is not None and kit_version != CLI_VERSION:
-        kit.append({"severity": "warning", "code": "W_KIT_OUTDATED", "file": "pix3project.yaml",
-                    "path": "metadata.agentKit.version",
-                    "message": f"The agent kit here is {kit_version}; this CLI is {CLI_VERSION}.",
-                    "fix": "pix3 kit --update (it never overwrites kit files you edited)"})  # fmt: skip
+        kit.append(Diagnostic("W_KIT_OUTDATED", "pix3project.yaml",
+                              f"The agent kit here is {kit_version}; this CLI is {CLI_VERSION}.",
+                              path=("metadata", "agentKit", "version"),
+                              fix="pix3 kit --update (it never overwrites kit files you edited)"))  # fmt: skip
     chain = scan_chain(root)
     files: dict[str, str] = {f["file"]: f["sha256"] for f in validated.get("files", [])}
     _hash_into(files, root, chain.files)
@@ -207,11 +207,7 @@ def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
             unavailable.append(error)
     ts_elapsed += time.perf_counter() - ts_wait
     for missing in unavailable:
-        diagnostic: Diagnostic = {"severity": "error", "code": "E_TYPECHECK_UNAVAILABLE", "file": layout.tsconfig,
-                                  "message": str(missing)}  # fmt: skip
-        if missing.fix:
-            diagnostic["fix"] = missing.fix
-        own.append(diagnostic)
+        own.append(Diagnostic("E_TYPECHECK_UNAVAILABLE", layout.tsconfig, str(missing), fix=missing.fix or None))
     if result is not None and typescript is not None:
         typecheck.ran = True
         typecheck.typescript = {"version": result.version, "source": typescript.source}
@@ -222,12 +218,9 @@ def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
             if _generated_gap(layout, d.ts_code, d.message):
                 hidden += 1
                 continue
-            entry: Diagnostic = {"severity": "error", "code": "E_TYPE",
-                                 "file": _project_path(root, d.file) if d.file else layout.tsconfig}  # fmt: skip
-            if d.line is not None and d.file:
-                entry["line"] = d.line
-            entry["message"] = f"TS{d.ts_code}: {d.message}"
-            own.append(entry)
+            file = _project_path(root, d.file) if d.file else layout.tsconfig
+            line = d.line if d.file else None
+            own.append(Diagnostic("E_TYPE", file, f"TS{d.ts_code}: {d.message}", line=line))
         if hidden:
             notes.append(
                 f"{hidden} import(s) from @pix3/runtime of names its generated declarations do not list were not "
@@ -242,7 +235,7 @@ def finish_check(begun: Begun, validate: ValidateFn) -> dict[str, Any]:
 
     _hash_into(files, root, typecheck.root_files)
     diagnostics = sorted(
-        [*validated.get("diagnostics", []), *own],
+        [*validated.get("diagnostics", []), *(d.to_json(located_first=True) for d in own)],
         key=lambda d: (locale_key(d["file"]), d.get("line") or 0, locale_key(d["code"])),
     )
     errors = sum(d["severity"] == "error" for d in diagnostics)

@@ -70,7 +70,7 @@ COMMAND_USAGE: dict[str, str] = {
     "new": """Usage: pix3 new [<2d|3d> [dir]] [--name <project name>]
 
 Create a Pix3 project from a starter. With no starter, list the starters.
-Exit 0 created (or listed), 1 an unknown starter or a folder that is not empty, 2 a usage error.
+Exit 0 created (or listed), 1 a folder that is not empty, 2 a usage error (an unknown starter too).
 
   <2d|3d>              the starter
   [dir]                the folder to create (default: pix3-<2d|3d>); it must be empty

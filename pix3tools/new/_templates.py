@@ -115,4 +115,4 @@ def find_template(templates: list[Template], query: str) -> Template:
         if template.id.lower() == wanted:
             return template
     ids = ", ".join(t.id for t in templates if not t.hidden)
-    raise TemplateError(f'Unknown template "{query}" ({ids}).')
+    raise TemplateError(f'Unknown template "{query}"; the starters are {ids}.')

@@ -11,7 +11,7 @@ Public surface (what validate, tree, kit and character-compile import):
 - ``format_path(path)``: ``root[0].properties.width``.
 - ``NODE_TYPES`` (canonical names a scene may use), ``KNOWN_NODE_TYPES`` (+ ``Layout2D``),
   ``resolve_node_type(name) -> (canonical|None, "exact"|"case"|"alias"|"")``,
-  ``suggest_node_type(name)``.
+  ``suggest_node_type(name)``, ``node_type_elsewhere(name)`` (another engine's name for a type).
 - ``type_format(name) -> TypeFormat``: family, ``schema`` ({name: Prop(type, default, options,
   min, max)}), disk ``extras`` (DiskRule), ``relocated``, ``not_stored``, ``write_only``;
   ``classify_key(fmt, key)``. ``Prop.default is MISSING`` when the docs give no default.
@@ -27,6 +27,7 @@ from pix3tools.scene._disk import (
     TypeFormat,
     classify_key,
     levenshtein,
+    node_type_elsewhere,
     resolve_node_type,
     suggest_node_type,
     type_format,
@@ -57,6 +58,7 @@ __all__ = [
     "format_path",
     "iter_nodes",
     "levenshtein",
+    "node_type_elsewhere",
     "parse_yaml",
     "resolve_node_type",
     "suggest_node_type",

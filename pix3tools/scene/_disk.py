@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
+from pix3tools.scene._elsewhere import ELSEWHERE
 from pix3tools.scene._schema import FAMILIES, NODE_SCHEMAS, Prop
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "TypeFormat",
     "classify_key",
     "levenshtein",
+    "node_type_elsewhere",
     "resolve_node_type",
     "suggest_node_type",
     "type_format",
@@ -323,7 +325,10 @@ def levenshtein(a: str, b: str) -> int:
 
 def suggest_node_type(authored: str) -> str | None:
     """``suggestSceneNodeType``: Levenshtein ≤ 2 over normalised names and alias keys (first best),
-    else the longest containment match of length ≥ 5."""
+    else the longest containment match of length ≥ 5. Ours besides: where that finds nothing, or
+    only a containment match, a name another engine gives the type (:func:`node_type_elsewhere`:
+    an exact one beats a containment match — ``Mesh`` is three.js's ``GeometryMesh``, not the
+    ``InstancedMesh3D`` that contains it)."""
     key = _norm(authored)
     if not key:
         return None
@@ -335,10 +340,36 @@ def suggest_node_type(authored: str) -> str | None:
             best = (distance, target)
     if best is not None:
         return best[1]
+    elsewhere = _elsewhere(key)
+    if elsewhere is not None and elsewhere[0] == 0:
+        return elsewhere[1][1]
     contained: tuple[int, str] | None = None
     for cand_key, target in candidates:
         if len(cand_key) >= 5 and (cand_key in key or key in cand_key):
             length = len(cand_key)
             if contained is None or length > contained[0]:
                 contained = (length, target)
-    return contained[1] if contained else None
+    if contained is not None:
+        return contained[1]
+    return elsewhere[1][1] if elsewhere is not None else None
+
+
+_SHORT = 5  # another engine's name this short must match exactly (see node_type_elsewhere)
+
+
+def _elsewhere(key: str) -> tuple[int, tuple[str, str, str]] | None:
+    best: tuple[int, tuple[str, str, str]] | None = None
+    for entry in ELSEWHERE:
+        other = _norm(entry[0])
+        distance = levenshtein(key, other)
+        if distance <= (0 if len(other) <= _SHORT else 2) and (best is None or distance < best[0]):
+            best = (distance, entry)
+    return best
+
+
+def node_type_elsewhere(authored: str) -> tuple[str, str, str] | None:
+    """(another engine's name, the Pix3 type that does its job, whose name it is) when ``authored``
+    is that name, normalised, or within Levenshtein 2 of it (a name of 5 letters or fewer only as it is:
+    one edit turns ``Text`` into ``Test``); the nearest wins, the first of equals."""
+    found = _elsewhere(_norm(authored))
+    return found[1] if found is not None else None

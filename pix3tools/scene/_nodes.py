@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pix3tools.scene._yaml import PathSeg
+from pix3tools._diagnostic import PathSeg, format_path
 
 __all__ = ["NodeRef", "format_path", "iter_nodes"]
-
-
-def format_path(path: Sequence[PathSeg]) -> str:
-    """``root[0].children[1].properties.width``; the empty path is ``""``."""
-    out = ""
-    for seg in path:
-        if isinstance(seg, int):
-            out += f"[{seg}]"
-        else:
-            out += f".{seg}" if out else str(seg)
-    return out
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pix3tools._diagnostic import PathSeg
+
 __all__ = ["MAX_ALIASES", "Document", "PathSeg", "YamlError", "parse_yaml"]
 
 # The reference's `yaml` package caps alias expansion (billion-laughs guard).
@@ -30,16 +32,45 @@ MAX_ALIASES = 1000
 # Deeper than this is no scene a person or a tool writes; Python's recursion would be next.
 MAX_DEPTH = 500
 
-PathSeg = str | int
-
 
 class YamlError(Exception):
-    """The text is not one valid YAML 1.2 document; ``line`` is 1-based (None when unknown)."""
+    """The text is not one valid YAML 1.2 document. ``message`` says why in plain words; ``line``
+    and ``column`` (1-based, None when unknown) are where to fix it; ``excerpt`` is that line with a
+    caret under the column (two lines of text), when the text is known. ``key``: the mapping key
+    the error is about, for the caret."""
 
-    def __init__(self, message: str, line: int | None) -> None:
+    def __init__(
+        self, message: str, line: int | None, column: int | None = None, excerpt: str | None = None,
+        key: str | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(message)
         self.message = message
         self.line = line
+        self.column = column
+        self.excerpt = excerpt
+        self.key = key
+
+    def located(self, text: str) -> YamlError:
+        """This error with its column and excerpt found in ``text`` (itself when it has them)."""
+        if self.excerpt is not None or self.line is None:
+            return self
+        from pix3tools.scene._yamlerror import excerpt, explain_at_line
+
+        found = explain_at_line(text, self.message, self.line, self.key)
+        return YamlError(self.message, found.line, found.column, excerpt(text, found.line, found.column))
+
+
+def _marked(text: str, exc: Any) -> YamlError:
+    """A parser error (ruamel's ``MarkedYAMLError``) in plain words, at the place to fix."""
+    from pix3tools.scene._yamlerror import excerpt, explain
+
+    problem, context = exc.problem_mark, exc.context_mark
+    found = explain(
+        text, _first_line(exc.problem or str(exc)),
+        problem.line + 1 if problem else None, problem.column + 1 if problem else None,
+        exc.context, context.line + 1 if context else None, context.column + 1 if context else None,
+    )  # fmt: skip
+    return YamlError(found.reason, found.line, found.column, excerpt(text, found.line, found.column))
 
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
@@ -203,8 +234,7 @@ def _ruamel_events(text: str) -> Iterator[Event]:
             else:
                 yield kind, None, line, getattr(event, "anchor", None), None, getattr(event, "tag", None)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise YamlError(_first_line(exc.problem or str(exc)), mark.line + 1 if mark else None) from None
+        raise _marked(text, exc) from None
 
 
 def _events(text: str) -> Iterator[Event]:
@@ -240,6 +270,13 @@ def _build(text: str, with_lines: bool, events: Iterator[Event] | None = None) -
     Returns (data, loc, first content line (0-based)). ``events`` replaces the events of the
     usual source (libyaml, else ruamel's parser), for a test that compares the readers.
     """
+    try:
+        return _build_from(text, with_lines, events)
+    except YamlError as exc:
+        raise exc.located(text) from None
+
+
+def _build_from(text: str, with_lines: bool, events: Iterator[Event] | None) -> tuple[Any, _Loc | None, int]:
     anchors: dict[str, tuple[Any, _Loc | None]] = {}
     aliases = 0
     docs = 0
@@ -296,7 +333,7 @@ def _build(text: str, with_lines: bool, events: Iterator[Event] | None = None) -
                 value = anchor
             found = anchors.get(anchor)
             if found is None:
-                raise YamlError(f"unknown alias *{anchor}", line + 1)
+                raise YamlError(f"`*{anchor}` names no anchor: define `&{anchor}` before it is used.", line + 1)
             item, child_loc = found
         elif kind == "doc":
             docs += 1
@@ -320,7 +357,11 @@ def _build(text: str, with_lines: bool, events: Iterator[Event] | None = None) -
                 if isinstance(item, dict | list):
                     item = _freeze_key(item)
                 if item in cur:
-                    raise YamlError(f'Map keys must be unique; "{item}" is repeated', line + 1)
+                    raise YamlError(
+                        f"the key `{item}` appears twice in this mapping: a key may appear once, keep one of them.",
+                        line + 1,
+                        key=str(item),
+                    )
                 pending, have_key, key_line = item, True, line
         else:
             if loc is not None:

@@ -21,6 +21,10 @@ from pix3tools.scripttypes._three import COPIED, THREE_TYPES_VERSION, Installer,
 TYPES = Path(".pix3") / "types"
 CHECK_TSCONFIG_PATH = ".pix3/tsconfig.check.json"
 EXTENDS_LINE = '{ "extends": "./.pix3/tsconfig.check.json" }'
+# How a project whose own tsconfig.json wants the unpublished @pix3 packages in node_modules gets
+# checked against these types instead: the kit then writes EXTENDS_LINE as its tsconfig.json. Said by
+# `pix3 new` and by check's E_DEPENDENCIES_MISSING; tests/integration/test_new_project.py runs it.
+USE_GENERATED_TYPES = "mv tsconfig.json tsconfig.npm.json && pix3 kit"
 _VITE_ENV = Path(__file__).with_name("data") / "pix3-vite-env"
 
 # The folders `.pix3/tsconfig.check.json` includes, each as `../<folder>/**/*.ts` (a unit test

@@ -73,7 +73,7 @@ def _facts(project: Project, path: str) -> SceneFacts:
     try:
         doc = scene_of(project.load(path))
     except SceneError as exc:
-        facts.error = str(exc)
+        facts.error = f"{path} {exc}"  # a sentence with its subject, in the text and in --json
         return facts
     facts.nodes = count_nodes(doc["root"])
     stack: list[Any] = list(doc["root"])

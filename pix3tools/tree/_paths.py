@@ -11,7 +11,12 @@ __all__ = ["SceneError", "parse_scene", "read_scene", "scene_files", "scene_of"]
 
 
 class SceneError(Exception):
-    """A scene that cannot be outlined; ``str()`` is the reason without the path."""
+    """A scene that cannot be outlined; ``str()`` is the reason without the path (one line), and
+    ``excerpt`` the line to fix with a caret under the place, when the YAML did not parse."""
+
+    def __init__(self, reason: str, excerpt: str | None = None) -> None:
+        super().__init__(reason)
+        self.excerpt = excerpt
 
 
 def scene_of(load: SceneLoad) -> dict[str, Any]:
@@ -24,7 +29,7 @@ def scene_of(load: SceneLoad) -> dict[str, Any]:
         error = load.error
         message = error.message.rstrip(".") if error is not None else "unreadable"
         where = f" at line {error.line}" if error is not None and error.line else ""
-        raise SceneError(f"is not valid YAML: {message}{where}")
+        raise SceneError(f"is not valid YAML: {message}{where}", error.excerpt if error is not None else None)
     data = load.doc.data
     if not isinstance(data, dict) or not isinstance(data.get("root"), list):
         raise SceneError("is not a .pix3scene (no `root:` list)")

@@ -86,7 +86,7 @@ def _tree(call: Call) -> int:
     try:
         doc = read_scene(path)
     except SceneError as exc:
-        err.write(f"pix3 tree: {shown_path} {exc}.\n")
+        err.write(f"pix3 tree: {shown_path} {exc}.\n" + (f"{exc.excerpt}\n" if exc.excerpt else ""))
         return 1
     reader = None
     if args.flag("--props"):

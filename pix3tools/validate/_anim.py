@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from pix3tools.project import project_path, read_text
 from pix3tools.scene import Document, PathSeg, YamlError, parse_yaml
 from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._report import Diagnostic
+from pix3tools.validate._values import describe
 
 __all__ = ["check_anims", "json_doc"]
 
@@ -21,18 +21,6 @@ def json_doc(text: str) -> Document | None:
         return parse_yaml(text)
     except (YamlError, RecursionError):
         return None
-
-
-def _got(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    return "string" if isinstance(value, str) else "object"
 
 
 def check_anims(project: ValidateProject, references: set[str], whole: bool) -> list[Diagnostic]:
@@ -68,7 +56,7 @@ def _check_one(project: ValidateProject, rel: str) -> list[Diagnostic]:
             Diagnostic(
                 "E_ANIM_JSON",
                 rel,
-                f'{rel} must be a JSON object ({{ "version", "texturePath", "clips" }}), got {_got(data)}.',
+                f'{rel} must be a JSON object ({{ "version", "texturePath", "clips" }}), got {describe(data, json=True)}.',
                 path=(),
                 doc=doc,
             )

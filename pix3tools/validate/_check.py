@@ -12,48 +12,16 @@ from pix3tools.project import project_path
 from pix3tools.scene import Document, PathSeg
 from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._emoji import is_emoji_only
+from pix3tools.validate._keys import KeyUse
 from pix3tools.validate._report import Diagnostic
 
-__all__ = ["TEXT_KEYS", "KeyUse", "Path_", "SceneCheck", "SceneResult", "got", "typeof", "worth_a_look"]
+__all__ = ["TEXT_KEYS", "Path_", "SceneCheck", "SceneResult", "worth_a_look"]
 
 Path_ = tuple[PathSeg, ...]
 
 # Keys whose string values are shown as text: an emoji-only value there is a picture standing in
 # for art (E_EMOJI_AS_ART).
 TEXT_KEYS = frozenset({"label", "text", "placeholder", "title", "caption", "buttonText", "labelText", "content"})
-
-
-def typeof(value: Any) -> str:
-    """JavaScript ``typeof`` of a parsed YAML value."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "object"
-
-
-def got(value: Any) -> str:
-    """A wrong value's kind, as the shape messages name it."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return typeof(value)
-
-
-@dataclass(frozen=True)
-class KeyUse:
-    """A locale key a scene sets: ``kind`` is "label" or "sprite"; ``own_texture`` for sprites."""
-
-    kind: str
-    key: str
-    prop: str
-    node_id: str | None
-    path: Path_
-    own_texture: bool = True
-    severe: bool = False  # a Sprite2D with no texture of its own: a missing image is an error
 
 
 @dataclass

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from pix3tools.scene import COMPONENTS
-from pix3tools.validate._check import Path_, SceneCheck, got
+from pix3tools.validate._check import Path_, SceneCheck
 from pix3tools.validate._suggest import nearest
-from pix3tools.validate._values import check_prop, plainly_valid
+from pix3tools.validate._values import check_prop, describe, plainly_valid
 
 __all__ = ["COMPONENT_KEYS", "check_components"]
 
@@ -20,7 +20,7 @@ def check_components(c: SceneCheck, components: Any, at: Path_) -> None:
         c.emit(
             "E_SHAPE",
             at,
-            f"components: must be a list, got {got(components)}.",
+            f"components: must be a list, got {describe(components)}.",
             "write each component as a list item: components:\\n  - type: core:Rotate",
         )
         return

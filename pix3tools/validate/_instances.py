@@ -8,11 +8,12 @@ from typing import Any
 
 from pix3tools.project import only_root, project_path
 from pix3tools.scene import resolve_node_type, type_format
-from pix3tools.validate._check import KeyUse, Path_, SceneCheck
+from pix3tools.validate._check import Path_, SceneCheck
+from pix3tools.validate._keys import collect_keys, own_texture
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_prop
 
-__all__ = ["INSTANCE_TRANSFORM_KEYS", "check_instance", "own_texture"]
+__all__ = ["INSTANCE_TRANSFORM_KEYS", "check_instance"]
 
 INSTANCE_TRANSFORM_KEYS = ("position", "translate", "rotationEuler", "rotation", "euler", "scale")
 _TRANSFORM_SCHEMA = {
@@ -23,16 +24,6 @@ _TRANSFORM_SCHEMA = {
     "euler": "rotation",
     "scale": "scale",
 }
-_BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
-
-
-def own_texture(props: dict[str, Any]) -> bool:
-    """Whether a node draws a texture of its own (a locale sprite key then only overrides it)."""
-    texture = props.get("texture")
-    if texture is not None and texture != "":
-        return True
-    path = props.get("texturePath")
-    return path is not None and path != ""
 
 
 def check_instance(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_) -> None:
@@ -74,7 +65,7 @@ def check_instance(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], a
     root_node, root_type = _effective(c, roots[0], {target})
     _instance_props(c, root_type, props, (*at, "properties"))
     own = own_texture(root_node.get("properties") or {}) if isinstance(root_node, dict) else False
-    _collect_keys(c, root_type, props, at, own)
+    collect_keys(c.out.key_uses, c.node_id, root_type, props, at, own)
     _overrides(c, node.get("overrides"), roots[0], (*at, "overrides"), {target})
     c.walk_strings(props, (*at, "properties"), None)
 
@@ -89,23 +80,6 @@ def _effective(c: SceneCheck, node: Any, seen: set[str]) -> tuple[Any, str | Non
         return node, "Node3D"
     found, _ = resolve_node_type(authored)
     return node, (found if found and found != "Layout2D" else None)
-
-
-def _collect_keys(c: SceneCheck, root_type: str | None, props: dict[str, Any], at: Path_, own: bool) -> None:
-    base = (*at, "properties")
-    uses = c.out.key_uses
-    label = props.get("labelKey")
-    if isinstance(label, str) and label.strip():
-        uses.append(KeyUse("label", label, "labelKey", c.node_id, (*base, "labelKey")))
-    key = props.get("textureKey")
-    if isinstance(key, str) and key.strip():
-        severe = root_type == "Sprite2D" and not own
-        uses.append(KeyUse("sprite", key, "textureKey", c.node_id, (*base, "textureKey"), own, severe))
-    for state in _BUTTON_STATES:
-        name = f"texture{state.title()}Key"
-        key = props.get(name)
-        if isinstance(key, str) and key.strip():
-            uses.append(KeyUse("sprite", key, name, c.node_id, (*base, name)))
 
 
 def _instance_props(c: SceneCheck, type_name: str | None, props: dict[str, Any], at: Path_) -> None:

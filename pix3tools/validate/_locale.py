@@ -13,9 +13,10 @@ from pix3tools.core import PROJECT_FILE
 from pix3tools.project import project_path, read_text
 from pix3tools.scene import Document, PathSeg
 from pix3tools.validate._anim import json_doc
-from pix3tools.validate._check import KeyUse
 from pix3tools.validate._context import ValidateProject
+from pix3tools.validate._keys import KeyUse
 from pix3tools.validate._report import Diagnostic
+from pix3tools.validate._values import describe
 
 __all__ = ["LocaleCheck", "Localization", "check_localization", "resolve_localization"]
 
@@ -135,18 +136,6 @@ class LocaleCheck:
         return _script_keys(self.project, self.has, self.where, self._text_fix, self._sprite_fix)
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "null"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number" if isinstance(value, int | float) else f"a {type(value).__name__}"
-
-
 def check_localization(project: ValidateProject, manifest: Document | None, whole: bool) -> LocaleCheck:
     """Load the tables; their diagnostics are kept only on whole-project runs."""
     result = LocaleCheck(project)
@@ -240,7 +229,7 @@ def check_localization(project: ValidateProject, manifest: Document | None, whol
                     Diagnostic(
                         prefix + "LOCALE_VALUE",
                         rel,
-                        f'{section}."{key}" in {rel} is {_kind(item)}, not a string: the runtime drops it{drop}.',
+                        f'{section}."{key}" in {rel} is {describe(item, json=True)}, not a string: the runtime drops it{drop}.',
                         path=(section, key),
                         fix=fix,
                         doc=doc,

@@ -14,14 +14,16 @@ from pix3tools.scene import (
     TypeFormat,
     classify_key,
     format_path,
+    node_type_elsewhere,
     resolve_node_type,
     suggest_node_type,
     type_format,
 )
-from pix3tools.validate._check import TEXT_KEYS, KeyUse, Path_, SceneCheck, SceneResult, got, typeof, worth_a_look
+from pix3tools.validate._check import TEXT_KEYS, Path_, SceneCheck, SceneResult, worth_a_look
 from pix3tools.validate._components import check_components
 from pix3tools.validate._context import ValidateProject
-from pix3tools.validate._instances import check_instance, own_texture
+from pix3tools.validate._instances import check_instance
+from pix3tools.validate._keys import collect_keys, own_texture
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_kind, check_prop, describe, js_string, kind_prop, plainly_valid
 
@@ -41,7 +43,6 @@ NODE_KEYS = (
     "components",
     "overrides",
 )
-BUTTON_STATES = ("normal", "hover", "pressed", "disabled")
 _DOC_KEYS = frozenset(DOC_KEYS)
 _NODE_KEYS = frozenset(NODE_KEYS)
 
@@ -56,7 +57,7 @@ def check_scene(project: ValidateProject, rel: str, doc: Document) -> SceneResul
 def _document(c: SceneCheck) -> None:
     data = c.doc.data
     if not isinstance(data, dict):
-        kind = "an empty document" if data is None else typeof(data)
+        kind = "an empty document" if data is None else describe(data)
         c.emit(
             "E_SHAPE",
             (),
@@ -102,7 +103,7 @@ def _document(c: SceneCheck) -> None:
         c.emit(
             "E_SHAPE",
             ("root",),
-            f"root: must be a list of nodes, got {got(root)}.",
+            f"root: must be a list of nodes, got {describe(root)}.",
             "write each root node as a list item: root:\\n  - id: …",
         )
         return
@@ -113,8 +114,7 @@ def _document(c: SceneCheck) -> None:
 def _node(c: SceneCheck, node: Any, at: Path_) -> None:
     c.node_id = None
     if not isinstance(node, dict):
-        kind = "null" if node is None else typeof(node)
-        c.emit("E_SHAPE", at, f"A node must be a mapping with at least id: and type:, got {kind}.")
+        c.emit("E_SHAPE", at, f"A node must be a mapping with at least id: and type:, got {describe(node)}.")
         return
     node_id = node.get("id")
     valid_id = isinstance(node_id, str) and node_id.strip() != ""
@@ -164,7 +164,7 @@ def _node(c: SceneCheck, node: Any, at: Path_) -> None:
         c.emit("E_SHAPE", (*at, "metadata"), "metadata: must be a mapping.")
     props = node.get("properties")
     if props is not None and not isinstance(props, dict):
-        c.emit("E_SHAPE", (*at, "properties"), f"properties: must be a mapping, got {got(props)}.")
+        c.emit("E_SHAPE", (*at, "properties"), f"properties: must be a mapping, got {describe(props)}.")
         props = {}
     props = props or {}
     if "instance" in node:
@@ -178,7 +178,7 @@ def _node(c: SceneCheck, node: Any, at: Path_) -> None:
     if children is not None:
         if not isinstance(children, list):
             c.node_id = node_id if valid_id else None
-            c.emit("E_SHAPE", (*at, "children"), f"children: must be a list of nodes, got {got(children)}.")
+            c.emit("E_SHAPE", (*at, "children"), f"children: must be a list of nodes, got {describe(children)}.")
         else:
             for index, child in enumerate(children):
                 _node(c, child, (*at, "children", index))
@@ -207,6 +207,11 @@ def _plain(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_
             )
             if suggestion:
                 message += f' Did you mean "{suggestion}"?'
+                # The reference's sentence stays as it is; a name from another engine gets one more.
+                other = node_type_elsewhere(authored)
+                if other is not None and other[1] == suggestion:
+                    calls = "call" if " and " in other[2] else "calls"
+                    message += f" ({other[2]} {calls} it {other[0]}.)"
             c.emit("E_UNKNOWN_NODE_TYPE", (*at, "type"), message, f"type: {suggestion}" if suggestion else None)
             return
         if how != "exact":
@@ -252,7 +257,7 @@ def _plain(c: SceneCheck, node: dict[str, Any], props: dict[str, Any], at: Path_
             _property(c, fmt, key, value, (*base, key))
         if (vtype is str or vtype is dict or vtype is list) and worth_a_look(value, str(key)):
             look.append(key)
-    _collect_keys(c, fmt.name, props, at)
+    collect_keys(c.out.key_uses, c.node_id, fmt.name, props, at, own_texture(props))
     if canonical == "AnimatedSprite3D" and "frames" in props:
         _frames(c, props["frames"], (*base, "frames"))
     # The string walk after every property's own check (a reference checked there is not
@@ -449,32 +454,3 @@ def _frames(c: SceneCheck, frames: Any, at: Path_) -> None:
                 f"frames[{index}] must be an image path or {{ url }}, got {describe(entry)}: a blank frame.",
                 "write each frame as res://path/to/frame.png",
             )
-
-
-def _collect_keys(c: SceneCheck, type_name: str | None, props: dict[str, Any], at: Path_) -> None:
-    base = (*at, "properties")
-    uses = c.out.key_uses
-    label = props.get("labelKey")
-    if isinstance(label, str) and label.strip():
-        uses.append(KeyUse("label", label, "labelKey", c.node_id, (*base, "labelKey")))
-    if type_name == "Sprite2D":
-        key = props.get("textureKey")
-        if isinstance(key, str) and key.strip():
-            own = own_texture(props)
-            uses.append(KeyUse("sprite", key, "textureKey", c.node_id, (*base, "textureKey"), own, not own))
-    if type_name == "Button2D":
-        states = props.get("stateTextureKeys")
-        if isinstance(states, dict):
-            for state in BUTTON_STATES:
-                key = states.get(state)
-                if isinstance(key, str) and key.strip():
-                    uses.append(
-                        KeyUse(
-                            "sprite", key, f"stateTextureKeys.{state}", c.node_id, (*base, "stateTextureKeys", state)
-                        )
-                    )
-        for state in BUTTON_STATES:
-            name = f"texture{state.title()}Key"
-            key = props.get(name)
-            if isinstance(key, str) and key.strip():
-                uses.append(KeyUse("sprite", key, name, c.node_id, (*base, name)))

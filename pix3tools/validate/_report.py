@@ -4,54 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from pix3tools._diagnostic import Diagnostic
 from pix3tools._js import locale_key
-from pix3tools.scene import Document, PathSeg, format_path
-from pix3tools.validate.codes import severity_of
 
 __all__ = ["Diagnostic", "ValidateReport", "locale_key", "sort_diagnostics"]
-
-
-@dataclass
-class Diagnostic:
-    """One finding. ``path`` is the document path (None when the diagnostic has none); the line
-    is looked up from ``doc`` lazily when not given."""
-
-    code: str
-    file: str
-    message: str
-    node_id: str | None = None
-    path: tuple[PathSeg, ...] | None = None
-    line: int | None = None
-    fix: str | None = None
-    doc: Document | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def severity(self) -> str:
-        return severity_of(self.code)
-
-    @property
-    def path_text(self) -> str | None:
-        return None if self.path is None else format_path(self.path)
-
-    def resolve_line(self) -> None:
-        if self.line is None and self.doc is not None and self.path is not None:
-            self.line = self.doc.line_of(self.path)
-        self.doc = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"severity": self.severity, "code": self.code, "file": self.file, "message": self.message}
-        if self.node_id is not None:
-            out["nodeId"] = self.node_id
-        if self.path is not None:
-            out["path"] = self.path_text
-        if self.line is not None:
-            out["line"] = self.line
-        if self.fix is not None:
-            out["fix"] = self.fix
-        return out
 
 
 def sort_diagnostics(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:

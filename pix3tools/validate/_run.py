@@ -96,7 +96,9 @@ def _check_scenes(project: ValidateProject, locale: LocaleCheck, targets: list[s
         out.files.append((rel, hashlib.sha256(load.raw).hexdigest()))
         if load.doc is None:
             line = load.error.line if load.error else None
-            out.diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}", line=line))
+            # The reason on the first line, then the line to fix with a caret (docs/validate.md, "Bad input").
+            shown = f"\n{load.error.excerpt}" if load.error and load.error.excerpt else ""
+            out.diagnostics.append(Diagnostic("E_YAML", rel, f"YAML does not parse: {load.problem}{shown}", line=line))
             continue
         result = check_scene(project, rel, load.doc)
         found = result.diagnostics + locale.key_diagnostics(rel, result.key_uses, load.doc)

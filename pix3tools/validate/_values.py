@@ -20,22 +20,29 @@ _COLOR = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _AXES = ("x", "y", "z", "w")
+_SHOWN = 60  # a string longer than this is cut in a message
 _VECTOR_N = {"vector2": 2, "vector3": 3, "euler": 3, "vector4": 4}
 
 
-def describe(value: Any) -> str:
+def describe(value: Any, *, json: bool = False) -> str:
+    """A value as the messages name it: ``null``, ``the boolean true``, ``the number 3``, ``the
+    string "…"``, ``a list of 2 items`` (``an array`` in a JSON file), ``a mapping`` (``an object``)."""
     if value is None:
         return "null"
     if isinstance(value, list):
-        return f"an array of {len(value)}"
+        noun = "array" if json else "list"
+        if not value:
+            return f"an empty {noun}"
+        return f"{'an' if json else 'a'} {noun} of {len(value)} item{'s' if len(value) != 1 else ''}"
     if isinstance(value, str):
-        return f'the string "{value}"'
+        shown = value if len(value) <= _SHOWN else value[: _SHOWN - 1] + "…"
+        return f'the string "{shown}"'
     if isinstance(value, dict):
-        return "a mapping"
+        return "an object" if json else "a mapping"
     if isinstance(value, bool):
-        return f"boolean {js_number(value)}"
+        return f"the boolean {js_number(value)}"
     if isinstance(value, int | float):
-        return f"number {js_number(value)}"
+        return f"the number {js_number(value)}"
     return f"{type(value).__name__} {value}"
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from pix3tools._diagnostic import severity_of
+
 __all__ = ["CODES", "CODE_NAMES", "Code", "codes_help", "severity_of"]
 
 
@@ -21,10 +23,6 @@ class Code:
     @property
     def severity(self) -> str:
         return severity_of(self.code)
-
-
-def severity_of(code: str) -> str:
-    return "warning" if code.startswith("W_") else "error"
 
 
 CODES: Final[tuple[Code, ...]] = (

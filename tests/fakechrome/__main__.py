@@ -2,7 +2,8 @@
 
 Speaks Chrome's pipe protocol: NUL-terminated JSON, commands read on fd 3, answers and events
 written on fd 4 (docs/chrome-owner.md, "The pipe"). The URL is ``--app=<url>`` or the last argument that does
-not start with ``--``. Ends (exit 0) on pipe EOF or after answering ``Browser.close``.
+not start with ``--``. Started with ``--headless…``, its user agent says ``HeadlessChrome``, as Chrome's
+does. Ends (exit 0) on pipe EOF or after answering ``Browser.close``.
 
 Faults and probes, through the environment (so an owner test can set them through
 ``PIX3_CHROME`` pointing at ``tests/fakechrome/fake-chrome``):
@@ -64,7 +65,7 @@ def main(argv: list[str]) -> int:
         print("fake chrome: no pipe on fds 3/4 (--remote-debugging-pipe needs them)", file=sys.stderr)
         return 1
     url = _url(argv)
-    chrome = FakeChrome([url] if url else [])
+    chrome = FakeChrome([url] if url else [], headless=any(a.startswith("--headless") for a in argv))
     silent = env.get("PIX3_FAKE_CHROME_SILENT") == "1"
     ignore_close = env.get("PIX3_FAKE_CHROME_IGNORE_CLOSE") == "1"
     delay = int(env.get("PIX3_FAKE_CHROME_DELAY_MS", "0") or 0) / 1000

@@ -20,6 +20,9 @@ VERSION = {
     "userAgent": "FakeChrome",
     "jsVersion": "0",
 }
+# A headless Chrome says so in its user agent only (`HeadlessChrome/<version>`; its product is the
+# plain `Chrome/<version>`), which is how `pix3 editor` tells a headless Chrome it reuses.
+HEADLESS_USER_AGENT = "FakeChrome HeadlessChrome/1.0"
 
 
 @dataclass
@@ -63,6 +66,7 @@ class FakeChrome:
     urls: list[str] = field(default_factory=list)
     received: list[dict[str, Any]] = field(default_factory=list)
     closed: bool = False  # Browser.close was answered: Chrome ends now
+    headless: bool = False  # started with --headless: the user agent says HeadlessChrome
 
     def __post_init__(self) -> None:
         self._counter = 0
@@ -183,7 +187,7 @@ class FakeChrome:
     def _command(self, method: str, params: dict[str, Any], caller: Session | None, out: list[bytes]) -> Any:
         here = caller.id if caller else ""
         if method == "Browser.getVersion":
-            return dict(VERSION)
+            return {**VERSION, "userAgent": HEADLESS_USER_AGENT} if self.headless else dict(VERSION)
         if method == "Browser.close":
             self.closed = True
             return {}

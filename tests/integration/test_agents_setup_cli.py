@@ -76,6 +76,11 @@ def test_default_targets(project: Path, pix3_home: Path) -> None:
     code, out, _ = _setup(project, pix3_home)
     assert code == 0
     assert "pi: wrote .pi/mcp.json" in out and "Codex: .codex/config.toml is up to date" in out
+    # pi reads the file itself since 0.99, in a trusted project: the note says so, and how to trust.
+    note = " ".join(out.split())
+    assert "pi reads .pi/mcp.json itself" in note and "adapter" in note and "pi-mcp-adapter" not in note
+    assert "only in a project it trusts" in note and "/trust" in note and "~/.pi/agent/trust.json" in note
+    assert "`pi --approve`" in note
     assert "Claude Code" not in out.split("\n\n")[0]
     data = json.loads((project / ".pi" / "mcp.json").read_text())
     assert list(data["mcpServers"]) == ["other", "pix3-browser"]

@@ -82,7 +82,7 @@ def test_answers_on_the_pipe_and_exits_on_browser_close(tmp_path: Path) -> None:
                 "protocolVersion": "1.3",
                 "product": "FakeChrome/1.0",
                 "revision": "@fake",
-                "userAgent": "FakeChrome",
+                "userAgent": "FakeChrome HeadlessChrome/1.0",  # launched with --headless=new, as Chrome says it
                 "jsVersion": "0",
             },
         }

@@ -179,6 +179,27 @@ def test_own_tsconfig_without_node_modules(project: Path, pix3_home: Path) -> No
     assert "typecheck skipped: dependencies not installed" in human.stdout
 
 
+def test_unpublished_packages_are_named_with_what_works_today(project: Path, pix3_home: Path) -> None:
+    """`npm install` cannot help while package.json names the unpublished @pix3 packages (npm
+    answers E404): the diagnostic says so and gives the kit's way, which works
+    (tests/integration/test_new_project.py follows it on a new project)."""
+    own_tsconfig(project)
+    package = {"dependencies": {"@pix3/runtime": CLI_VERSION, "three": "~0.183.2"},
+               "devDependencies": {"@pix3/cli": CLI_VERSION, "@pix3/vite-plugin": CLI_VERSION}}  # fmt: skip
+    (project / "package.json").write_text(json.dumps(package))
+    code, report, _ = check(project)
+    (missing,) = [d for d in report["diagnostics"] if d["severity"] == "error"]  # type: ignore[attr-defined]
+    assert (missing["code"], missing["file"]) == ("E_DEPENDENCIES_MISSING", "package.json")
+    assert missing["message"].startswith("This project has its own tsconfig.json")  # the reference's sentence first
+    assert "names @pix3/runtime, @pix3/cli, @pix3/vite-plugin, which are not published on npm yet" in missing["message"]
+    assert "E404" in missing["message"]
+    assert missing["fix"].startswith("mv tsconfig.json tsconfig.npm.json && pix3 kit")
+    assert "npm cannot install them yet" in report["typecheck"]["skipped"]  # type: ignore[index]
+    assert code == 1
+    human = run_pix3("check", "--no-hydrate", cwd=project).stdout
+    assert "fix: mv tsconfig.json tsconfig.npm.json && pix3 kit" in human and "fix: npm install" not in human
+
+
 def test_offline_without_typescript(project: Path, tmp_path: Path) -> None:
     home = tmp_path / "empty-home"
     done = run_pix3("check", "--json", "--no-hydrate", "--offline", cwd=project,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import os
 import re
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -18,7 +21,8 @@ from pix3tools.core.commands import COMMANDS
 from pix3tools.kit import load_kit
 from pix3tools.new import PACKAGED_ROOT, create_project, find_template, list_templates, one_line, package_name_of
 from pix3tools.new.command import main as new_run
-from tests.support.pix3 import run_pix3
+from pix3tools.scripttypes import USE_GENERATED_TYPES
+from tests.support.pix3 import pix3_env, run_pix3
 
 STARTER_FILES = {
     ".gitignore",
@@ -116,7 +120,14 @@ def test_new_project_files(tmp_path: Path, template_id: str) -> None:
     assert package["devDependencies"]["vite"].startswith("^8")
     assert "plugins: [pix3()]" in (root / "vite.config.ts").read_text()
     assert "import { startGame } from '@pix3/vite-plugin/player';" in (root / "src/main.ts").read_text()
-    assert "<title>My Game!</title>" in (root / "index.html").read_text()
+    page = (root / "index.html").read_text()
+    assert "<title>My Game!</title>" in page
+    # The fallback a page without the packages shows says what works today, as "Next:" does.
+    fallback = " ".join(page.split('<div id="app">')[1].split("</div>")[0].split())
+    assert "not on npm yet" in fallback and '<a href="/__pix3/">/__pix3/</a>' in fallback
+    assert f"<code>{html.escape(USE_GENERATED_TYPES)}</code>, then <code>pix3 check</code>" in fallback
+    assert fallback.index("Once they are published: <code>npm install</code>") > fallback.index("Until they are")
+    assert f"`{USE_GENERATED_TYPES}`, then `pix3 check`" in " ".join((root / "README.md").read_text().split())
     gitignore = (root / ".gitignore").read_text().splitlines()
     assert {".pix3/*", "!.pix3/kit-manifest.json", "!.pix3/template.json", ".mcp.json", ".codex/config.toml"} <= set(
         gitignore
@@ -206,13 +217,49 @@ def test_non_empty_target_is_refused_untouched(tmp_path: Path) -> None:
 
 
 def test_unknown_template_and_listing(tmp_path: Path) -> None:
-    done = run_pix3("new", "tapper", cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (1, 'pix3: Unknown template "tapper" (2d, 3d).\n')
+    done = run_pix3("new", "tapper", cwd=tmp_path)  # a bad argument: exit 2 with the usage, as every usage error
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith('pix3 new: Unknown template "tapper"; the starters are 2d, 3d.\n\nUsage: pix3 new')
     assert list(tmp_path.iterdir()) == []
     done = run_pix3("new", cwd=tmp_path)
     assert done.returncode == 0
     assert done.stdout.startswith("Starters:\n  2d  Empty 2D — An empty 2D game")
     assert "pix3 new <id> [dir]" in done.stdout
+
+
+@pytest.mark.node
+def test_the_next_lines_work_before_the_packages_are_published(
+    tmp_path: Path, three_types_home: Path, typescript: Path
+) -> None:
+    """`npm install` fails while the @pix3 packages are unpublished, so "Next:" leads
+    with what works: run as printed, through a shell, it ends in a `pix3 check` that type-checks
+    (the real TypeScript, three's real types) and passes; and check's own fix is the same line."""
+    done = run_pix3("new", "2d", "game", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "npm install fails (E404)" in said and "Once they are published: npm install" in said
+    steps = done.stdout.split("Next:\n")[1].split("\n\n")[0].splitlines()
+    commands = [re.split(r"\s{2,}", line.strip())[0] for line in steps if not line.startswith("   ")]
+    assert commands[:3] == ["cd game", "mv tsconfig.json tsconfig.npm.json && pix3 kit", "pix3 check"]
+    env = {"PIX3_HOME": str(three_types_home), "PIX3_TYPESCRIPT": str(typescript)}
+    before = run_pix3("check", "--json", "--no-sync", cwd=tmp_path / "game", env=env, timeout=180)
+    (missing,) = [d for d in json.loads(before.stdout)["diagnostics"] if d["severity"] == "error"]
+    assert missing["code"] == "E_DEPENDENCIES_MISSING" and missing["fix"].startswith(f"{commands[1]} — ")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "pix3").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pix3net "$@"\n')
+    (bin_dir / "pix3").chmod(0o755)
+    script = " && ".join([*commands[:2], f"{commands[2]} --json --no-sync"])
+    shell = subprocess.run(
+        ["bash", "-ec", script], cwd=tmp_path, env=pix3_env({**env, "PATH": f"{bin_dir}:{os.environ['PATH']}"}),
+        capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    report = json.loads(shell.stdout[shell.stdout.index("{\n") :])
+    assert shell.returncode == 0, shell.stdout + shell.stderr
+    typecheck = report["typecheck"]
+    assert (typecheck["mode"], typecheck["ok"], typecheck["typescript"]["version"]) == ("pix3-types", True, "5.8.3")
+    assert typecheck["files"] >= 1 and report["errorCount"] == 0
+    assert (tmp_path / "game" / "tsconfig.npm.json").is_file()
 
 
 def test_default_folder_and_speed(tmp_path: Path) -> None:

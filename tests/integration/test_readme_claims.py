@@ -4,8 +4,10 @@ project hits while the Pix3 packages are unpublished is what `pix3 check` report
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+from pix3tools.core.commands import COMMANDS
 from tests.support.just import just_dry_run
 from tests.support.pix3 import REPO, run_pix3
 
@@ -30,3 +32,32 @@ def test_readme_says_what_a_new_project_hits_and_check_agrees(tmp_path: Path) ->
     report = json.loads(done.stdout)
     errors = [d["code"] for d in report["diagnostics"] if d["severity"] == "error"]
     assert (done.returncode, errors) == (1, ["E_DEPENDENCIES_MISSING"])
+
+
+def test_readme_names_every_command_and_calls_none_missing() -> None:
+    """Every command this checkout dispatches is in the README, and no sentence says one is not part
+    of pix3net (`pix3 smoke` was called that long after it existed)."""
+    said = " ".join(README.split())
+    for command in COMMANDS:
+        assert f"`{command}`" in said or f"`pix3 {command}" in said, command
+    sentences = re.split(r"(?<=[.)])\s", said)
+    for sentence in sentences:
+        assert "not part of pix3net" not in sentence and "needs the JavaScript runtime and is not" not in sentence
+    assert "`pix3 smoke`** runs the project's own game page in a real headless Chrome" in said
+    assert "(`docs/smoke.md`)" in said and (REPO / "docs" / "smoke.md").is_file()
+
+
+def test_readme_says_what_setup_installs_and_how_long_the_tests_take() -> None:
+    said = " ".join(README.split())
+    installed = [
+        package
+        for command in just_dry_run("setup")
+        for part in command.split("apt-get install")[1:]
+        for package in part.strip(") ").split()
+        if not package.startswith("-")
+    ]
+    assert installed == ["chromium", "openssh-server", "openssh-client"]
+    for package in installed:
+        assert f"`{package}`" in said, package
+    assert any("npm ci" in command for command in just_dry_run("setup")) and "`npm ci` in `tests/node`" in said
+    assert "takes about 8 minutes on a 2-core machine" in said

@@ -161,13 +161,18 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert err == f"pix3 tree: scenes/missing.pix3scene not found (looked in {root} and {root}).\n"
     code, lines, err = tree("scenes/bad.pix3scene", cwd=root)
     assert code == 1 and lines == [""]
-    assert err.startswith("pix3 tree: scenes/bad.pix3scene is not valid YAML: ")
-    assert err.endswith(".\n") and err.count("\n") == 1
+    assert err == (
+        "pix3 tree: scenes/bad.pix3scene is not valid YAML: the file ends inside a `[`: close the list with `]`"
+        " at line 1.\n  1 | root: [\n    |       ^\n"
+    )
     code, lines, err = tree("--depth", "-1", cwd=root)
     assert code == 2 and err == "pix3 tree: --depth needs a whole number ≥ 0\n\n" + command_usage("tree")
     code, lines, _ = tree(cwd=root)
     assert code == 1
-    assert any(line.startswith("scenes/bad.pix3scene  UNPARSABLE: is not valid YAML") for line in lines)
+    # The sentence names its file (the overview's line and its --json "error" alike).
+    assert any(
+        line.startswith("scenes/bad.pix3scene  UNPARSABLE: scenes/bad.pix3scene is not valid YAML: ") for line in lines
+    )
     assert any(line.startswith("scenes/ok.pix3scene") and " 0 nodes" in line for line in lines)
 
 

@@ -269,6 +269,37 @@ def test_sprite_keys(tmp_path: Path) -> None:
     assert codes(validate(root)) == ["W_UNUSED_ASSET"]
 
 
+def test_an_instance_s_button_state_keys_are_checked_like_a_node_s(tmp_path: Path) -> None:
+    """One rule collects the keys of plain and instance nodes (a second copy for instances missed
+    `stateTextureKeys`, and took a `textureKey` from any prefab root, not only a Sprite2D's)."""
+    manifest = MANIFEST + LOC.format(fb="en", locales="en")
+    states = "      stateTextureKeys: {hover: btn.hover, pressed: btn.ok}\n"
+    text = scene(
+        "  - id: plain\n    type: Button2D\n    properties:\n" + states
+        + "  - id: nested\n    instance: res://scenes/button.pix3scene\n    properties:\n" + states
+        + "  - id: flat\n    instance: res://scenes/button.pix3scene\n    properties:\n      textureHoverKey: btn.hover\n"
+        + "  - id: label\n    instance: res://scenes/label.pix3scene\n    properties:\n      textureKey: btn.hover\n"
+    )  # fmt: skip
+    files: dict[str, str | bytes] = {
+        "locales/en.json": '{"sprites": {"btn.ok": "res://sprites/ok.png"}}',
+        "sprites/ok.png": PNG,
+        "scenes/a.pix3scene": text,
+        "scenes/button.pix3scene": scene("  - id: b\n    type: Button2D\n"),
+        "scenes/label.pix3scene": scene("  - id: l\n    type: Label2D\n"),
+    }
+    report = validate(make(tmp_path, files, manifest), "scenes/a.pix3scene")
+    assert [(d["nodeId"], d["path"]) for d in diags(report, "W_LOCALE_SPRITE_KEY")] == [
+        ("plain", "root[0].properties.stateTextureKeys.hover"),
+        ("nested", "root[1].properties.stateTextureKeys.hover"),
+        ("flat", "root[2].properties.textureHoverKey"),
+    ]
+    # The loader applies an instance's properties by schema name: the nested block is also unknown there.
+    assert [(d["nodeId"], d["path"]) for d in diags(report, "E_UNKNOWN_PROPERTY")] == [
+        ("nested", "root[1].properties.stateTextureKeys"),
+        ("label", "root[3].properties.textureKey"),
+    ]
+
+
 def test_missing_locale_sprites(tmp_path: Path) -> None:
     manifest = MANIFEST + LOC.format(fb="en", locales="en, de")
     files: dict[str, str | bytes] = {

@@ -36,7 +36,7 @@ def test_yaml_12_core_scalars() -> None:
 
 @pytest.mark.parametrize(
     ("text", "line"),
-    [("root: [\n", 2), ("a: 1\nb: 2\na: 3\n", 3), ("---\na: 1\n---\nb: 2\n", 3), ("a: *nope\n", 1)],
+    [("root: [\n", 1), ("a: 1\nb: 2\na: 3\n", 3), ("---\na: 1\n---\nb: 2\n", 3), ("a: *nope\n", 1)],
 )
 def test_yaml_errors_carry_their_line(text: str, line: int) -> None:
     with pytest.raises(YamlError) as caught:
@@ -116,6 +116,36 @@ def test_node_type_resolution_and_suggestions() -> None:
     assert suggest_node_type("Sprit2D") == "Sprite2D"
     assert suggest_node_type("MyFancyLabel2DThing") == "Label2D"
     assert suggest_node_type("Qqq") is None
+
+
+@pytest.mark.parametrize(
+    ("authored", "suggested"),
+    [
+        ("PerspectiveCamera", "Camera3D"),  # three.js
+        ("perspective_camera", "Camera3D"),  # looked up as types are: case and separators aside
+        ("PerspectivCamera", "Camera3D"),  # a slip in another engine's name
+        ("OrthographicCamera", "Camera3D"),
+        ("Object3D", "Node3D"),
+        ("Mesh", "GeometryMesh"),  # an exact name beats the reference's containment (InstancedMesh3D)
+        ("OmniLight3D", "PointLightNode"),  # Godot
+        ("AudioStreamPlayer", "AudioPlayer"),
+        ("TextureRect", "Sprite2D"),
+        ("NinePatchRect", "TiledSprite2D"),
+        ("GameObject", "Node3D"),  # Unity
+        ("TextMeshPro", "Label2D"),
+        ("Text", "Label2D"),  # Phaser, PixiJS
+        ("Container", "Group2D"),
+        # The reference's own answers are unchanged where it has one.
+        ("Sprit2D", "Sprite2D"),
+        ("Label", "Label2D"),
+        ("MyFancyLabel2DThing", "Label2D"),
+        # A short name must match as it is: "Test" is not "Text".
+        ("Test", None),
+        ("Qqq", None),
+    ],
+)
+def test_a_type_named_as_other_engines_name_it(authored: str, suggested: str | None) -> None:
+    assert suggest_node_type(authored) == suggested
 
 
 def test_iter_nodes_skips_instance_children() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.support.validate import codes, diags, make, paths, scene, validate
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -15,7 +17,13 @@ def test_e_yaml_once_with_its_line(tmp_path: Path) -> None:
     )
     report = validate(root)
     assert codes(report) == ["E_YAML"] and report.error_count == 1
-    assert diags(report)[0]["line"] == 2 and "path" not in diags(report)[0]
+    (found,) = diags(report)
+    # The line of the `[` that is never closed (the parser only notices at the end, line 2).
+    assert found["line"] == 1 and "path" not in found
+    assert found["message"] == (
+        "YAML does not parse: the file ends inside a `[`: close the list with `]`.\n  1 | root: [\n    |       ^"
+    )
+    assert "  1 | root: [\n    |       ^\n" in report.human_text()
 
 
 def test_duplicate_keys_are_e_yaml(tmp_path: Path) -> None:
@@ -323,3 +331,72 @@ def test_animated_sprite_3d_frames(tmp_path: Path) -> None:
         ("E_PROPERTY_TYPE", base + "frames[6]"),
         ("E_PROPERTY_TYPE", base + "frames[7]"),
     ]
+
+
+# Each YAML kind as the messages name it (docs/validate.md, "Value checks").
+KINDS = [
+    ("[1, 2]", "a list of 2 items"),
+    ("[x]", "a list of 1 item"),
+    ("[]", "an empty list"),
+    ("{a: 1}", "a mapping"),
+    ("3", "the number 3"),
+    ("2.5", "the number 2.5"),
+    ("true", "the boolean true"),
+    ("hello", 'the string "hello"'),
+    ("'3'", 'the string "3"'),
+]
+# Where a shape is checked: the text around the value, and what the message says is wanted.
+SITES = [
+    ("{}\n", "A scene must be a YAML mapping with a root: list, got"),
+    ("version: 1.0.0\nroot: {}\n", "root: must be a list of nodes, got"),
+    ("version: 1.0.0\nroot:\n  - {}\n", "A node must be a mapping with at least id: and type:, got"),
+    ("version: 1.0.0\nroot:\n  - id: a\n    properties: {}\n", "properties: must be a mapping, got"),
+    ("version: 1.0.0\nroot:\n  - id: a\n    children: {}\n", "children: must be a list of nodes, got"),
+    ("version: 1.0.0\nroot:\n  - id: a\n    components: {}\n", "components: must be a list, got"),
+]
+
+
+@pytest.mark.parametrize(("site", "wanted"), SITES, ids=[s[1].split(":")[0].split(" ")[-1] for s in SITES])
+def test_a_wrong_shape_says_what_it_got(tmp_path: Path, site: str, wanted: str) -> None:
+    """`got a list` for a list, `got the number 3` for a number — never JavaScript's `object` or a
+    bare type name — at every shape check, for every kind the check refuses."""
+    wants_list = "must be a list" in wanted
+    refused = [
+        (i, value)
+        for i, (value, said) in enumerate(KINDS)
+        if ("list" not in said if wants_list else said != "a mapping")
+    ]
+    files = {f"scenes/s{i}.pix3scene": site.replace("{}", value) for i, value in refused}
+    messages = {d["file"]: d["message"] for d in diags(validate(make(tmp_path, files))) if d["code"] == "E_SHAPE"}
+    for i, (_, said) in enumerate(KINDS):
+        name = f"scenes/s{i}.pix3scene"
+        if name in files:
+            assert messages.get(name) == f"{wanted} {said}.", (name, files[name], messages.get(name))
+    assert len(messages) == len(files) >= 6
+
+
+def test_json_files_name_their_kinds_in_json_words(tmp_path: Path) -> None:
+    manifest = "version: 1.0.0\nlocalization:\n  defaultLocale: en\n  locales: [en]\n"
+    files = {
+        "sprites/a.pix3anim": "[1, 2, 3]",
+        "locales/en.json": '{"strings": {"menu": {"play": "Play"}, "list": [1], "flag": true}}',
+    }
+    found = {(d["code"], d.get("path")): d["message"] for d in diags(validate(make(tmp_path, files, manifest)))}
+    assert (
+        "must be a JSON object" in found[("E_ANIM_JSON", "")]
+        and "got an array of 3 items." in found[("E_ANIM_JSON", "")]
+    )
+    assert 'strings."menu" in locales/en.json is an object, not a string' in found[("E_LOCALE_VALUE", "strings.menu")]
+    assert "is an array of 1 item, not a string" in found[("E_LOCALE_VALUE", "strings.list")]
+    assert "is the boolean true, not a string" in found[("E_LOCALE_VALUE", "strings.flag")]
+
+
+def test_an_unknown_type_from_another_engine_gets_its_pix3_type(tmp_path: Path) -> None:
+    """The reference's sentence is kept as it is; the suggestion and its reason follow it."""
+    root = make(tmp_path, {"scenes/a.pix3scene": scene("  - id: cam\n    type: PerspectiveCamera\n")})
+    (found,) = diags(validate(root))
+    assert (found["code"], found["path"], found["fix"]) == ("E_UNKNOWN_NODE_TYPE", "root[0].type", "type: Camera3D")
+    assert found["message"] == (
+        'Unknown node type "PerspectiveCamera" on node "cam" — it was loaded as an inert placeholder and does'
+        ' nothing. Did you mean "Camera3D"? (three.js calls it PerspectiveCamera.)'
+    )
