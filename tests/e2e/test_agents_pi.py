@@ -1,4 +1,4 @@
-"""pi for real (docs/agent-setup.md, "pi"): pi 1.6.0 on its Node 22, a HOME that trusts the
+"""pi for real (docs/agent-setup.md, "pi and a trusted project"): pi 1.6.0 on its Node 22, a HOME that trusts the
 project, `pix3 agent-setup pi`, then `pi mcp list --json` starts chrome-devtools-mcp as
 `.pi/mcp.json` says: `pix3-browser` connected, with chrome-devtools-mcp's tools, set up to reach
 Chromium through the CDP proxy of `pix3 editor --headless`."""
@@ -83,7 +83,7 @@ def test_pi_lists_pix3_browser_connected_through_the_proxy(
     config = json.loads((pix3_home / "cdp-mcp.json").read_text())
     assert config["wsEndpoint"] == f"ws://127.0.0.1:{cdp}/pix3"
     # Listing starts the server but does not reach the browser: chrome-devtools-mcp connects at
-    # its first tool call (docs/agent-setup.md, "pi").
+    # its first tool call (docs/agent-setup.md, "pi and a trusted project").
     assert log.read_text().count("client connected") == connected_before
 
     # an untrusted project's file is ignored, and pi says why
