@@ -685,3 +685,84 @@ def test_the_unflattened_way_to_the_editor_tab_is_refused() -> None:
         assert why.startswith("Target.sendMessageToTarget is refused on the pix3 editor tab")
     other = {"targetId": "OTHER", "message": inner}
     assert ask(router, A, {"id": 4, "method": "Target.sendMessageToTarget", "params": other})[0][0] == "chrome"
+
+
+@st.composite
+def _ownership_traffic(draw: st.DrawFn) -> list[tuple[str, int, int]]:
+    kinds = st.sampled_from(["create", "context", "popup", "destroy", "close_editor", "gone", "sweep", "browser_close"])
+    return [
+        (draw(kinds), draw(st.sampled_from([A, B])), draw(st.integers(0, 7))) for _ in range(draw(st.integers(0, 40)))
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ownership_traffic())
+def test_only_what_a_client_opened_is_ever_closed_for_it_and_never_the_editor(
+    steps: list[tuple[str, int, int]],
+) -> None:
+    router = Router()
+    discovering(router)
+    roots = {A: "SA", B: "SB"}
+    for client, root in roots.items():
+        attach(router, client, root)
+    opened: dict[int, set[str]] = {A: set(), B: set()}  # what each client created, or its pages opened
+    contexts: dict[int, set[str]] = {A: set(), B: set()}
+    alive = {A, B}
+    serial = 0
+
+    def closed_by_proxy(actions: list[Action]) -> list[tuple[str, str]]:
+        found = []
+        for action in actions:
+            if isinstance(action, ToChrome):
+                message = json.loads(action.data)
+                if message.get("method") in ("Target.closeTarget", "Target.disposeBrowserContext"):
+                    found.append((message["method"], next(iter(message["params"].values()))))
+        return found
+
+    for kind, client, number in steps:
+        serial += 1
+        if kind in ("create", "context") and client in alive:
+            method = "Target.createTarget" if kind == "create" else "Target.createBrowserContext"
+            [(where, command)] = ask(router, client, {"id": serial, "method": method, "params": {}})
+            if where != "chrome":
+                continue  # refused: a cap
+            ident = f"{kind[0].upper()}{serial}"
+            key = "targetId" if kind == "create" else "browserContextId"
+            reply = j({"id": command["id"], "result": {key: ident}, "sessionId": roots[client]})
+            for _, ident_closed in closed_by_proxy(router.from_chrome(reply)):
+                assert ident_closed == ident  # only a late create is closed on arrival
+            (opened if kind == "create" else contexts)[client].add(ident)
+        elif kind == "popup":
+            mine = sorted(opened[client])
+            if mine:
+                popup = f"W{serial}"
+                router.from_chrome(created(popup, openerId=mine[number % len(mine)]))
+                opened[client].add(popup)
+        elif kind == "destroy":
+            every = sorted(opened[A] | opened[B])
+            if every:
+                gone_target = every[number % len(every)]
+                router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": gone_target}}))
+        elif kind == "close_editor" and client in alive:
+            [(where, _)] = ask(
+                router, client, {"id": serial, "method": "Target.closeTarget", "params": {"targetId": "ED"}}
+            )
+            assert where == client  # refused, never sent
+        elif kind in ("gone", "sweep", "browser_close"):
+            if kind == "gone":
+                actions = router.client_gone(client)
+            elif kind == "sweep":
+                actions = router.sweep(client)
+            else:
+                actions = router.from_client(client, '{"id":1,"method":"Browser.close"}') if client in alive else []
+            for method, ident in closed_by_proxy(actions):
+                assert ident != "ED"
+                owned = opened[client] if method == "Target.closeTarget" else contexts[client]
+                assert ident in owned, (method, ident, client)
+            if kind != "sweep":
+                alive.discard(client)
+        # a target is never held by two clients
+        holdings = router.owners.holdings
+        if A in holdings and B in holdings:
+            assert not (holdings[A].targets & holdings[B].targets)
+            assert not (holdings[A].contexts & holdings[B].contexts)
