@@ -14,8 +14,9 @@ from typing import Any, Protocol
 
 from pix3net.cdp._http import RequestHead
 from pix3net.cdp.router import Router
+from pix3net.cdp.routes import STATUS_PATH
 
-STATUS_PATH = "/json/pix3/status"
+__all__ = ["STATUS_PATH", "Seen", "status_body"]
 # A header's value shown in the status (a user agent is a line; anything longer is cut).
 MAX_SHOWN_CHARS = 200
 

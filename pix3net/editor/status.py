@@ -15,11 +15,11 @@ from typing import Any
 
 from pix3net import probe
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
+from pix3net.cdp.routes import STATUS_PATH
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
 from pix3net.chrome.state import ChromeRecord, read_record
 
-STATUS_PATH = "/json/pix3/status"
 MIB = 1024 * 1024
 
 
