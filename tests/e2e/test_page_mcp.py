@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -200,6 +201,19 @@ def test_webmcp_lists_the_page_tools_once_through_the_proxy(
         ran = client.call_tool("execute_webmcp_tool", {"pageId": 1, "toolName": "pix3_status"})
         answer = json.loads(ran[ran.index("{") : ran.rindex("}") + 1])
         assert answer["status"] == "Completed" and answer["output"]["activeScene"] == "res://scenes/main.pix3scene"
+        # the header counts the agents connected: this chrome-devtools-mcp at least (polled every 3 s)
+        deadline = time.monotonic() + 10
+        shown = ""
+        while time.monotonic() < deadline:
+            text = client.call_tool(
+                "evaluate_script", {"pageId": 1, "function": "() => document.getElementById('pix3-agents').textContent"}
+            )
+            found = re.search(r'"(\d+)"', text)
+            shown = found.group(1) if found else text
+            if found and int(shown) >= 1:
+                break
+            time.sleep(0.5)
+        assert shown.isdigit() and int(shown) >= 1, shown
     finally:
         client.close()
     assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
