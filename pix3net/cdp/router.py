@@ -535,9 +535,10 @@ class Router:
         actions: list[Action] = [ToClient(client, (reply,))]
         if known is not None:
             actions += self._detach_root(known)
-        if holding is not None and (holding.targets or holding.contexts):
-            actions += self._close_things(holding.targets, holding.contexts)
-        actions.append(Close(client, CLOSE_NORMAL, SESSION_ENDED))
+        targets, contexts = (holding.targets, holding.contexts) if holding is not None else (set(), set())
+        actions += self._close_things(targets, contexts)
+        text = f"client {client} ended its session (Browser.close): closed {len(targets)} targets and {len(contexts)} browser contexts it opened"
+        actions += [Note(text), Close(client, CLOSE_NORMAL, SESSION_ENDED)]
         return actions
 
     # -- the proxy's own target discovery ------------------------------------------------------------

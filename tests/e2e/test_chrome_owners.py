@@ -140,6 +140,8 @@ def test_puppeteers_browser_close_ends_only_its_own_session(live: Live) -> None:
     assert closed["closed"] is True and "Chrome" in version["result"]["product"]
     assert pid_alive(live.chrome_pid) and pid_alive(live.owner_pid)
     live.wait_clean(3.0)  # its tab went with its session, at once
+    log = (live.home / "chrome-owner.log").read_text()
+    assert "ended its session (Browser.close): closed 1 targets and 0 browser contexts it opened" in log
 
 
 def test_browser_crash_and_closing_the_editor_tab_are_refused_and_the_others_go_on(live: Live) -> None:

@@ -505,11 +505,14 @@ def test_browser_close_ends_only_the_clients_own_session() -> None:
     )
     out = router.from_client(A, '{"id":2,"method":"Browser.close"}')
     assert sent(out[:1]) == [(A, {"id": 2, "result": {}})]  # success, Chrome never sees it
-    assert [(m["method"], m["params"]) for _, m in sent(out[1:-1])] == [
+    assert [(m["method"], m["params"]) for _, m in sent(out[1:-2])] == [
         ("Target.detachFromTarget", {"sessionId": "SA"}),
         ("Target.closeTarget", {"targetId": "P1"}),
     ]
-    assert out[-1] == Close(A, 1000, "Browser.close: this client's session ended; Chrome stays up for the others")
+    assert out[-2:] == [
+        Note("client 1 ended its session (Browser.close): closed 1 targets and 0 browser contexts it opened"),
+        Close(A, 1000, "Browser.close: this client's session ended; Chrome stays up for the others"),
+    ]
     assert not router.is_open(A) and router.client_gone(A) == []
     assert len(ask(router, B, {"id": 3, "method": "Browser.getVersion"})) == 1  # B goes on
 
