@@ -495,11 +495,13 @@ class Router:
         if known is None:
             return []
         holding = self.owners.holdings.get(client)
-        if self.chrome_is_gone or holding is None or holding.empty or holding.keep:
-            self.owners.release(client)  # a keeper's pending creates stay too: nothing to wait for
-            if holding is not None and holding.keep and not holding.empty:
-                return [*self._detach_root(known), Note(self._kept_text(client, holding))]
+        if self.chrome_is_gone or holding is None or holding.empty:
+            self.owners.release(client)
             return self._detach_root(known)
+        if holding.keep and not (holding.creating_targets or holding.creating_contexts):
+            self.owners.release(client)
+            return [*self._detach_root(known), Note(self._kept_text(client, holding))]
+        # Closed after the grace; a keeper's holding only waits there for its creates on the way.
         return [*self._detach_root(known), Sweep(client, GRACE_SECONDS)]
 
     def _detach_root(self, known: _Client) -> list[Action]:
@@ -517,6 +519,8 @@ class Router:
         holding = self.owners.release(client)
         if holding is None or self.chrome_is_gone or (not holding.targets and not holding.contexts):
             return []
+        if holding.keep:
+            return [Note(self._kept_text(client, holding))]
         text = f"client {client} left: closed {len(holding.targets)} targets and {len(holding.contexts)} browser contexts it opened"
         return [*self._close_things(holding.targets, holding.contexts), Note(text)]
 

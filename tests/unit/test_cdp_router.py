@@ -769,3 +769,14 @@ def test_only_what_a_client_opened_is_ever_closed_for_it_and_never_the_editor(
         if A in holdings and B in holdings:
             assert not (holdings[A].targets & holdings[B].targets)
             assert not (holdings[A].contexts & holdings[B].contexts)
+
+
+def test_a_keepers_create_answered_after_it_left_is_kept_too() -> None:
+    router = Router()
+    discovering(router)
+    [(_, command)] = sent(router.open_client(A, keep=True))
+    router.from_chrome(j({"id": command["id"], "result": {"sessionId": "SA"}}))
+    asked = ask(router, A, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}})
+    assert router.client_gone(A)[-1] == Sweep(A, 1.0)  # waits for the create on its way
+    assert answer(router, asked, {"targetId": "LATE"}, "SA") == []  # not closed
+    assert router.sweep(A) == [Note("client 1 left 1 targets and 0 contexts open (keep)")]
