@@ -84,15 +84,15 @@ def _write_backup(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
-def stale_files(root: Path, agents: list[Agent], launch: Launch) -> tuple[list[str], bool]:
-    """Project files whose existing entry is not ``launch``, and whether some entry matches it."""
+def stale_files(root: Path, agents: list[Agent], launches: list[Launch]) -> tuple[list[str], bool]:
+    """Project files whose existing entry is none of ``launches``, and whether some entry matches one."""
     stale: list[str] = []
     matching = False
     for agent in agents:
         found = agent.current(read_text(agent.path(root)))
         if found is None:
             continue
-        if found == agent.expected(launch):
+        if any(found == agent.expected(launch) for launch in launches):
             matching = True
         else:
             stale.append(agent.file)

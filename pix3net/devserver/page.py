@@ -48,6 +48,7 @@ PAGE_MODULES = (
     "scene.js",
     "workbench.js",
     "ui.js",
+    "webmcp.js",
 )
 
 

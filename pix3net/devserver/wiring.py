@@ -162,7 +162,7 @@ async def build(
         home=pix3_home(),
         routes=(
             lambda app: register_file_routes(app, store, base="/"),
-            lambda app: register_workbench_routes(app, root),
+            lambda app: register_workbench_routes(app, root, pix3_home()),
         ),
         check_path=parse_wire_path,
         public_hosts=door.public,

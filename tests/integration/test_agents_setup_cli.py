@@ -33,7 +33,7 @@ def _setup(project: Path, home: Path, *args: str) -> tuple[int, str, str]:
 def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
     code, out, err = _setup(project, pix3_home, "claude", "--project", str(project))
     assert (code, err) == (0, "")
-    assert "chrome-devtools-mcp@1.10.1" in out
+    assert "chrome-devtools-mcp@1.11.0" in out
     config = pix3_home / "cdp-mcp.json"
     args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
     assert "--categoryExperimentalThirdParty=true" in args
@@ -92,7 +92,7 @@ def test_p2_entry_is_named_and_repaired(project: Path, pix3_home: Path) -> None:
     (pix3_home / "cdp-token").write_text(token + "\n")
     args = [
         "-y",
-        "chrome-devtools-mcp@1.10.1",
+        "chrome-devtools-mcp@1.11.0",
         "--wsEndpoint=ws://127.0.0.1:9333/pix3",
         '--wsHeaders={"Authorization":"Bearer ' + token + '"}',
     ]
@@ -157,8 +157,8 @@ def test_outside_a_project_and_bad_arguments(tmp_path: Path, pix3_home: Path) ->
 def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> None:
     code, out, _ = _setup(project, pix3_home, "codex", "claude", "pi")
     assert code == 0
-    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.10.1 ")
-    assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.10.1" in out
+    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.11.0 ")
+    assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.11.0" in out
     assert "Codex reads .codex/config.toml only in a project it trusts" in out
 
 
@@ -188,3 +188,22 @@ def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_h
     assert code == 1 and "has a different pix3-browser entry" in out
     code, out, _ = _setup(project, pix3_home, "claude", "--remote", "--cdp-port", str(port))
     assert code == 0 and "up to date" in out
+
+
+def test_usage_statistics_are_off_unless_asked_for(project: Path, pix3_home: Path) -> None:
+    code, _, _ = _setup(project, pix3_home, "claude", "codex", "pi")
+    assert code == 0
+    claude = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    pi = json.loads((project / ".pi" / "mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    assert claude == pi and "--no-usage-statistics" in claude
+    assert '"--no-usage-statistics"' in (project / ".codex" / "config.toml").read_text()
+    # asked for: the flag goes (an existing entry without it is another launch: --repair rewrites it)
+    code, out, _ = _setup(project, pix3_home, "claude", "--usage-statistics")
+    assert code == 1 and "has a different pix3-browser entry" in out
+    code, _, _ = _setup(project, pix3_home, "claude", "--usage-statistics", "--repair")
+    args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    assert (
+        code == 0
+        and "--no-usage-statistics" not in args
+        and args == [a for a in claude if a != "--no-usage-statistics"]
+    )

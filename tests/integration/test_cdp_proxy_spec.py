@@ -264,8 +264,8 @@ async def test_10_routing(tmp_path: Path) -> None:
 
 
 async def test_11_page_client(tmp_path: Path) -> None:
-    async with running_proxy(tmp_path, (EDITOR_URL,)) as proxy:
-        page = proxy.chrome.pages()[0]
+    async with running_proxy(tmp_path, (EDITOR_URL, "about:blank")) as proxy:
+        page = proxy.chrome.pages()[1]  # not the editor tab (the first): clients may close it
         async with connect(proxy.ws(f"/pix3/page/{page.id}")) as pc, connect(proxy.ws()) as browser:
             reply = await rpc(pc, {"id": 1, "method": "Runtime.evaluate", "params": {"expression": "x"}})
             assert "sessionId" not in reply

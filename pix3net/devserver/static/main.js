@@ -6,6 +6,7 @@ import { ErrorBuffer, captureWindow } from "./errors.js";
 import { Host } from "./host.js";
 import { Player } from "./play.js";
 import { Ui } from "./ui.js";
+import { registerWebMcp } from "./webmcp.js";
 import { Workbench } from "./workbench.js";
 
 const errors = new ErrorBuffer();
@@ -36,6 +37,7 @@ if (!window.__PIX3_DEBUG__) {
     },
   });
   installDiscovery(window, dispatcher.call);
+  window.__pix3WebMcp = registerWebMcp(document, dispatcher.call); // resolves to the names registered
 }
 
 // Test hooks (adding an unsaved document, the page's own flush, a writer claim): only on a page
