@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, default_targets
+from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, Refused, default_targets, read_project_file
 from pix3net.agents.install import Outcome, drift_qualifier, install
 from pix3net.agents.launch import (
     CHROME_DEVTOOLS_MCP_VERSION,
@@ -126,7 +126,13 @@ def _setup(call: Call) -> int:
     action = write_config(config_path, port, token)  # before the project files, also when they drift
     launch = mcp_launch(config_path, usage_statistics=call.args.flag("--usage-statistics"))
     targets = [AGENTS[t] for t in call.args.words] if call.args.words else default_targets(root)
-    outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+    try:
+        for agent in targets:  # a link where a project file or its folder should be: nothing is written
+            read_project_file(root, agent)
+        outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+    except Refused as refused:
+        err.write(f"pix3 agent-setup: {refused.message} Nothing was written in the project.\n")
+        return 1
     repair_cmd = "pix3 agent-setup --remote --repair" if remote else "pix3 agent-setup --repair"
     lines = [
         f"pix3-browser: {launch.line()}",

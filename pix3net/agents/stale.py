@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pix3net.agents.agents import AGENTS, read_text
+from pix3net.agents.agents import AGENTS, peek_project_file
 from pix3net.agents.install import stale_files
 from pix3net.agents.launch import LOCAL_CONFIG, Launch, config_text, mcp_launch
 
@@ -36,7 +36,7 @@ def configured_files(root: Path, home: Path) -> list[str]:
     return [
         a.file
         for a in AGENTS.values()
-        if any(a.current(read_text(a.path(root))) == a.expected(launch) for launch in launches)
+        if any(a.current(peek_project_file(root, a)) == a.expected(launch) for launch in launches)
     ]
 
 

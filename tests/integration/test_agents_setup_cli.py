@@ -207,3 +207,42 @@ def test_usage_statistics_are_off_unless_asked_for(project: Path, pix3_home: Pat
         and "--no-usage-statistics" not in args
         and args == [a for a in claude if a != "--no-usage-statistics"]
     )
+
+
+@pytest.mark.parametrize(
+    ("planted", "agent"),
+    [(".mcp.json", "claude"), (".codex", "codex"), (".pi", "pi"), (".pi/mcp.json", "pi")],
+)
+def test_a_planted_link_is_never_written_through(project: Path, pix3_home: Path, planted: str, agent: str) -> None:
+    """A cloned project can commit `.mcp.json` (or `.codex/`) as a link to a file (folder) of the
+    user's: agent-setup refuses, names the link and writes nothing in the project."""
+    outside = project.parent / "outside"
+    outside.mkdir()
+    precious = outside / "authorized_keys"
+    precious.write_text("ssh-ed25519 AAAA user\n")
+    link = project / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(precious if planted.endswith(".json") else outside)
+    code, out, err = _setup(project, pix3_home, agent, "--repair")
+    assert code == 1, out
+    assert err.startswith(f"pix3 agent-setup: {link} is a symbolic link to "), err
+    assert err.rstrip().endswith("Nothing was written in the project."), err
+    assert sorted(p.name for p in outside.iterdir()) == ["authorized_keys"]
+    assert precious.read_text() == "ssh-ed25519 AAAA user\n"
+    assert link.is_symlink()
+
+
+def test_a_planted_backup_link_is_replaced_not_written_through(project: Path, pix3_home: Path) -> None:
+    """--repair copies the drifted file to `.mcp.json.bak`: a link planted there is replaced by
+    our 0600 copy, and the file it pointed to is untouched."""
+    outside = project.parent / "precious.txt"
+    outside.write_text("mine\n")
+    args = ["-y", "chrome-devtools-mcp@1.10.1", "--wsEndpoint=ws://127.0.0.1:9333/pix3"]
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3-browser": {"command": "npx", "args": args}}}))
+    (project / ".mcp.json.bak").symlink_to(outside)
+    code, out, err = _setup(project, pix3_home, "claude", "--repair")
+    assert (code, err) == (0, ""), out
+    backup = project / ".mcp.json.bak"
+    assert not backup.is_symlink() and stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert "chrome-devtools-mcp@1.10.1" in backup.read_text()
+    assert outside.read_text() == "mine\n"
