@@ -16,6 +16,8 @@ setup:
     # `npm ci`: exactly the lock file, which it never rewrites (an `npm install` would, whenever this npm resolves
     # the tree differently from the one that wrote the lock). Rerun when the lock is newer than the install.
     if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then (cd tests/node && npm ci --no-audit --no-fund --loglevel=error); fi
+    # pi and the Node 22 it needs, apart from the other clients (the `node` package puts its own `node` in .bin).
+    if [ ! -d tests/pi/node_modules ] || [ tests/pi/package-lock.json -nt tests/pi/node_modules/.package-lock.json ]; then (cd tests/pi && npm ci --no-audit --no-fund --loglevel=error); fi
 
 # The whole suite: unit, integration (fake Chrome, real hypercorn) and e2e (real Chromium, real clients).
 test *ARGS: setup

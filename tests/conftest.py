@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tests.support.node import node_modules_dir, seed_three_types
+from tests.support.node import node_modules_dir, pi_modules_dir, seed_three_types
 
 # Property tests check results, never speed: no per-example deadline. The 200 ms default failed
 # examples that took longer only because the machine was busy (2 cores shared by several suites),
@@ -24,7 +24,7 @@ settings.register_profile("pix3", deadline=None, print_blob=True)
 settings.load_profile("pix3")
 
 # Fixtures that hand out the npm test clients: a test using one carries the `node` marker.
-NODE_FIXTURES = frozenset({"node_modules", "typescript", "three_types_home"})
+NODE_FIXTURES = frozenset({"node_modules", "pi_modules", "typescript", "three_types_home"})
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -71,6 +71,17 @@ def node_modules() -> Path:
         pytest.fail(f"npm test clients are missing in {path}: run `just setup` (npm ci in tests/node)")
     if shutil.which("node") is None:
         pytest.fail("node is missing: install Node.js 20")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pi_modules() -> Path:
+    """pi 1.6.0 and the Node 22 it needs (tests/pi/node_modules, apart from the other clients:
+    its `node` package puts a `node` in .bin), or the folder named by ``PIX3_TEST_PI_MODULES``."""
+    path = pi_modules_dir()
+    for name in ("pi", "node"):
+        if not (path / ".bin" / name).exists():
+            pytest.fail(f"{path}/.bin/{name} is missing: run `just setup` (npm ci in tests/pi)")
     return path
 
 

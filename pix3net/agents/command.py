@@ -1,4 +1,5 @@
-"""`pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]` (docs/agent-setup.md)."""
+"""`pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--usage-statistics] [--cdp-port <n>]
+[--project <dir>]` (docs/agent-setup.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, default_targets
+from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, Refused, default_targets, read_project_file
 from pix3net.agents.install import Outcome, drift_qualifier, install
 from pix3net.agents.launch import (
     CHROME_DEVTOOLS_MCP_VERSION,
@@ -25,7 +26,7 @@ __all__ = ["SYNTAX", "main"]
 
 SYNTAX = Syntax(
     "agent-setup",
-    flags=("--repair", "--remote"),
+    flags=("--repair", "--remote", "--usage-statistics"),
     options=(
         Option("--project", missing="--project needs a directory", stop="-", equals=False),
         # The port takes the next token whatever it is: `--cdp-port --repair` is a bad port.
@@ -123,9 +124,15 @@ def _setup(call: Call) -> int:
         config_path = home / LOCAL_CONFIG
         where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != DEFAULT_CDP_PORT else "")
     action = write_config(config_path, port, token)  # before the project files, also when they drift
-    launch = mcp_launch(config_path)
+    launch = mcp_launch(config_path, usage_statistics=call.args.flag("--usage-statistics"))
     targets = [AGENTS[t] for t in call.args.words] if call.args.words else default_targets(root)
-    outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+    try:
+        for agent in targets:  # a link where a project file or its folder should be: nothing is written
+            read_project_file(root, agent)
+        outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+    except Refused as refused:
+        err.write(f"pix3 agent-setup: {refused.message} Nothing was written in the project.\n")
+        return 1
     repair_cmd = "pix3 agent-setup --remote --repair" if remote else "pix3 agent-setup --repair"
     lines = [
         f"pix3-browser: {launch.line()}",

@@ -17,8 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-# Pinned: the third-party tool category is experimental and may move in a minor release.
-CHROME_DEVTOOLS_MCP_VERSION = "1.10.1"
+# Pinned: the third-party tool category is experimental and may move in a minor release (1.11.0:
+# the newest, checked end to end beside 1.10.1 in tests/e2e/test_page_mcp.py).
+CHROME_DEVTOOLS_MCP_VERSION = "1.11.0"
+# chrome-devtools-mcp sends usage statistics unless told not to; we tell it, unless the user asks
+# for them (`pix3 agent-setup --usage-statistics`; docs/agent-setup.md, "Usage statistics").
+NO_USAGE_STATISTICS = "--no-usage-statistics"
 SERVER_NAME = "pix3-browser"
 DEFAULT_CDP_PORT = 9333
 LOCAL_CONFIG = "cdp-mcp.json"
@@ -38,13 +42,15 @@ class Launch:
         return " ".join((self.command, *self.args))
 
 
-def mcp_launch(config_path: Path | str, platform: str = sys.platform) -> Launch:
-    """The pinned launch naming ``config_path``; ``cmd /c npx …`` on Windows (npx is a .cmd there)."""
+def mcp_launch(config_path: Path | str, platform: str = sys.platform, *, usage_statistics: bool = False) -> Launch:
+    """The pinned launch naming ``config_path``; ``cmd /c npx …`` on Windows (npx is a .cmd there).
+    ``usage_statistics``: leave chrome-devtools-mcp's own default (on) instead of turning it off."""
     args = (
         "-y",
         f"chrome-devtools-mcp@{CHROME_DEVTOOLS_MCP_VERSION}",
         "--categoryExperimentalThirdParty=true",
         "--experimentalVision=true",
+        *(() if usage_statistics else (NO_USAGE_STATISTICS,)),
         f"--config={config_path}",
     )
     if platform == "win32":
@@ -57,7 +63,7 @@ def ws_endpoint(port: int) -> str:
 
 
 def config_text(port: int, token: str) -> str:
-    """The `--config` file: ``wsEndpoint`` and ``wsHeaders`` (a JSON *string*: 1.10.1 parses it)."""
+    """The `--config` file: ``wsEndpoint`` and ``wsHeaders`` (a JSON *string*: 1.10.1 and 1.11.0 parse it)."""
     headers = json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":"))
     return json.dumps({"wsEndpoint": ws_endpoint(port), "wsHeaders": headers}, indent=2) + "\n"
 

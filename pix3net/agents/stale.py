@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pix3net.agents.agents import AGENTS, read_text
+from pix3net.agents.agents import AGENTS, peek_project_file
 from pix3net.agents.install import stale_files
-from pix3net.agents.launch import LOCAL_CONFIG, config_text, mcp_launch
+from pix3net.agents.launch import LOCAL_CONFIG, Launch, config_text, mcp_launch
+
+
+def _current_launches(config_path: Path) -> list[Launch]:
+    """The launches `pix3 agent-setup` writes now: usage statistics off (its default) or on."""
+    return [mcp_launch(config_path), mcp_launch(config_path, usage_statistics=True)]
 
 
 def stale_configs(root: Path, home: Path, port: int, token: str) -> list[str]:
     """Project files whose entry is another launch, plus the `--config` file's path when an entry
     is current but the file holds another port or token. Missing entries are not stale."""
     config_path = home / LOCAL_CONFIG
-    stale, matching = stale_files(root, list(AGENTS.values()), mcp_launch(config_path))
+    stale, matching = stale_files(root, list(AGENTS.values()), _current_launches(config_path))
     if matching:
         try:
             current: bytes | None = config_path.read_bytes()
@@ -27,8 +32,12 @@ def stale_configs(root: Path, home: Path, port: int, token: str) -> list[str]:
 
 def configured_files(root: Path, home: Path) -> list[str]:
     """Project files whose entry is the current local launch."""
-    launch = mcp_launch(home / LOCAL_CONFIG)
-    return [a.file for a in AGENTS.values() if a.current(read_text(a.path(root))) == a.expected(launch)]
+    launches = _current_launches(home / LOCAL_CONFIG)
+    return [
+        a.file
+        for a in AGENTS.values()
+        if any(a.current(peek_project_file(root, a)) == a.expected(launch) for launch in launches)
+    ]
 
 
 def staleness_line(root: Path, home: Path, port: int, token: str) -> str | None:

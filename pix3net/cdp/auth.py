@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pix3net.cdp.proof import MARKER_HEADER as MARKER_NAME
 from pix3net.cdp.proof import PROOF_HEADER
+from pix3net.hosts import host_allowed
 
 # Header list as the transport parsed it: names lowercased, values latin-1 decoded, in order.
 Headers = Sequence[tuple[str, str]]
@@ -24,7 +25,6 @@ MARKER_HEADER = (MARKER_NAME, "1")
 JSON_CONTENT_TYPE = ("Content-Type", "application/json; charset=UTF-8")
 WWW_AUTHENTICATE = ("WWW-Authenticate", 'Bearer realm="pix3"')
 
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 ORIGIN_REFUSED = "CDP is not open to web pages (Origin header present)"
 BEARER_MISSING = 'missing "Authorization: Bearer <token>" (the token is in ~/.pix3/cdp-token)'
 BEARER_WRONG = "wrong token (the proxy expects the one in ~/.pix3/cdp-token)"
@@ -67,23 +67,15 @@ def header(headers: Headers, name: str) -> str | None:
     return ", ".join(values) if values else None
 
 
-def host_name(host: str) -> str:
-    """The hostname part of a lowercased Host value: up to ``]`` for IPv6, else before ``:``."""
-    if host.startswith("["):
-        end = host.find("]")
-        return host[: end + 1] if end >= 0 else host
-    return host.split(":", 1)[0]
-
-
 def check_request(headers: Headers, expected_digest: bytes) -> Refusal | None:
     """None when the request may proceed; else the refusal to answer with."""
     if header_values(headers, "origin"):
         return Refusal(403, ORIGIN_REFUSED)
     hosts = header_values(headers, "host")
-    # A duplicated Host is refused whatever its values: it is how a rebinding page or a
-    # confused proxy would smuggle a second name past a first-value check.
-    full_host = ", ".join(hosts).lower()
-    if len(hosts) != 1 or host_name(full_host.strip()) not in LOOPBACK_HOSTS:
+    # The one Host rule (`pix3net.hosts`): a loopback name, once. The proxy has no public
+    # names: a forward reaches it as localhost on another port (docs/cdp-proxy.md, "Proof").
+    if not host_allowed(hosts):
+        full_host = ", ".join(hosts).lower()
         return Refusal(403, f'Host "{full_host}" is not a loopback address')
     authorizations = header_values(headers, "authorization")
     match = _BEARER.fullmatch(authorizations[0]) if len(authorizations) == 1 else None

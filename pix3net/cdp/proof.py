@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from pix3net.hosts import split_host
+
 CHALLENGE_HEADER = "X-Pix3-Challenge"
 PROOF_HEADER = "X-Pix3-Proof"
 SCOPE_HEADER = "X-Pix3-Proof-Scope"
@@ -76,22 +78,12 @@ def forward_proof(token: str, port: int, challenge: str, *, key: bytes | None = 
 
 
 def host_port(host: str | None) -> int | None:
-    """The explicit port of a ``Host`` header value (``127.0.0.1:9333``, ``[::1]:9333``), or None."""
-    if not host:
+    """The explicit port of a ``Host`` header value (``127.0.0.1:9333``, ``[::1]:9333``), or None;
+    read by the one Host parser (`pix3net.hosts`)."""
+    parts = split_host(host) if host else None
+    if parts is None or parts[1] is None:
         return None
-    host = host.strip()
-    if host.startswith("["):
-        end = host.find("]")
-        rest = host[end + 1 :] if end >= 0 else ""
-    else:
-        rest = host[host.find(":") :] if ":" in host else ""
-    if not rest.startswith(":"):
-        return None
-    digits = rest[1:]
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 5:
-        return None
-    port = int(digits)
-    return port if 0 < port < 65536 else None
+    return parts[1] if 0 < parts[1] < 65536 else None
 
 
 def answer_proof(

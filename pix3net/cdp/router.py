@@ -4,6 +4,10 @@ Fed messages, it returns actions; it never touches a socket. The transport
 executes the actions in order. Every client gets its own root session; ids are remapped through
 one counter shared with the proxy's own calls; events go only to the client that owns their
 session; another client's session is answered as unknown.
+
+What each client opened, what it may not touch and the editor tab are :mod:`pix3net.cdp._owners`'
+bookkeeping; the router feeds it from the few methods it looks at twice (docs/cdp-proxy.md,
+"Ownership and protection") and from the proxy's own target discovery on the pipe root.
 """
 
 from __future__ import annotations
@@ -20,6 +24,18 @@ from pix3net.cdp._envelope import (
     client_request,
     error_reply,
 )
+from pix3net.cdp._owners import (
+    BROWSER_CLOSE,
+    CREATE_CONTEXT,
+    CREATE_TARGET,
+    DISPOSE_CONTEXT,
+    GRACE_SECONDS,
+    NEEDS_PARAMS,
+    REFUSED,
+    SEND_TO_TARGET,
+    WATCHED,
+    Owners,
+)
 
 # Ids on the pipe stay below 2^31: Chrome parses the id as a 32-bit int and answers anything
 # larger with an error that carries no usable id.
@@ -32,6 +48,14 @@ CLOSE_GOING_AWAY = 1001
 
 ATTACHED = "Target.attachedToTarget"
 DETACHED = "Target.detachedFromTarget"
+TARGET_CREATED = "Target.targetCreated"
+TARGET_CHANGED = "Target.targetInfoChanged"
+TARGET_DESTROYED = "Target.targetDestroyed"
+TARGET_CRASHED = "Target.targetCrashed"
+# Every target but the browser: tab targets too (Chrome's default leaves them out), so that the
+# tabs the router learns of are forgotten when they go.
+DISCOVER_FILTER = [{"type": "browser", "exclude": True}, {}]
+SESSION_ENDED = "Browser.close: this client's session ended; Chrome stays up for the others"
 
 
 @dataclass(frozen=True)
@@ -71,19 +95,37 @@ class CallDone:
     error: str | None
 
 
-Action = ToChrome | ToClient | Close | Attached | CallDone
+@dataclass(frozen=True)
+class Sweep:
+    """Call :meth:`Router.sweep` for ``client`` after ``seconds``: what it left open is closed then."""
+
+    client: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line for the owner's log."""
+
+    text: str
+
+
+Action = ToChrome | ToClient | Close | Attached | CallDone | Sweep | Note
 
 
 @dataclass
 class _Client:
     root: str | None = None
     sessions: set[str] = field(default_factory=set)
+    relayed: int = 0  # messages relayed both ways (for `pix3 editor --status`)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Forward:
     client: int
     id_text: str
+    watch: str = ""  # a method whose answer the ownership bookkeeping reads
+    detail: str = ""  # its browser context, for Target.disposeBrowserContext
 
 
 @dataclass(frozen=True)
@@ -95,18 +137,42 @@ class _Call:
 class _Attach:
     client: int
     method: str
+    page: str | None = None
+    keep: bool = False
 
 
 @dataclass(frozen=True)
-class _Detach:
-    """Our own ``Target.detachFromTarget`` for a departed client: its answer is dropped."""
+class _Quiet:
+    """Our own command whose answer is dropped (a detach, a close for a departed client)."""
 
 
-_Pending = _Forward | _Call | _Attach | _Detach
+@dataclass(frozen=True)
+class _Watch:
+    """Our own ``Target.setDiscoverTargets`` on the pipe root: Chrome has reported what it had."""
+
+
+@dataclass(frozen=True)
+class _Reopen:
+    """Our own ``Target.createTarget`` of the editor tab."""
+
+    url: str
+
+
+_Pending = _Forward | _Call | _Attach | _Quiet | _Watch | _Reopen
 
 
 def _command(pipe_id: int, method: str, params: dict[str, Any]) -> bytes:
     return json.dumps({"id": pipe_id, "method": method, "params": params}, separators=(",", ":")).encode()
+
+
+def _params(text: str) -> dict[str, Any]:
+    """A watched message's params (it was checked as JSON already; small and rare)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    params = value.get("params") if isinstance(value, dict) else None
+    return params if isinstance(params, dict) else {}
 
 
 def _error_text(body: dict[str, Any]) -> str:
@@ -117,7 +183,7 @@ def _error_text(body: dict[str, Any]) -> str:
 
 
 class Router:
-    def __init__(self, first_id: int = 1) -> None:
+    def __init__(self, first_id: int = 1, editor_url: str = "") -> None:
         self._next = first_id
         self._pending: dict[int, _Pending] = {}
         self._clients: dict[int, _Client] = {}
@@ -125,6 +191,9 @@ class Router:
         self._owner: dict[str, int] = {}  # session → client
         self._parent: dict[str, str] = {}  # child session → parent session
         self._roots: dict[str, int] = {}  # root session → client
+        self._session_target: dict[str, str] = {}  # session → the target it is attached to (when known)
+        self.owners = Owners()
+        self.editor_url = editor_url  # what the owner launched Chrome with
         self.chrome_is_gone = False
 
     # -- queries -------------------------------------------------------------------------
@@ -147,6 +216,24 @@ class Router:
     def pending_count(self) -> int:
         return len(self._pending)
 
+    @property
+    def editor(self) -> str | None:
+        """The editor tab's target id (pix3's: no client may close or crash it)."""
+        return self.owners.editor
+
+    def status(self, client: int) -> dict[str, Any] | None:
+        """What ``client`` owns and how much it relayed; None when it is not open."""
+        known = self._clients.get(client)
+        if known is None:
+            return None
+        holding = self.owners.holdings.get(client)
+        return {
+            "relayed": known.relayed,
+            "keep": holding.keep if holding else False,
+            "targets": sorted(holding.targets) if holding else [],
+            "contexts": sorted(holding.contexts) if holding else [],
+        }
+
     # -- ids -----------------------------------------------------------------------------
     def _allocate(self, entry: _Pending) -> int:
         while True:
@@ -164,13 +251,22 @@ class Router:
         pipe_id = self._allocate(_Call(method))
         return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
 
-    def open_client(self, client: int, page: str | None = None) -> list[Action]:
-        """Attach a new client's root session; answered later by :class:`Attached`."""
+    def watch_targets(self) -> list[Action]:
+        """The proxy's own target discovery on the pipe root (once, at start): the router learns
+        which page is the editor tab, who opened which page, and when the editor tab goes."""
+        if self.chrome_is_gone:
+            return []
+        pipe_id = self._allocate(_Watch())
+        return [ToChrome(_command(pipe_id, "Target.setDiscoverTargets", {"discover": True, "filter": DISCOVER_FILTER}))]
+
+    def open_client(self, client: int, page: str | None = None, *, keep: bool = False) -> list[Action]:
+        """Attach a new client's root session; answered later by :class:`Attached`. ``keep``: what
+        the client opens stays when it leaves."""
         method = "Target.attachToTarget" if page is not None else "Target.attachToBrowserTarget"
         if self.chrome_is_gone:
             return [Attached(client, f"{method}: Chrome is gone")]
         params: dict[str, Any] = {"targetId": page, "flatten": True} if page is not None else {}
-        pipe_id = self._allocate(_Attach(client, method))
+        pipe_id = self._allocate(_Attach(client, method, page, keep))
         self._attaching.add(client)
         return [ToChrome(_command(pipe_id, method, params))]
 
@@ -182,9 +278,37 @@ class Router:
         checked = client_request(text)
         if isinstance(checked, bytes):
             return [ToClient(client, (checked,))]
+        if checked.method in WATCHED:
+            return self._watched(client, known, checked, text)
         return self._forward(client, known, checked)
 
-    def _forward(self, client: int, known: _Client, request: ClientRequest) -> list[Action]:
+    def _watched(self, client: int, known: _Client, request: ClientRequest, text: str) -> list[Action]:
+        """A method the ownership bookkeeping reads: refused, ended here, or forwarded and watched."""
+        session = request.session_value if request.has_session else known.root
+        if not isinstance(session, str) or session not in known.sessions or self.chrome_is_gone:
+            return self._forward(client, known, request)  # answered -32001 / -32000 there
+        method = request.method
+        params = _params(text) if method in NEEDS_PARAMS else {}
+        on = self._session_target.get(session)
+        if method == SEND_TO_TARGET:  # the target it writes to, not the session it is sent on
+            inner = params.get("sessionId")
+            on = self._session_target.get(inner) if isinstance(inner, str) else params.get("targetId")
+        why = self.owners.refusal(client, method, params, on)
+        echo = request.session_json() if request.has_session else None
+        if why is not None:
+            return [ToClient(client, (error_reply(request.id_text, REFUSED, why, echo),))]
+        if method == BROWSER_CLOSE:
+            return self._end_session(client, request.id_text, echo)
+        if method in (CREATE_TARGET, CREATE_CONTEXT):
+            self.owners.creating(client, method)
+            return self._forward(client, known, request, method)
+        if method == DISPOSE_CONTEXT:
+            return self._forward(client, known, request, method, str(params.get("browserContextId")))
+        return self._forward(client, known, request)
+
+    def _forward(
+        self, client: int, known: _Client, request: ClientRequest, watch: str = "", detail: str = ""
+    ) -> list[Action]:
         session = known.root
         if request.has_session:
             given = request.session_value
@@ -195,7 +319,8 @@ class Router:
             session = given
         if self.chrome_is_gone or session is None:
             return [ToClient(client, (error_reply(request.id_text, CHROME_GONE, "Chrome is gone"),))]
-        pipe_id = self._allocate(_Forward(client, request.id_text))
+        pipe_id = self._allocate(_Forward(client, request.id_text, watch, detail))
+        known.relayed += 1
         return [ToChrome(request.for_chrome(pipe_id, session))]
 
     # -- Chrome → clients ------------------------------------------------------------------------
@@ -213,9 +338,12 @@ class Router:
         assert message.id is not None
         entry = self._pending.pop(message.id, None)
         if isinstance(entry, _Forward):
+            if entry.watch:
+                return self._watched_reply(entry, message)
             known = self._clients.get(entry.client)
             if known is None:
                 return []
+            known.relayed += 1
             drop = message.session is not None and message.session == known.root
             return [ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop))]
         if isinstance(entry, _Call):
@@ -225,7 +353,37 @@ class Router:
             return [CallDone(message.id, body.get("result"), None)]
         if isinstance(entry, _Attach):
             return self._attached(entry, message.body())
+        if isinstance(entry, _Watch):
+            return self._reported(message.body())
+        if isinstance(entry, _Reopen):
+            return self._reopened(entry, message.body())
         return []
+
+    def _watched_reply(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
+        actions: list[Action] = []
+        known = self._clients.get(entry.client)
+        if known is not None:
+            known.relayed += 1
+            drop = message.session is not None and message.session == known.root
+            actions.append(ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop)))
+        return actions + self._owned(entry, message)
+
+    def _owned(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
+        body = message.body()
+        result = body.get("result")
+        if entry.watch == DISPOSE_CONTEXT:
+            if isinstance(result, dict):
+                self.owners.disposed(entry.detail)
+            return []
+        key = "targetId" if entry.watch == CREATE_TARGET else "browserContextId"
+        ident = result.get(key) if isinstance(result, dict) else None
+        ident = ident if isinstance(ident, str) else None
+        if self.owners.created(entry.client, entry.watch, ident) or ident is None or self.chrome_is_gone:
+            return []
+        # Its client left and what it owned was closed already: this one goes the same way.
+        return self._close_things(
+            {ident} if entry.watch == CREATE_TARGET else set(), set() if entry.watch == CREATE_TARGET else {ident}
+        )
 
     def _attached(self, entry: _Attach, body: dict[str, Any]) -> list[Action]:
         client = entry.client
@@ -241,14 +399,20 @@ class Router:
         self._clients[client] = _Client(root=session, sessions={session})
         self._owner[session] = client
         self._roots[session] = client
+        if entry.page is not None:
+            self._session_target[session] = entry.page
+        self.owners.join(client, entry.keep)
         return [Attached(client, None)]
 
     def _root_event(self, message: ChromeMessage) -> list[Action]:
         body = message.body()
-        if body.get("method") != DETACHED:
-            return []
+        method = body.get("method")
         params = body.get("params")
-        session = params.get("sessionId") if isinstance(params, dict) else None
+        if not isinstance(params, dict):
+            return []
+        if method != DETACHED:
+            return self._target_event(method, params)
+        session = params.get("sessionId")
         client = self._roots.get(session) if isinstance(session, str) else None
         if client is None:
             return []
@@ -261,6 +425,7 @@ class Router:
         if client is None:
             return []
         known = self._clients[client]
+        known.relayed += 1
         if message.method in (ATTACHED, DETACHED):
             body = message.body()
             method = body.get("method")
@@ -270,6 +435,18 @@ class Router:
                 known.sessions.add(child)
                 self._owner[child] = client
                 self._parent[child] = message.session
+                info = params.get("targetInfo") if isinstance(params, dict) else None
+                target = info.get("targetId") if isinstance(info, dict) else None
+                if isinstance(info, dict) and isinstance(target, str):
+                    self._session_target[child] = target
+                    # Chrome's tab targets hold a page each (puppeteer attaches the tab first, then
+                    # the page below it): the editor page's tab is the editor tab too.
+                    if info.get("type") == "tab":
+                        self.owners.tabs.add(target)
+                    elif target == self.owners.editor:
+                        above = self._session_target.get(message.session)
+                        if above in self.owners.tabs:
+                            self.owners.editor_tab = above
             elif isinstance(child, str) and method == DETACHED and self._owner.get(child) == client:
                 self._forget_tree(child)
         drop = message.session == known.root
@@ -286,6 +463,7 @@ class Router:
         for gone in doomed:
             client = self._owner.pop(gone, None)
             self._parent.pop(gone, None)
+            self._session_target.pop(gone, None)
             if client is not None and client in self._clients:
                 self._clients[client].sessions.discard(gone)
 
@@ -298,20 +476,124 @@ class Router:
         for session in known.sessions:
             self._owner.pop(session, None)
             self._parent.pop(session, None)
+            self._session_target.pop(session, None)
         if known.root is not None:
             self._roots.pop(known.root, None)
         return known
 
+    def _quiet(self, method: str, params: dict[str, Any]) -> ToChrome:
+        pipe_id = self._allocate(_Quiet())
+        return ToChrome(_command(pipe_id, method, params))
+
     def _detach(self, root: str) -> list[Action]:
-        pipe_id = self._allocate(_Detach())
-        return [ToChrome(_command(pipe_id, "Target.detachFromTarget", {"sessionId": root}))]
+        return [self._quiet("Target.detachFromTarget", {"sessionId": root})]
 
     def client_gone(self, client: int) -> list[Action]:
-        """A client's socket closed: forget it and detach its root (its children go with it)."""
+        """A client's socket closed: forget it and detach its root (its children go with it);
+        what it opened is closed after the grace (:class:`Sweep`) unless it asked to keep it."""
         known = self._drop(client)
-        if known is None or known.root is None or self.chrome_is_gone:
+        if known is None:
+            return []
+        holding = self.owners.holdings.get(client)
+        if self.chrome_is_gone or holding is None or holding.empty:
+            self.owners.release(client)
+            return self._detach_root(known)
+        if holding.keep and not (holding.creating_targets or holding.creating_contexts):
+            self.owners.release(client)
+            return [*self._detach_root(known), Note(self._kept_text(client, holding))]
+        # Closed after the grace; a keeper's holding only waits there for its creates on the way.
+        return [*self._detach_root(known), Sweep(client, GRACE_SECONDS)]
+
+    def _detach_root(self, known: _Client) -> list[Action]:
+        if known.root is None or self.chrome_is_gone:
             return []
         return self._detach(known.root)
+
+    @staticmethod
+    def _kept_text(client: int, holding: Any) -> str:
+        return f"client {client} left {len(holding.targets)} targets and {len(holding.contexts)} contexts open (keep)"
+
+    def sweep(self, client: int) -> list[Action]:
+        """The grace after ``client`` left is over: close the targets and dispose of the browser
+        contexts it opened (a create answered later is closed on arrival)."""
+        holding = self.owners.release(client)
+        if holding is None or self.chrome_is_gone or (not holding.targets and not holding.contexts):
+            return []
+        if holding.keep:
+            return [Note(self._kept_text(client, holding))]
+        text = f"client {client} left: closed {len(holding.targets)} targets and {len(holding.contexts)} browser contexts it opened"
+        return [*self._close_things(holding.targets, holding.contexts), Note(text)]
+
+    def _close_things(self, targets: set[str], contexts: set[str]) -> list[Action]:
+        actions: list[Action] = [self._quiet("Target.closeTarget", {"targetId": t}) for t in sorted(targets)]
+        actions += [self._quiet("Target.disposeBrowserContext", {"browserContextId": c}) for c in sorted(contexts)]
+        return actions
+
+    def _end_session(self, client: int, id_text: str, session_text: str | None) -> list[Action]:
+        """``Browser.close`` from a client: its own session ends (what it opened is closed now),
+        Chrome stays up for the others."""
+        session = f',"sessionId":{session_text}' if session_text is not None else ""
+        reply = f'{{"id":{id_text},"result":{{}}{session}}}'.encode()
+        known = self._drop(client)
+        holding = self.owners.release(client)
+        actions: list[Action] = [ToClient(client, (reply,))]
+        if known is not None:
+            actions += self._detach_root(known)
+        targets, contexts = (holding.targets, holding.contexts) if holding is not None else (set(), set())
+        actions += self._close_things(targets, contexts)
+        text = f"client {client} ended its session (Browser.close): closed {len(targets)} targets and {len(contexts)} browser contexts it opened"
+        actions += [Note(text), Close(client, CLOSE_NORMAL, SESSION_ENDED)]
+        return actions
+
+    # -- the proxy's own target discovery ------------------------------------------------------------
+    def _target_event(self, method: Any, params: dict[str, Any]) -> list[Action]:
+        info = params.get("targetInfo")
+        if method == TARGET_CREATED and isinstance(info, dict):
+            self.owners.target_created(info)
+        elif method == TARGET_CHANGED and isinstance(info, dict):
+            self.owners.target_changed(info)
+        elif method == TARGET_DESTROYED:
+            target = params.get("targetId")
+            if isinstance(target, str) and self.owners.target_destroyed(target):
+                return self._reopen(f"editor tab {target} was closed")
+        elif method == TARGET_CRASHED:
+            target = params.get("targetId")
+            if isinstance(target, str) and target == self.owners.editor:
+                self.owners.editor = self.owners.editor_tab = None
+                # The crashed tab shows Chrome's error page: it goes, a fresh one comes.
+                return [
+                    self._quiet("Target.closeTarget", {"targetId": target}),
+                    *self._reopen(f"editor tab {target} crashed ({params.get('status')})"),
+                ]
+        return []
+
+    def _reported(self, body: dict[str, Any]) -> list[Action]:
+        self.owners.reported = True
+        if "error" in body:  # nothing was reported: no editor tab to open again on a guess
+            return [Note(f"target discovery failed ({_error_text(body)}): pages opened by pages are not tracked")]
+        if self.owners.editor is None and self.editor_url:
+            return self._reopen("no editor tab was open")
+        return []
+
+    def _reopen(self, why: str) -> list[Action]:
+        url = self.owners.editor_url or self.editor_url
+        if not url or self.chrome_is_gone:
+            return [Note(f"{why}; no address to open it again")]
+        pipe_id = self._allocate(_Reopen(url))
+        return [
+            Note(f"{why}; opening it again ({url})"),
+            ToChrome(_command(pipe_id, "Target.createTarget", {"url": url})),
+        ]
+
+    def _reopened(self, entry: _Reopen, body: dict[str, Any]) -> list[Action]:
+        result = body.get("result")
+        target = result.get("targetId") if isinstance(result, dict) else None
+        if not isinstance(target, str):
+            return [Note(f"could not open the editor tab again: {_error_text(body)}")]
+        if self.owners.editor is None:
+            self.owners.editor = target
+            self.owners.editor_url = entry.url
+        return [Note(f"editor tab opened again (target {target})")]
 
     def chrome_gone(self) -> list[Action]:
         """The pipe closed: fail internal calls, close every client 1001."""
@@ -324,6 +606,7 @@ class Router:
                 actions.append(Attached(entry.client, f"{entry.method}: Chrome is gone"))
         self._pending.clear()
         self._attaching.clear()
+        self.owners = Owners()
         for client in list(self._clients):
             self._drop(client)
             actions.append(Close(client, CLOSE_GOING_AWAY, "Chrome closed"))

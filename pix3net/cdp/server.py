@@ -47,6 +47,8 @@ from pix3net.cdp._http import (
 )
 from pix3net.cdp._listener import Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
+from pix3net.cdp._owners import connect_options
+from pix3net.cdp._status import STATUS_PATH, Seen, status_body
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
 from pix3net.cdp.router import (
@@ -54,7 +56,9 @@ from pix3net.cdp.router import (
     Attached,
     CallDone,
     Close,
+    Note,
     Router,
+    Sweep,
     ToChrome,
     ToClient,
 )
@@ -134,6 +138,7 @@ class _Proxy:
         max_message_bytes: int,
         owner_queue_bytes: int,
         limits: Limits,
+        editor_url: str = "",
     ) -> None:
         self.channel = channel
         self.token = token
@@ -146,7 +151,9 @@ class _Proxy:
         self.owner_queue_bytes = owner_queue_bytes
         self.budget = Budget()
         self.gate = Gate(limits)
-        self.router = Router()
+        self.router = Router(editor_url=editor_url)
+        self.seen: dict[int, Seen] = {}  # who each client is, for `pix3 editor --status`
+        self.nursery: trio.Nursery | None = None  # set by serve_proxy: runs the sweeps
         self.to_chrome = _ChromeQueue()
         self.clients: dict[int, Client] = {}
         self.calls: dict[int, _Waiter] = {}
@@ -207,6 +214,15 @@ class _Proxy:
                 call = self.calls.pop(action.call, None)
                 if call is not None:
                     call.done(action.result, action.error)
+            elif isinstance(action, Sweep):
+                if self.nursery is not None:
+                    self.nursery.start_soon(self._sweep_later, action)
+            elif isinstance(action, Note):
+                self.log(action.text)
+
+    async def _sweep_later(self, sweep: Sweep) -> None:
+        await trio.sleep(sweep.seconds)
+        self.execute(self.router.sweep(sweep.client))
 
     def send_chrome(self, data: bytes) -> None:
         """To Chrome in order: at once when nothing is ahead and it fits one pipe write, else queued."""
@@ -360,6 +376,8 @@ class _Proxy:
             return answer(refusal.status, {"error": refusal.message}, proof)
         path = http_route_path(head.target)
         host = head.get("host") or ""
+        if head.method == "GET" and path == STATUS_PATH:
+            return answer(200, status_body(self.router, self.seen), proof)
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
@@ -421,6 +439,8 @@ class _Proxy:
             return
         _, page = route
         number = next(self.numbers)
+        keep, name = connect_options(head.target)
+        self.seen[number] = Seen.of(stream, head, name, page)
         waiter = _Waiter()
         self.attaching[number] = waiter
         # Registered before the attach: events on the new root queue up until the writer runs.
@@ -428,13 +448,14 @@ class _Proxy:
         self.clients[number] = client
         self.all_gone = trio.Event()
         try:
-            await self.serve_client(client, head, page, waiter, accept)
+            await self.serve_client(client, head, page, waiter, accept, keep)
         finally:
             # Every orderly end has already set ``closing``; what is left is the proxy itself
             # being cancelled (owner shutdown) or a broken socket (where this write fails quietly).
             client.close_now(CLOSE_GOING_AWAY, "proxy closing")
             client.release()
             del self.clients[number]
+            self.seen.pop(number, None)
             if not self.clients:
                 self.all_gone.set()
             if self.router.is_open(number):
@@ -442,10 +463,10 @@ class _Proxy:
                 self.log(f"client gone ({self.router.client_count} left)")
 
     async def serve_client(
-        self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str
+        self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str, keep: bool = False
     ) -> None:
         number = client.number
-        self.execute(self.router.open_client(number, page))
+        self.execute(self.router.open_client(number, page, keep=keep))
         with trio.move_on_after(INTERNAL_CALL_SECONDS):
             await waiter.event.wait()
         self.attaching.pop(number, None)
@@ -578,6 +599,7 @@ async def serve_proxy(
     max_message_bytes: int = MAX_MESSAGE_BYTES,
     owner_queue_bytes: int = OWNER_QUEUE_BYTES,
     limits: Limits | None = None,
+    editor_url: str = "",
 ) -> None:
     """Serve the CDP token proxy on 127.0.0.1:``port`` until Chrome is gone.
 
@@ -586,11 +608,15 @@ async def serve_proxy(
     (Chrome is gone) and every client was closed 1001 ``Chrome closed``; raises what failed the
     hot path's thread, if anything did (a bug). Cancellation sends 1001 ``proxy closing`` to
     clients between frames and cuts every connection at once.
-    ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits`` exist for tests.
+    ``editor_url``: what the owner launched Chrome with (the editor tab is opened there again
+    when it closes). ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits``
+    exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
     bound = listeners[0].socket.getsockname()[1]
-    proxy = _Proxy(channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits())
+    proxy = _Proxy(
+        channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits(), editor_url
+    )
     try:
         proxy.hot = hot = HotPath(proxy, channel.take_reader, CHROME_QUEUE_BYTES)
     except BaseException:
@@ -599,6 +625,8 @@ async def serve_proxy(
         raise
     try:
         async with trio.open_nursery() as nursery:
+            proxy.nursery = nursery
+            proxy.execute(proxy.router.watch_targets())  # before any client: the editor tab is the page Chrome has
             nursery.start_soon(proxy.write_chrome)
             nursery.start_soon(proxy.summarise_refusals)
             for listener in listeners:

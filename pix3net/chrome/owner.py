@@ -74,6 +74,7 @@ class ServeProxy(Protocol):
         home: Path,
         log: Log,
         task_status: trio.TaskStatus[int] = ...,
+        editor_url: str = ...,
     ) -> Awaitable[None]: ...
 
 
@@ -226,7 +227,15 @@ async def _own(
 
         try:
             status = cast("trio.TaskStatus[int]", _Started(started))  # only ``started(port)`` is called
-            await serve(chrome.channel, token=token, port=options.port, home=home, log=log, task_status=status)
+            await serve(
+                chrome.channel,
+                token=token,
+                port=options.port,
+                home=home,
+                log=log,
+                task_status=status,
+                editor_url=options.url,
+            )
         except Exception as error:
             if not listening:
                 raise  # the start's own failure: cannot listen (below)
@@ -285,10 +294,13 @@ async def _serve_proxy(
     home: Path,
     log: Log,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+    editor_url: str = "",
 ) -> None:
     from pix3net.cdp.server import serve_proxy
 
-    await serve_proxy(channel, token=token, port=port, home=home, log=log, task_status=task_status)
+    await serve_proxy(
+        channel, token=token, port=port, home=home, log=log, task_status=task_status, editor_url=editor_url
+    )
 
 
 def own_chrome(

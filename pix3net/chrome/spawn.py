@@ -18,13 +18,16 @@ import signal
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-# The flags every pix3 Chrome gets, in the reference's order.
+# The flags every pix3 Chrome gets, in the reference's order, then ours: WebMCP (the page's
+# `document.modelContext` and the `WebMCP` CDP domain) is behind a feature flag in Chromium 156
+# (docs/bridge.md, "WebMCP").
 COMMON_FLAGS = (
     "--no-first-run",
     "--no-default-browser-check",
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
+    "--enable-features=WebMCP",
 )
 # Chrome's sandbox cannot start as root (containers, CI): added only when the effective uid is 0.
 NO_SANDBOX = "--no-sandbox"

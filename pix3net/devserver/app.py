@@ -58,7 +58,7 @@ class Context:
     editor_css: Path | None
     log: logging.Logger
     home: Path  # PIX3_HOME, for `POST /api/check` (TypeScript's cache lives there)
-    allowed_hosts: bool | tuple[str, ...] = ()
+    public_hosts: frozenset[str] = frozenset()  # the Host rule's public names (PIX3_PUBLIC_URL's host)
     # Route sets mounted after ours, each `register(app)` (the file API; more `/__pix3/api/` routes)
     routes: tuple[Callable[[QuartTrio], None], ...] = ()
     check_path: Callable[[str, str], object] = field(default=lambda path, name: None)
@@ -85,7 +85,7 @@ def create_app(ctx: Context) -> QuartTrio:
     @app.before_request
     async def _guard() -> Response | None:
         headers = guard.header_map(request.scope["headers"])
-        refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.allowed_hosts)
+        refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.public_hosts)
         if refusal is not None:
             await drain()
             return refuse(refusal)
@@ -103,7 +103,7 @@ def create_app(ctx: Context) -> QuartTrio:
     @app.before_websocket
     async def _guard_socket() -> Response | None:
         headers = guard.header_map(websocket.scope["headers"])
-        if guard.check_socket(headers, _peer(dict(websocket.scope)), ctx.allowed_hosts) is not None:
+        if guard.check_socket(headers, _peer(dict(websocket.scope)), ctx.public_hosts) is not None:
             return Response(b"", status=403, headers={"Connection": "close"})
         return None
 

@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from pix3net.hosts import is_loopback_name
 from pix3tools.core.devrecord import read_record
 from pix3tools.core.private import private_folder, write_private
-
-_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 
 
 def iso_now(now: datetime | None = None) -> str:
@@ -82,7 +81,7 @@ def public_url_from_origin(origin_header: str | None, bound_port: int, base: str
     host = (parts.hostname or "").lower()
     if ":" in host:
         host = f"[{host}]"
-    if host in _LOOPBACK_NAMES and port == bound_port:
+    if is_loopback_name(host) and port == bound_port:
         return None
     return origin + base
 

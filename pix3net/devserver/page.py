@@ -50,6 +50,7 @@ PAGE_MODULES = (
     "sceneview.js",
     "workbench.js",
     "ui.js",
+    "webmcp.js",
 )
 
 

@@ -25,6 +25,7 @@ from pix3net import ready
 from pix3net.daemonlog import LogFile
 from pix3net.devserver import devinfo
 from pix3net.devserver.front.bind import bind_one
+from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.listener import PublicListener, connection_cap, raise_fd_limit
 from pix3net.devserver.front.splice import KEEP_ALIVE_S
 from pix3net.devserver.front.vite import Vite, find_vite, package_version
@@ -129,6 +130,7 @@ async def serve(
         "vite": package_version(root, "vite") if vite_js else None,
     }
     record = Record(root, port, versions, log, env.get("PIX3_PUBLIC_URL") or None)
+    door = Door.for_project(root, record.env_public, vite_js)
     vite_out = log_file.child_output() if log_file is not None else None
     vite = Vite(root, vite_js, log, vite_out) if vite_js is not None else None
     config = Config()
@@ -149,7 +151,7 @@ async def serve(
     with _stop_on_signals(stop, log):
         try:
             async with trio.open_nursery() as nursery:
-                server = await build(root, log, versions, vite, record, nursery)
+                server = await build(root, log, versions, vite, record, nursery, door)
                 if vite is not None:
                     nursery.start_soon(vite.run)
                 app = wrap_app(server.asgi, 0, "asgi")  # type: ignore[arg-type]  # hypercorn types its own ASGI dicts
@@ -162,6 +164,7 @@ async def serve(
                     lambda: vite.status.port if vite is not None and vite.status.running else None,
                     log,
                     cap,
+                    door,
                 )
                 await nursery.start(listener.serve, sockets)
                 record.write()

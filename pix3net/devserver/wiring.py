@@ -16,6 +16,7 @@ from pix3net.devserver.app import Context, create_app
 from pix3net.devserver.barrier import Barrier
 from pix3net.devserver.files import FileStore, parse_wire_path, register_file_routes
 from pix3net.devserver.front.dispatch import Dispatch
+from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.proxy import ViteProxy
 from pix3net.devserver.front.vite import Vite
 from pix3net.devserver.page import gate_page, host_page, version_gate
@@ -106,6 +107,7 @@ async def build(
     vite: Vite | None,
     record: PublicUrl,
     nursery: trio.Nursery,
+    door: Door,
 ) -> Server:
     """Each part built after the parts it needs: hub → announcer → store → barrier → app."""
     hub = Hub(on_tabs_changed=record.learn)
@@ -160,10 +162,11 @@ async def build(
         home=pix3_home(),
         routes=(
             lambda app: register_file_routes(app, store, base="/"),
-            lambda app: register_workbench_routes(app, root),
+            lambda app: register_workbench_routes(app, root, pix3_home()),
         ),
         check_path=parse_wire_path,
+        public_hosts=door.public,
     )
     app = create_app(ctx)
-    proxy = ViteProxy(vite.wait_ready) if vite is not None else None
-    return Server(asgi=Dispatch(app, root, proxy), hub=hub, store=store)
+    proxy = ViteProxy(vite.wait_ready, door.invoke_refusal) if vite is not None else None
+    return Server(asgi=Dispatch(app, root, proxy, door), hub=hub, store=store)

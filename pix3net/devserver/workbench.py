@@ -110,8 +110,22 @@ def _list(root: Path) -> dict[str, Any]:
     return {"scenes": scenes, "defaultScene": default_scene(scenes, data)}
 
 
-def register_workbench_routes(app: QuartTrio, root: Path) -> None:
+def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = None) -> None:
     assets = page_assets()
+
+    @app.route(PREFIX + "/api/agents", methods=["GET"])
+    async def _agents() -> Response:
+        # The header's agent count: the proxy of this PIX3_HOME asked with its token (a few
+        # loopback requests, in a thread); no proxy → null and why (docs/editor.md, "Status").
+        if home is None:
+            return json_response(200, {"agents": None, "detail": "no PIX3_HOME"})
+        from pix3net.editor.status import StatusError, agent_count
+
+        try:
+            count = await trio.to_thread.run_sync(agent_count, home)
+        except StatusError as exc:
+            return json_response(200, {"agents": None, "detail": str(exc)})
+        return json_response(200, {"agents": count})
 
     @app.route(PREFIX + "/page/<name>", methods=["GET"])
     async def _asset(name: str) -> Response:

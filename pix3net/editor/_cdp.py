@@ -67,7 +67,8 @@ def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
     params: dict[str, object] = {"url": url}
     if new_window:
         params["newWindow"] = True
-    wscall.call(port, token, "Target.createTarget", params)
+    # keep: the tab outlives this short connection (docs/cdp-proxy.md, "Ownership and protection")
+    wscall.call(port, token, "Target.createTarget", params, path="/pix3?keep=1")
 
 
 def page_id(port: int, token: str, url_prefix: str) -> str | None:

@@ -16,6 +16,8 @@ class EditorArgs(NamedTuple):
     project: str | None = None
     stop: bool = False
     stop_chrome: bool = False
+    status: bool = False
+    json: bool = False
     chrome_only: bool = False
     no_chrome: bool = False
     headless: bool = False
@@ -32,6 +34,8 @@ class EditorArgs(NamedTuple):
             project=args.text("--project"),
             stop=args.flag("--stop"),
             stop_chrome=args.flag("--stop-chrome"),
+            status=args.flag("--status"),
+            json=args.flag("--json"),
             chrome_only=args.flag("--chrome-only") or url is not None,  # --url implies --chrome-only
             no_chrome=args.flag("--no-chrome"),
             headless=args.flag("--headless"),

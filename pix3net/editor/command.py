@@ -30,7 +30,7 @@ def _valued(name: str, convert: Convert | None = None) -> Option:
 
 SYNTAX = Syntax(
     "editor",
-    flags=("--stop", "--stop-chrome", "--chrome-only", "--no-chrome", "--headless"),
+    flags=("--stop", "--stop-chrome", "--status", "--json", "--chrome-only", "--no-chrome", "--headless"),
     options=(
         _valued("--project"),
         _valued("--port", tcp_port),
@@ -68,6 +68,8 @@ def _editor(call: Call) -> int:
 
         io.line(stop_owner(home))
         return 0
+    if args.status or args.json:
+        return _status(args, home, io)
     if args.url is not None:
         return _human_side(args, home, io)
     root = call.find_project()
@@ -76,6 +78,22 @@ def _editor(call: Call) -> int:
     if args.stop:
         return _stop(root, io)
     return _project(args, root, home, io)
+
+
+def _status(args: EditorArgs, home: Path, io: _Out) -> int:
+    """Not project-bound: the one shared Chrome of this PIX3_HOME (docs/editor.md, "Status")."""
+    if not args.status:
+        return io.fail("--json goes with --status (pix3 editor --status --json)", 2)
+    from pix3net.editor.status import StatusError, as_json, gather, text
+
+    try:
+        found = gather(home)
+    except StatusError as exc:
+        if args.json:
+            io.line(as_json({"chrome": None, "owner": None, "editorTab": None, "clients": [], "error": str(exc)}))
+        return io.fail(str(exc))
+    io.line(as_json(found) if args.json else text(found))
+    return 0
 
 
 def _stop(root: Path, io: _Out) -> int:

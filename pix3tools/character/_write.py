@@ -1,13 +1,20 @@
-"""All-or-nothing writing of a compiled character (docs/character-compile.md, "Writing: all or nothing")."""
+"""All-or-nothing writing of a compiled character (docs/character-compile.md, "Writing: all or nothing").
+
+The project is untrusted input: the targets and their folders are read and written relative to
+folder descriptors, never through a link (`pix3tools.core.private`). A link where a target or one
+of its folders should be is an error and nothing is written.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pix3tools.character._compile import PlannedFile
+from pix3tools.core.private import Folder, Refused, open_folder
 
 __all__ = ["Action", "conflict_error", "plan_actions", "write_files"]
 
@@ -18,18 +25,32 @@ class Action:
     action: str  # "written" | "unchanged" | "replaced" | "conflict"
 
 
+def _current(root: Path, relative: str) -> bytes | None:
+    """The target's bytes; None when it or a folder on the way is missing. A link on the way, or
+    anything but a regular file at the target, raises :class:`Refused`."""
+    *folders, name = relative.split("/")
+    try:
+        with open_folder(root, folders) as folder:
+            return folder.read_if_any(name)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
 def plan_actions(root: Path, files: list[PlannedFile], force: bool) -> list[Action]:
+    """What each file would do; raises :class:`Refused` for a link where a target or its folder is."""
     actions = []
     for planned in files:
-        target = root / planned.path
         try:
-            current = target.read_bytes()
-        except (FileNotFoundError, NotADirectoryError):  # a missing folder fails at write time
+            current = _current(root, planned.path)
+        except Refused as refused:
+            if refused.errno == errno.ELOOP:
+                raise
+            # a file where a folder should be fails at write time; a folder or a special file at
+            # the target is other content
+            current = None if refused.errno == errno.ENOTDIR else b""
+        if current is None:
             actions.append(Action(planned, "written"))
-            continue
-        except OSError:
-            current = None  # a folder or an unreadable file stands there: other content
-        if current == planned.data:
+        elif current == planned.data:
             actions.append(Action(planned, "unchanged"))
         else:
             actions.append(Action(planned, "replaced" if force else "conflict"))
@@ -43,37 +64,64 @@ def conflict_error(actions: list[Action]) -> str | None:
     return f"{conflicts} file(s) exist with other content; nothing was written (--force replaces them)."
 
 
+def _folder(root: Path, parts: list[str], created: list[tuple[Folder, str]]) -> Folder:
+    """The folder ``parts`` below ``root``, made where missing (each made one is remembered with
+    its parent, so a failure can remove it again)."""
+    folder = open_folder(root, [])
+    try:
+        for part in parts:
+            try:
+                child = folder.sub(part)
+            except FileNotFoundError:
+                folder.mkdir(part)
+                created.append((Folder(os.dup(folder.fd), folder.path), part))
+                child = folder.sub(part)
+            folder.close()
+            folder = child
+    except BaseException:
+        folder.close()
+        raise
+    return folder
+
+
 def write_files(root: Path, actions: list[Action]) -> str | None:
     """Write every written/replaced file; None on success, else the error (nothing changed).
 
-    Every file is first written beside its target as ``<path>.<pid>.tmp``; only when all of them
-    are on disk are they renamed into place, so a full disk or a read-only folder leaves the
-    project as it was.
+    Every file is first written beside its target as ``<name>.<pid>.tmp``; only when all of them
+    are on disk are they renamed into place, so a full disk, a read-only folder or a link found on
+    the way leaves the project as it was.
     """
-    staged: list[tuple[Path, Path]] = []
-    created: list[Path] = []
+    staged: list[tuple[Folder, str, str]] = []
+    created: list[tuple[Folder, str]] = []
     pid = os.getpid()
     try:
-        for action in actions:
-            if action.action not in ("written", "replaced"):
-                continue
-            target = root / action.file.path
-            missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            created.extend(reversed(missing))
-            tmp = target.with_name(f"{target.name}.{pid}.tmp")
-            with tmp.open("wb") as handle:
-                staged.append((tmp, target))
-                handle.write(action.file.data)
-        for tmp, target in staged:
-            os.replace(tmp, target)
-    except OSError as exc:
-        for tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-        for folder in reversed(created):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        where = exc.filename or root
-        return f"could not write {where} ({exc.strerror or exc}); nothing was written."
+        try:
+            for action in actions:
+                if action.action not in ("written", "replaced"):
+                    continue
+                *parts, name = action.file.path.split("/")
+                folder = _folder(root, parts, created)
+                temp = f"{name}.{pid}.tmp"
+                staged.append((folder, temp, name))
+                folder.write_new(temp, action.file.data, durable=False)
+            for folder, temp, name in staged:
+                folder.rename(temp, folder, name)
+        except OSError as exc:
+            for folder, temp, _ in staged:
+                with contextlib.suppress(OSError):
+                    folder.unlink(temp)
+            for parent, name in reversed(created):
+                with contextlib.suppress(OSError):
+                    os.rmdir(name, dir_fd=parent.fd)
+            if isinstance(exc, Refused) and exc.errno == errno.ELOOP:
+                return f"{exc.message} Nothing was written."
+            if isinstance(exc, Refused):
+                return f"could not write {exc.path} ({os.strerror(exc.errno)}); nothing was written."
+            where = exc.filename or root
+            return f"could not write {where} ({exc.strerror or exc}); nothing was written."
+    finally:
+        for folder, _, _ in staged:
+            folder.close()
+        for parent, _ in created:
+            parent.close()
     return None

@@ -50,6 +50,7 @@ def _compile(call: Call) -> int:
     from pix3tools.character._compile import compile_spec
     from pix3tools.character._spec import CharacterError, load_spec
     from pix3tools.character._write import conflict_error, plan_actions, write_files
+    from pix3tools.core.private import Refused
 
     args, root, out = call.args, call.project, call.out
     spec, dry_run, as_json = args.words[0], args.flag("--dry-run"), args.flag("--json")
@@ -63,7 +64,13 @@ def _compile(call: Call) -> int:
             out.write(_dump({"ok": False, "error": str(exc)}))
             return 1
         return call.fail(str(exc))
-    actions = plan_actions(root, plan.files, args.flag("--force"))
+    try:
+        actions = plan_actions(root, plan.files, args.flag("--force"))
+    except Refused as refused:  # a link where a target or its folder should be: nothing is written
+        if as_json:
+            out.write(_dump({"ok": False, "error": f"{refused.message} Nothing was written."}))
+            return 1
+        return call.fail(f"{refused.message} Nothing was written.")
     error = conflict_error(actions)
     if error is None and not dry_run:
         error = write_files(root, actions)

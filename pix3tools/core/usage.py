@@ -20,14 +20,15 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "  pix3 new <2d|3d> [dir] [--name <n>]   create a project from a starter (dir: pix3-<2d|3d>)"
     ),
     "editor": (
-        "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--chrome-only] [--no-chrome]\n"
-        "              [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>] [--remote-port <n>]\n"
-        "              [--ssh <host>]\n"
+        "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--status [--json]] [--chrome-only]\n"
+        "              [--no-chrome] [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>]\n"
+        "              [--remote-port <n>] [--ssh <host>]\n"
         "                                        start or reuse the dev server and Chrome behind the\n"
         "                                        CDP token proxy, with the editor tab open"
     ),
     "agent-setup": (
-        "  pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--cdp-port <n>] [--project <dir>]\n"
+        "  pix3 agent-setup [claude|codex|pi] [--repair] [--remote] [--usage-statistics]\n"
+        "                   [--cdp-port <n>] [--project <dir>]\n"
         "                                        point the agents' chrome-devtools-mcp at the proxy"
     ),
     "validate": (
@@ -83,6 +84,8 @@ proxy (127.0.0.1:9333 by default) with the editor tab open, and say where an age
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
   --stop               stop the project's dev server
   --stop-chrome        stop the Chrome this home's proxy owns
+  --status             Chrome, the editor tab and the agents connected to the proxy (no project)
+  --json               with --status: the same as JSON
   --chrome-only        Chrome and the proxy only (Remote SSH, on the human's machine)
   --no-chrome          the dev server only
   --headless           run Chrome headless
@@ -101,6 +104,7 @@ Write the project's chrome-devtools-mcp entry for Claude Code (.mcp.json), Codex
   claude|codex|pi      the agents to set up (default: those with a config, else claude and codex)
   --repair             replace a drifted entry (the old file is kept as .bak)
   --remote             Remote SSH: point at the forwarded port, checked by proof first
+  --usage-statistics   let chrome-devtools-mcp send its usage statistics (off unless given)
   --cdp-port <n>       the proxy port to point at
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
 """,

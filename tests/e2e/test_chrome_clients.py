@@ -351,8 +351,10 @@ def test_owner_killed_real_chromium_exits_within_2_s(tmp_path: Path, chromium: s
 
 def test_a_clients_dispose_on_detach_context_goes_with_it(live: Live) -> None:
     """Chrome disposes such a context when the session that made it detaches, and the proxy
-    detaches a leaving client's root session: the context and its pages go with the client, the
-    other context stays (pix3 smoke relies on it to leave nothing behind in a reused owner)."""
+    detaches a leaving client's root session: the context and its pages go with the client, at
+    once (pix3 smoke relies on it to leave nothing behind in a reused owner). The client connects
+    with ``keep`` so that the other context stays: without it the proxy would close it a second
+    later (docs/cdp-proxy.md, "Ownership and protection")."""
     headers = [("Authorization", f"Bearer {live.token}")]
 
     async def listed() -> set[str]:
@@ -362,7 +364,7 @@ def test_a_clients_dispose_on_detach_context_goes_with_it(live: Live) -> None:
 
     async def scenario() -> tuple[bool, bool, bool]:
         targets: dict[str, str] = {}
-        async with await WsClient.connect(live.port, "/pix3", headers) as ws:
+        async with await WsClient.connect(live.port, "/pix3?keep=1", headers) as ws:
             for n, dispose in enumerate((True, False)):
                 params = {"disposeOnDetach": True} if dispose else {}
                 created = await rpc(ws, {"id": 10 + n, "method": "Target.createBrowserContext", "params": params})

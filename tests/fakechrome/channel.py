@@ -98,7 +98,8 @@ class FakeChannel:
         self.reader.end()
 
     def methods(self) -> list[str]:
-        return [str(m.get("method")) for m in self.chrome.received]
+        """What reached Chrome, but the proxy's own target discovery at its start."""
+        return [str(m.get("method")) for m in self.chrome.received if not _discovery(m)]
 
     # -- inside --------------------------------------------------------------------------------
     def _handle(self, message: bytes) -> None:
@@ -111,3 +112,7 @@ class FakeChannel:
             self.reader.deliver(out)
         if self.chrome.closed:
             self.gone()
+
+
+def _discovery(message: dict[str, object]) -> bool:
+    return message.get("method") == "Target.setDiscoverTargets" and "sessionId" not in message

@@ -30,9 +30,15 @@ class Target:
     id: str
     type: str
     url: str
+    context: str = "default"
+    opener: str | None = None
 
     def info(self, attached: bool) -> dict[str, Any]:
-        return {"targetId": self.id, "type": self.type, "url": self.url, "title": self.url, "attached": attached}
+        info = {"targetId": self.id, "type": self.type, "url": self.url, "title": self.url, "attached": attached}
+        info["browserContextId"] = self.context
+        if self.opener is not None:
+            info["openerId"] = self.opener
+        return info
 
 
 @dataclass
@@ -67,6 +73,8 @@ class FakeChrome:
         self._block = b""
         self.targets: dict[str, Target] = {}
         self.sessions: dict[str, Session] = {}
+        self.contexts: set[str] = set()
+        self.discovering = False  # Target.setDiscoverTargets on the pipe root
         self.browser = self._new_target("browser", "")
         for url in self.urls:
             self._new_target("page", url)
@@ -84,6 +92,34 @@ class FakeChrome:
     def add_target(self, kind: str, url: str) -> Target:
         """A target Chrome has on its own (e.g. ``browser_ui``: the omnibox popup)."""
         return self._new_target(kind, url)
+
+    def open_popup(self, opener: str) -> tuple[Target, list[bytes]]:
+        """A page opens another (``window.open``): the new target and what Chrome writes."""
+        target = self._new_target("page", "about:blank")
+        target.opener = opener
+        out: list[bytes] = []
+        self._announce("Target.targetCreated", {"targetInfo": target.info(False)}, out)
+        return target, out
+
+    def close_page(self, target_id: str) -> list[bytes]:
+        """A page closes by itself (``window.close()``, the user): what Chrome writes."""
+        out: list[bytes] = []
+        self._close(target_id, out)
+        return out
+
+    def _announce(self, method: str, params: dict[str, Any], out: list[bytes]) -> None:
+        if self.discovering and method:
+            out.append(self._event(method, params, ""))
+
+    def _close(self, target_id: str, out: list[bytes]) -> bool:
+        target = self.targets.pop(target_id, None)
+        if target is None:
+            return False
+        for session in [s for s in self.sessions.values() if s.target == target.id]:
+            if session.id in self.sessions:
+                self._detach(session, out, event=True)
+        self._announce("Target.targetDestroyed", {"targetId": target.id}, out)
+        return True
 
     def pages(self) -> list[Target]:
         return [t for t in self.targets.values() if t.type == "page"]
@@ -177,19 +213,39 @@ class FakeChrome:
         if method == "Target.getTargets":
             attached = {s.target for s in self.sessions.values()}
             return {"targetInfos": [t.info(t.id in attached) for t in self.targets.values()]}
+        if method == "Target.setDiscoverTargets":
+            if caller is None:
+                self.discovering = bool(params.get("discover"))
+                for target in self.targets.values():
+                    if target.type not in ("browser", "tab"):
+                        self._announce("Target.targetCreated", {"targetInfo": target.info(False)}, out)
+            return {}
+        if method == "Target.createBrowserContext":
+            context = self._next("X")
+            self.contexts.add(context)
+            return {"browserContextId": context}
+        if method == "Target.disposeBrowserContext":
+            context = params.get("browserContextId", "")
+            if context not in self.contexts:
+                raise CdpError(-32602, "Failed to find context with id " + str(context))
+            self.contexts.discard(context)
+            for target in [t for t in self.targets.values() if t.context == context]:
+                self._close(target.id, out)
+            return {}
         if method == "Target.createTarget":
+            context = str(params.get("browserContextId", "default"))
+            if context != "default" and context not in self.contexts:
+                raise CdpError(-32602, "Failed to find browser context with id " + context)
             target = self._new_target("page", str(params.get("url", "about:blank")))
+            target.context = context
+            self._announce("Target.targetCreated", {"targetInfo": target.info(False)}, out)
             for session in list(self.sessions.values()):
                 if session.auto_attach:
                     self._attach(target, "page", session.id, out)
             return {"targetId": target.id}
         if method == "Target.closeTarget":
-            target = self.targets.pop(params.get("targetId", ""), None)
-            if target is None:
+            if not self._close(params.get("targetId", ""), out):
                 raise CdpError(-32602, "No target with given id found")
-            for session in [s for s in self.sessions.values() if s.target == target.id]:
-                if session.id in self.sessions:
-                    self._detach(session, out, event=True)
             return {"success": True}
         if method == "Runtime.evaluate":
             if caller is None or caller.kind != "page":

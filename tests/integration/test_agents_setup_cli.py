@@ -33,7 +33,7 @@ def _setup(project: Path, home: Path, *args: str) -> tuple[int, str, str]:
 def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
     code, out, err = _setup(project, pix3_home, "claude", "--project", str(project))
     assert (code, err) == (0, "")
-    assert "chrome-devtools-mcp@1.10.1" in out
+    assert "chrome-devtools-mcp@1.11.0" in out
     config = pix3_home / "cdp-mcp.json"
     args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
     assert "--categoryExperimentalThirdParty=true" in args
@@ -92,7 +92,7 @@ def test_p2_entry_is_named_and_repaired(project: Path, pix3_home: Path) -> None:
     (pix3_home / "cdp-token").write_text(token + "\n")
     args = [
         "-y",
-        "chrome-devtools-mcp@1.10.1",
+        "chrome-devtools-mcp@1.11.0",
         "--wsEndpoint=ws://127.0.0.1:9333/pix3",
         '--wsHeaders={"Authorization":"Bearer ' + token + '"}',
     ]
@@ -157,8 +157,8 @@ def test_outside_a_project_and_bad_arguments(tmp_path: Path, pix3_home: Path) ->
 def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> None:
     code, out, _ = _setup(project, pix3_home, "codex", "claude", "pi")
     assert code == 0
-    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.10.1 ")
-    assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.10.1" in out
+    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.11.0 ")
+    assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.11.0" in out
     assert "Codex reads .codex/config.toml only in a project it trusts" in out
 
 
@@ -188,3 +188,61 @@ def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_h
     assert code == 1 and "has a different pix3-browser entry" in out
     code, out, _ = _setup(project, pix3_home, "claude", "--remote", "--cdp-port", str(port))
     assert code == 0 and "up to date" in out
+
+
+def test_usage_statistics_are_off_unless_asked_for(project: Path, pix3_home: Path) -> None:
+    code, _, _ = _setup(project, pix3_home, "claude", "codex", "pi")
+    assert code == 0
+    claude = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    pi = json.loads((project / ".pi" / "mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    assert claude == pi and "--no-usage-statistics" in claude
+    assert '"--no-usage-statistics"' in (project / ".codex" / "config.toml").read_text()
+    # asked for: the flag goes (an existing entry without it is another launch: --repair rewrites it)
+    code, out, _ = _setup(project, pix3_home, "claude", "--usage-statistics")
+    assert code == 1 and "has a different pix3-browser entry" in out
+    code, _, _ = _setup(project, pix3_home, "claude", "--usage-statistics", "--repair")
+    args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
+    assert (
+        code == 0
+        and "--no-usage-statistics" not in args
+        and args == [a for a in claude if a != "--no-usage-statistics"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("planted", "agent"),
+    [(".mcp.json", "claude"), (".codex", "codex"), (".pi", "pi"), (".pi/mcp.json", "pi")],
+)
+def test_a_planted_link_is_never_written_through(project: Path, pix3_home: Path, planted: str, agent: str) -> None:
+    """A cloned project can commit `.mcp.json` (or `.codex/`) as a link to a file (folder) of the
+    user's: agent-setup refuses, names the link and writes nothing in the project."""
+    outside = project.parent / "outside"
+    outside.mkdir()
+    precious = outside / "authorized_keys"
+    precious.write_text("ssh-ed25519 AAAA user\n")
+    link = project / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(precious if planted.endswith(".json") else outside)
+    code, out, err = _setup(project, pix3_home, agent, "--repair")
+    assert code == 1, out
+    assert err.startswith(f"pix3 agent-setup: {link} is a symbolic link to "), err
+    assert err.rstrip().endswith("Nothing was written in the project."), err
+    assert sorted(p.name for p in outside.iterdir()) == ["authorized_keys"]
+    assert precious.read_text() == "ssh-ed25519 AAAA user\n"
+    assert link.is_symlink()
+
+
+def test_a_planted_backup_link_is_replaced_not_written_through(project: Path, pix3_home: Path) -> None:
+    """--repair copies the drifted file to `.mcp.json.bak`: a link planted there is replaced by
+    our 0600 copy, and the file it pointed to is untouched."""
+    outside = project.parent / "precious.txt"
+    outside.write_text("mine\n")
+    args = ["-y", "chrome-devtools-mcp@1.10.1", "--wsEndpoint=ws://127.0.0.1:9333/pix3"]
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3-browser": {"command": "npx", "args": args}}}))
+    (project / ".mcp.json.bak").symlink_to(outside)
+    code, out, err = _setup(project, pix3_home, "claude", "--repair")
+    assert (code, err) == (0, ""), out
+    backup = project / ".mcp.json.bak"
+    assert not backup.is_symlink() and stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert "chrome-devtools-mcp@1.10.1" in backup.read_text()
+    assert outside.read_text() == "mine\n"

@@ -72,6 +72,8 @@ async def test_3_origin_is_403(tmp_path: Path) -> None:
         b"Host: evil.com\r\n",
         b"Host: localhost.evil.com\r\n",
         b"Host: 127.0.0.1.nip.io\r\n",
+        b"Host: 127.evil.example:9333\r\n",
+        b"Host: 127.1:9333\r\n",
         b"",
         b"Host: 127.0.0.1\r\nHost: evil.com\r\n",
     ],
@@ -85,6 +87,14 @@ async def test_4_rebinding_hosts_are_403(tmp_path: Path, host_lines: bytes) -> N
         assert json.loads(body)["error"].endswith("is not a loopback address")
         assert headers["x-pix3-cdp-proxy"] == "1"
         assert headers["x-pix3-proof"] == proof.local_proof(TOKEN, "c" * 20)  # refusals carry the proof
+
+
+async def test_4_every_loopback_address_is_a_host(tmp_path: Path) -> None:
+    """The one Host rule (pix3net/hosts.py): any canonical 127.x.y.z names this machine."""
+    async with running_proxy(tmp_path) as proxy, httpx.AsyncClient() as http:
+        for host in ("127.0.0.2:9333", "127.0.0.1:9333", "[::1]:9333", "LOCALHOST"):
+            answer = await http.get(f"{proxy.base}/json/version", headers={**BEARER, "Host": host})
+            assert answer.status_code == 200, host
 
 
 async def test_5_version(tmp_path: Path) -> None:
@@ -254,8 +264,8 @@ async def test_10_routing(tmp_path: Path) -> None:
 
 
 async def test_11_page_client(tmp_path: Path) -> None:
-    async with running_proxy(tmp_path, (EDITOR_URL,)) as proxy:
-        page = proxy.chrome.pages()[0]
+    async with running_proxy(tmp_path, (EDITOR_URL, "about:blank")) as proxy:
+        page = proxy.chrome.pages()[1]  # not the editor tab (the first): clients may close it
         async with connect(proxy.ws(f"/pix3/page/{page.id}")) as pc, connect(proxy.ws()) as browser:
             reply = await rpc(pc, {"id": 1, "method": "Runtime.evaluate", "params": {"expression": "x"}})
             assert "sessionId" not in reply

@@ -259,3 +259,19 @@ def test_awkward_names_read_back_and_validate(tmp_path: Path) -> None:
     assert node["components"][0]["config"] == {"variant": "", "state": "die", "separator": ": "}
     done = run_pix3("validate", report["prefabPath"], "--json", "--no-hydrate", cwd=root)
     assert json.loads(done.stdout)["errorCount"] == 0
+
+
+def test_a_linked_folder_in_the_project_is_never_written_through(tmp_path: Path) -> None:
+    """A cloned project can commit `sprites` (or the prefab folder) as a link to a folder of the
+    user's: nothing is written through it, and the link is named."""
+    root, spec = art_drop(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "sprites").symlink_to(outside, target_is_directory=True)
+    before = {p: (root / p).read_bytes() for p in files_under(root)}
+    done = run_pix3("character-compile", str(spec), "--force", cwd=root)
+    assert done.returncode == 1
+    assert f"{root}/sprites is a symbolic link to {outside}" in done.stderr + done.stdout
+    assert list(outside.iterdir()) == []
+    assert {p: (root / p).read_bytes() for p in files_under(root)} == before
+    assert (root / "sprites").is_symlink()

@@ -70,7 +70,7 @@ def test_a_dev_log_planted_as_a_link_is_not_written_through(tmp_path: Path) -> N
     (root / ".pix3" / "dev.log").unlink()
     (root / ".pix3" / "dev.log").symlink_to(outside)
     with dev_server(root) as server:
-        assert "listening on" in server.log()
+        server.log_saying("listening on")
         assert not (root / ".pix3" / "dev.log").is_symlink()
     assert outside.read_bytes() == b"the user's own file\n"
 

@@ -12,14 +12,13 @@ import hashlib
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from pix3net.editor.devserver import DevServerError, spawn_server
-from tests.support.devserver import DevServer, dev_server
+from tests.support.devserver import dev_server
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
 from tests.support.projects import make_project
@@ -57,22 +56,13 @@ def root(tmp_path: Path) -> Path:
     return make_project(tmp_path / "game", {"index.html": "<p>game</p>\n", "scenes/a.pix3scene": SCENE})
 
 
-def log_of(server: DevServer, words: str, within: float = 10) -> str:
-    """dev.log once it holds ``words`` (the start-up lines are written before the record)."""
-    deadline = time.monotonic() + within
-    while words not in (log := server.log()):
-        assert time.monotonic() < deadline, f"dev.log never said {words!r}:\n{log}"
-        time.sleep(0.05)
-    return log
-
-
 def test_a_linked_tmp_is_neither_swept_nor_written_through(root: Path, outside: Path) -> None:
     (root / ".pix3").mkdir()
     (root / ".pix3" / "tmp").symlink_to(outside, target_is_directory=True)
     before = snapshot(outside)
     with dev_server(root) as server, httpx.Client(base_url=server.url, headers=X, timeout=30) as client:
         assert snapshot(outside) == before, "the start-up sweep emptied a folder outside the project"
-        log = log_of(server, "start-up sweep of .pix3/tmp skipped")
+        log = server.log_saying("start-up sweep of .pix3/tmp skipped")
         assert f"{root}/.pix3/tmp is a symbolic link to {outside}" in log
         put = client.put(API + "/file?path=new.txt", content=b"uploaded")
         assert (put.status_code, put.json()["error"]) == (409, "link_refused"), put.text
@@ -88,7 +78,7 @@ def test_a_linked_tx_is_neither_recovered_nor_staged_through(root: Path, outside
     before = snapshot(outside)
     with dev_server(root) as server, httpx.Client(base_url=server.url, headers=X, timeout=30) as client:
         assert snapshot(outside) == before, "recovery removed a folder outside the project"
-        log = log_of(server, "changeset recovery skipped")
+        log = server.log_saying("changeset recovery skipped")
         assert f"{root}/.pix3/tx is a symbolic link to {outside}" in log
         assert "discarded" not in log
         files = [{"path": "scenes/b.pix3scene", "text": SCENE}]
@@ -130,7 +120,7 @@ def test_a_rollback_never_goes_through_a_linked_folder(root: Path, outside: Path
     (tx / "intent.json").write_text(json.dumps(intent))
     before = snapshot(outside)
     with dev_server(root) as server:
-        log = log_of(server, f"changeset {TX_NAME}: staging incomplete; rolled back")
+        log = server.log_saying(f"changeset {TX_NAME}: staging incomplete; rolled back")
     assert snapshot(outside) == before
     assert f"could not restore linked/secret: {root}/linked is a symbolic link to {outside}" in log
     assert not tx.exists(), "the planted changeset folder itself is cleaned up"
@@ -174,14 +164,14 @@ def test_a_linked_history_folder_gets_nothing_written_into_it(
     link.symlink_to(target, target_is_directory=True)
     with dev_server(root) as server, httpx.Client(base_url=server.url, headers=X, timeout=30) as client:
         assert list(target.iterdir()) == [], "the start-up snapshot wrote into the link's target"
-        log_of(server, f"{link} is a symbolic link to {target}")
+        server.log_saying(f"{link} is a symbolic link to {target}")
         put = client.put(API + "/file?path=scenes/a.pix3scene", content=b"V2")
         assert put.status_code == 200, put.text  # the write itself goes on; only its journal is refused
         record = client.post(
             API + "/history/record", json={"path": "scenes/a.pix3scene", "text": "x", "author": "rejected-draft"}
         )
         assert (record.status_code, record.json()["error"]) == (409, "link_refused"), record.text
-        log_of(server, "history: could not record scenes/a.pix3scene")
+        server.log_saying("history: could not record scenes/a.pix3scene")
     assert list(target.iterdir()) == []
     assert (root / "scenes" / "a.pix3scene").read_bytes() == b"V2"
 

@@ -191,6 +191,48 @@ async def test_private_paths_are_404_everywhere(shared: DevServer) -> None:
         assert (await client.get("/outside/hostname")).status_code == 404
 
 
+SECRETS = {
+    ".git/config": '[remote "origin"]\n\turl = https://pix3-leak-token@example.com/game.git\n',
+    ".env": "SECRET=pix3-leak-env\n",
+    ".env.production": "SECRET=pix3-leak-env\n",
+    "key.pem": "pix3-leak-pem\n",
+    "certs/server.crt": "pix3-leak-crt\n",
+}
+
+
+async def test_the_folder_served_without_vite_keeps_its_secrets(shared: DevServer) -> None:
+    """docs/devserver.md, "The Host rule" and "What the front door refuses": a rebinding name
+    gets nothing on any route; the deny list holds for every Host, however the name is spelled."""
+    for name, text in SECRETS.items():
+        (shared.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (shared.root / name).write_text(text)
+    async with httpx.AsyncClient(base_url=shared.url) as client:
+        for host in ("attacker.example", "127.evil.example", f"127.0.0.1.nip.io:{shared.port}", "127.1"):
+            for path in ("/.git/config", "/.env", "/key.pem", "/index.html", "/__pix3/api/hello", "/__pix3/"):
+                reply = await client.get(path, headers={"Host": host})
+                assert (reply.status_code, reply.json()["error"]) == (403, "forbidden_host"), (host, path)
+            file_api = await client.get("/__pix3/api/file", params={"path": "index.html"}, headers={"Host": host})
+            assert file_api.status_code == 403
+        for path in (
+            "/.git/config",
+            "/.env",
+            "/.env.production",
+            "/key.pem",
+            "/certs/server.crt",
+            "/%2egit/config",
+            "/.GIT/config",
+            "/.env.",
+            "/key.pem/",
+            "/key.pem%2e",
+            "/certs/../key.pem",
+            "/%252eenv",
+        ):
+            reply = await client.get(path, headers={"Host": f"localhost:{shared.port}"})
+            assert (reply.status_code, reply.json()["error"]) == (404, "not_found"), path
+            assert "pix3-leak" not in reply.text
+        assert (await client.get("/index.html", headers={"Host": f"127.0.0.2:{shared.port}"})).status_code == 200
+
+
 async def test_without_vite_typescript_is_served_as_text_never_as_a_script(shared: DevServer) -> None:
     """docs/devserver.md, "Media types": one table on every machine; TypeScript and JSX are
     text/plain (a browser cannot run them), never the system table's Qt Linguist or MPEG-TS."""
@@ -251,13 +293,13 @@ def _rejection(error: BaseException) -> trio_websocket.ConnectionRejected:
 async def test_socket_with_foreign_origin_never_opens(server: DevServer) -> None:
     # (open_websocket_url leaks its socket on a refusal, so the test owns the stream)
     own = f"127.0.0.1:{server.port}"
-    for host, headers in ((own, [(b"Origin", b"http://evil.example")]), ("evil.example", [])):
+    for host, headers in ((own, [(b"Origin", b"http://evil.example")]), ("evil.example", []), ("127.evil.example", [])):
         stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-        with pytest.raises(BaseException) as caught:
+        with pytest.raises(BaseException) as caught, trio.fail_after(10):  # an opened socket would wait forever
             async with trio.open_nursery() as nursery:
                 await trio_websocket.wrap_client_stream(nursery, stream, host, "/__pix3/ws", extra_headers=headers)
         await stream.aclose()
-        assert _rejection(caught.value).status_code == 403
+        assert _rejection(caught.value).status_code == 403, host
 
 
 async def _post_too_large(server: DevServer, path: str, size: int) -> tuple[int, dict[str, object]]:
@@ -359,6 +401,11 @@ def test_public_url_from_the_environment(tmp_path: Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.02)
         assert server.record()["publicEditorUrl"] == "https://box.example/__pix3/"
+        # the public name is a Host the rule accepts, on every route; other names are not
+        for host, status in (("box.example", 200), ("BOX.example:443", 200), ("other.example", 403)):
+            reply = httpx.get(server.url + "/__pix3/api/hello", headers={"Host": host})
+            assert reply.status_code == status, host
+        assert httpx.get(server.url + "/pix3project.yaml", headers={"Host": "box.example"}).status_code == 200
 
 
 async def test_welcome_hello_tabs_and_invalid_hellos(server: DevServer) -> None:

@@ -11,9 +11,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splice import Activity, serve_connection
 
 Script = Callable[[socket.socket, bytes], bool]  # (connection, request) → keep the connection open
@@ -68,9 +70,10 @@ def module(conn: socket.socket, request: bytes) -> bool:
 
 
 @pytest.fixture
-def splice() -> Iterator[Callable[[Upstream, Upstream | None], socket.socket]]:
+def splice(tmp_path: Path) -> Iterator[Callable[[Upstream, Upstream | None], socket.socket]]:
     """Start serve_connection on one end of a socket pair; the test holds the other end."""
     ends: list[socket.socket] = []
+    door = Door.for_project(tmp_path, None, None)
 
     def start(vite: Upstream, hypercorn: Upstream | None = None) -> socket.socket:
         ours, theirs = socket.socketpair()
@@ -79,7 +82,7 @@ def splice() -> Iterator[Callable[[Upstream, Upstream | None], socket.socket]]:
 
         def run() -> None:
             with contextlib.suppress(OSError):
-                serve_connection(ours, Activity(None), lambda: vite.port, internal, lambda opened, closed: None)
+                serve_connection(ours, Activity(None), lambda: vite.port, internal, lambda opened, closed: None, door)
             ours.close()
 
         threading.Thread(target=run, daemon=True).start()
@@ -136,7 +139,7 @@ def test_modules_on_one_kept_alive_connection(splice: Callable[..., socket.socke
     assert vite.connections == 1
     assert [r.split(b" ")[1] for r in vite.requests] == [b"/src/m0.js", b"/src/m1.js", b"/src/m2.js"]
     # pipelined: two requests in one packet, answered in order
-    client.sendall(b"GET /a.js HTTP/1.1\r\nHost: x\r\n\r\nGET /b.js HTTP/1.1\r\nHost: x\r\n\r\n")
+    client.sendall(b"GET /a.js HTTP/1.1\r\nHost: localhost\r\n\r\nGET /b.js HTTP/1.1\r\nHost: 127.0.0.1:5173\r\n\r\n")
     assert read_answer(client).endswith(b"export 1;\n") and read_answer(client).endswith(b"export 1;\n")
 
 
@@ -163,15 +166,15 @@ def test_answers_in_pieces_chunked_head_304_and_interim(splice: Callable[..., so
         return True
 
     client = splice(Upstream(varied))
-    client.sendall(b"GET /pieces HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /pieces HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"\r\n\r\nabcdef")
-    client.sendall(b"GET /chunked HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /chunked HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
-    client.sendall(b"GET /not-modified HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /not-modified HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).startswith(b"HTTP/1.1 304")
-    client.sendall(b"HEAD /head HTTP/1.1\r\n\r\n")
+    client.sendall(b"HEAD /head HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client, head_only=True) == b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"
-    client.sendall(b"GET /interim HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /interim HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).startswith(b"HTTP/1.1 103")
     assert read_answer(client).endswith(b"\r\n\r\nok")
 
@@ -182,7 +185,7 @@ def test_a_body_that_ends_when_vite_closes(splice: Callable[..., socket.socket])
         return False
 
     client = splice(Upstream(until_close))
-    client.sendall(b"GET /x HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client) == b"HTTP/1.1 200 OK\r\n\r\nall of it"  # then the client's connection ends too
 
 
@@ -203,31 +206,51 @@ def test_vite_closing_before_answering(splice: Callable[..., socket.socket]) -> 
 
     vite = Upstream(flaky)
     client = splice(vite)
-    client.sendall(b"GET /first HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"export 1;\n")
-    client.sendall(b"GET /second HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /second HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"export 1;\n")
     assert vite.connections == 2 and [r.split(b" ")[1] for r in vite.requests].count(b"/second") == 2
     crash_client = splice(vite)
-    crash_client.sendall(b"GET /crash HTTP/1.1\r\n\r\n")
+    crash_client.sendall(b"GET /crash HTTP/1.1\r\nHost: localhost\r\n\r\n")
     answer = read_answer(crash_client)
     assert answer.startswith(b"HTTP/1.1 502 ")
     body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
     assert body["error"] == "vite_unavailable" and "Vite closed the connection" in body["message"]
 
 
+H = b"Host: localhost\r\n"
+
+
 @pytest.mark.parametrize(
     "request_head",
     [
-        b"GET /__pix3/api/hello HTTP/1.1\r\nHost: x\r\n\r\n",
-        b"GET /.pix3/dev.json HTTP/1.1\r\nHost: x\r\n\r\n",
-        b"GET /src/a.js HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
-        b"GET /a HTTP/1.1\r\nContent-Length : 0\r\n\r\n",
-        b"GET /%2Epix3/dev.json HTTP/1.1\r\n\r\n",
-        b"GET /%5F_pix3/api/hello HTTP/1.1\r\n\r\n",
-        b"GET /src/%2EPIX3/x HTTP/1.1\r\n\r\n",
-        b"GET http://x/src/a.js HTTP/1.1\r\n\r\n",
-        b"OPTIONS * HTTP/1.1\r\n\r\n",
+        b"GET /__pix3/api/hello HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /.pix3/dev.json HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /src/a.js HTTP/1.1\r\n" + H + b"Expect: 100-continue\r\n\r\n",
+        b"GET /a HTTP/1.1\r\n" + H + b"Content-Length : 0\r\n\r\n",
+        b"GET /%2Epix3/dev.json HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /%5F_pix3/api/hello HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /src/%2EPIX3/x HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET http://x/src/a.js HTTP/1.1\r\n" + H + b"\r\n",
+        b"OPTIONS * HTTP/1.1\r\n" + H + b"\r\n",
+        # the Host rule: missing, duplicated, a rebinding name (Hypercorn's dispatcher answers 403)
+        b"GET /src/a.js HTTP/1.1\r\n\r\n",
+        b"GET /src/a.js HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n",
+        b"GET /src/a.js HTTP/1.1\r\nHost: 127.evil.example:5173\r\n\r\n",
+        b"GET /src/a.js HTTP/1.1\r\nHost: 127.0.0.1.nip.io\r\nConnection: keep-alive\r\n\r\n",
+        b"GET /src/a.js HTTP/1.1\r\nConnection: close\r\nHost: attacker.example\r\n\r\n",
+        # the deny list and the normaliser (Hypercorn's dispatcher answers 404)
+        b"GET /.env HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /.env?raw?? HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /.git/config HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /key.pem/. HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /@fs/etc/passwd?import&raw?? HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /src/#/../.env HTTP/1.1\r\n" + H + b"\r\n",
+        b"GET /node_modules/.vite/deps/../../x.map HTTP/1.1\r\n" + H + b"Connection: close\r\n\r\n",
+        # an upgrade: the HMR socket is relayed message by message behind Hypercorn
+        b"GET /?token=t HTTP/1.1\r\n" + H + b"Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+        b"GET / HTTP/1.1\r\n" + H + b"Upgrade: websocket\r\n\r\n",
     ],
 )
 def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
@@ -245,7 +268,7 @@ def test_what_is_not_a_plain_vite_request_goes_to_hypercorn(
     assert read_answer(client).startswith(b"HTTP/1.1 204")
     assert vite.requests == [] and hypercorn.requests[0] == request_head.split(b"\r\n\r\n")[0] + b"\r\n\r\n"
     # the rest of the connection stays with Hypercorn, even a plain module request
-    client.sendall(b"GET /src/m.js HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"\r\n")
     assert read_answer(client).startswith(b"HTTP/1.1 204")
     assert vite.requests == [] and len(hypercorn.requests) == 2
 
@@ -257,9 +280,31 @@ def test_targets_that_name_pix3_without_being_ours_go_to_vite(
     vite = Upstream(module)
     hypercorn = Upstream(module)
     client = splice(vite, hypercorn)
-    client.sendall(b"GET " + target + b" HTTP/1.1\r\n\r\n")
+    client.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"export 1;\n")
-    assert hypercorn.requests == [] and vite.requests == [b"GET " + target + b" HTTP/1.1\r\n\r\n"]
+    assert hypercorn.requests == [] and vite.requests == [b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\n\r\n"]
+
+
+def test_every_accepted_host_reaches_vite(splice: Callable[..., socket.socket]) -> None:
+    """Loopback names in any accepted spelling are spliced to Vite, on one connection."""
+    vite = Upstream(module)
+    client = splice(vite)
+    for host in (b"localhost:5173", b"127.0.0.2:5173", b"[::1]:5173", b"LOCALHOST", b"localhost:5173"):
+        client.sendall(b"GET /src/m.js HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+        assert read_answer(client).endswith(b"export 1;\n")
+    assert vite.connections == 1 and len(vite.requests) == 5
+
+
+def test_vite_switching_protocols_unasked_is_a_502(splice: Callable[..., socket.socket]) -> None:
+    """No request the splice relays asks for an upgrade, so a 101 is never piped through blind."""
+
+    def switch(conn: socket.socket, request: bytes) -> bool:
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+        return True
+
+    client = splice(Upstream(switch))
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"\r\n")
+    assert read_answer(client).startswith(b"HTTP/1.1 502 ")
 
 
 def test_hypercorn_answering_before_the_body_is_all_sent(splice: Callable[..., socket.socket]) -> None:

@@ -43,6 +43,15 @@ class DevServer:
     def log(self) -> str:
         return (self.root / ".pix3" / "dev.log").read_text(errors="replace")
 
+    def log_saying(self, words: str, within: float = 10) -> str:
+        """dev.log once it holds ``words``: a line logged after the record was written (the
+        start-up's "listening on") may not be there yet when the server is found ready."""
+        deadline = time.monotonic() + within
+        while words not in (log := self.log()):
+            assert time.monotonic() < deadline, f"dev.log never said {words!r}:\n{log}"
+            time.sleep(0.05)
+        return log
+
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 15) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)

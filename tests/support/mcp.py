@@ -4,6 +4,7 @@ pinned chrome-devtools-mcp from tests/node/node_modules (the network is closed h
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -11,18 +12,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+# The pinned chrome-devtools-mcp versions the tests run, and the folder each is installed in
+# (tests/node/package.json: 1.11.0 under an npm alias beside 1.10.1).
+CHROME_DEVTOOLS_MCP = {"1.10.1": "chrome-devtools-mcp", "1.11.0": "chrome-devtools-mcp-1.11.0"}
+
 
 def npx_shim(folder: Path, node_modules: Path) -> Path:
     """A folder holding an ``npx`` that execs the local package named ``<pkg>@<version>``."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "npx"
-    bin_js = node_modules / "chrome-devtools-mcp" / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    cases = "".join(
+        f'  chrome-devtools-mcp@{version}) exec node "{node_modules / name / "build" / "src" / "bin" / "chrome-devtools-mcp.js"}" "$@" ;;\n'
+        for version, name in CHROME_DEVTOOLS_MCP.items()
+    )
     script.write_text(
         "#!/bin/sh\n"
         '[ "$1" = "-y" ] && shift\n'
         'pkg="$1"; shift\n'
         'case "$pkg" in\n'
-        f'  chrome-devtools-mcp@1.10.1) exec node "{bin_js}" "$@" ;;\n'
+        f"{cases}"
         "esac\n"
         'echo "npx shim: no local package for $pkg" >&2\n'
         "exit 127\n"
@@ -115,3 +123,19 @@ class McpClient:
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def new_page_session(node_modules: Path, config: Path, isolated: bool, index: int, version: str = "1.11.0") -> None:
+    """One agent's short life: chrome-devtools-mcp started on ``config``, one ``new_page`` (in an
+    ``isolatedContext`` when asked), then its stdin closes and it exits (docs/cdp-proxy.md,
+    "Ownership and protection": what it opened is the proxy's to close)."""
+    binary = node_modules / CHROME_DEVTOOLS_MCP[version] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    arguments: dict[str, Any] = {"url": f"data:text/html,<title>session {index}</title>"}
+    if isolated:
+        arguments["isolatedContext"] = f"iso{index}"
+    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, config.parent)
+    try:
+        client.initialize()
+        client.call_tool("new_page", arguments)
+    finally:
+        client.close()

@@ -19,11 +19,17 @@ from pix3tools.scripttypes import THREE_TYPES_VERSION, cache_prefix
 from tests.support.pix3 import REPO
 
 NODE_DIR = REPO / "tests" / "node"
+PI_DIR = REPO / "tests" / "pi"
 
 
 def node_modules_dir() -> Path:
     """The npm test clients: ``PIX3_TEST_NODE_MODULES`` when set, else tests/node/node_modules."""
     return Path(os.environ.get("PIX3_TEST_NODE_MODULES") or NODE_DIR / "node_modules")
+
+
+def pi_modules_dir() -> Path:
+    """pi and its Node 22: ``PIX3_TEST_PI_MODULES`` when set, else tests/pi/node_modules."""
+    return Path(os.environ.get("PIX3_TEST_PI_MODULES") or PI_DIR / "node_modules")
 
 
 def seed_three_types(home: Path, node_modules: Path | None = None) -> Path:

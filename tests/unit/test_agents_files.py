@@ -23,15 +23,19 @@ def test_launch_is_pinned_and_names_the_config_file(tmp_path: Path) -> None:
     assert launch.command == "npx"
     assert launch.args == (
         "-y",
-        "chrome-devtools-mcp@1.10.1",
+        "chrome-devtools-mcp@1.11.0",
         "--categoryExperimentalThirdParty=true",
         "--experimentalVision=true",
+        "--no-usage-statistics",
         f"--config={config}",
+    )
+    assert mcp_launch(config, "linux", usage_statistics=True).args == tuple(
+        a for a in launch.args if a != "--no-usage-statistics"
     )
     windows = mcp_launch(config, "win32")
     assert windows.command == "cmd"
     assert windows.args[:3] == ("/c", "npx", "-y")
-    assert CHROME_DEVTOOLS_MCP_VERSION == "1.10.1"
+    assert CHROME_DEVTOOLS_MCP_VERSION == "1.11.0"
 
 
 def test_config_file_written_unchanged_updated_and_narrowed(tmp_path: Path) -> None:
@@ -89,8 +93,8 @@ def test_toml_table_in_the_middle_is_replaced_exactly() -> None:
     table = _toml.table(launch)
     assert _toml.render(old, launch) == f'model = "o3"\n\n{table}\n[profiles.fast]\nmodel = "o4-mini"\n'
     assert table.splitlines()[2] == (
-        'args = ["-y", "chrome-devtools-mcp@1.10.1", "--categoryExperimentalThirdParty=true",'
-        ' "--experimentalVision=true", "--config=/abs/.pix3/cdp-mcp.json"]'
+        'args = ["-y", "chrome-devtools-mcp@1.11.0", "--categoryExperimentalThirdParty=true",'
+        ' "--experimentalVision=true", "--no-usage-statistics", "--config=/abs/.pix3/cdp-mcp.json"]'
     )
 
 
@@ -129,7 +133,7 @@ def test_drift_then_repair_with_backup(tmp_path: Path) -> None:
     for agent in (CLAUDE, CODEX, PI):
         install(tmp_path, agent, launch, repair=False)
     mcp = tmp_path / ".mcp.json"
-    mcp.write_text(mcp.read_text().replace("1.10.1", "1.9.0"))
+    mcp.write_text(mcp.read_text().replace("1.11.0", "1.9.0"))
     toml = tmp_path / ".codex" / "config.toml"
     toml.write_text(toml.read_text().replace("cdp-mcp.json", "other.json"))
     pi = tmp_path / ".pi" / "mcp.json"
@@ -165,6 +169,15 @@ def test_staleness_p1_entry_then_config_file(tmp_path: Path) -> None:
     assert stale_configs(tmp_path, home, 9333, TOKEN) == [str(config)]
     write_config(config, 9333, TOKEN)
     assert stale_configs(tmp_path, home, 9333, TOKEN) == []
+    # the user asked for usage statistics: that launch reaches this proxy too
+    install(tmp_path, CLAUDE, mcp_launch(config, usage_statistics=True), repair=True)
+    assert "--no-usage-statistics" not in (tmp_path / ".mcp.json").read_text()
+    assert stale_configs(tmp_path, home, 9333, TOKEN) == []
+    # the 1.10.1 launch before it is another launch
+    old = json.loads((tmp_path / ".mcp.json").read_text())
+    old["mcpServers"]["pix3-browser"]["args"][1] = "chrome-devtools-mcp@1.10.1"
+    (tmp_path / ".mcp.json").write_text(json.dumps(old))
+    assert stale_configs(tmp_path, home, 9333, TOKEN) == [".mcp.json"]
 
 
 def test_staleness_p2_entries(tmp_path: Path) -> None:

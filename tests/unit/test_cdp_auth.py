@@ -29,7 +29,10 @@ def test_any_origin_is_refused_first(origin: str) -> None:
     assert check(("origin", origin), ("host", "evil.com")) == Refusal(403, ORIGIN_REFUSED)
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.1:9333", "LOCALHOST:1", "localhost", "[::1]", "[::1]:9333"])
+@pytest.mark.parametrize(
+    "host",
+    ["127.0.0.1", "127.0.0.1:9333", "LOCALHOST:1", "localhost", "[::1]", "[::1]:9333", "127.0.0.2:9333", "127.255.0.9"],
+)
 def test_loopback_hosts_pass(host: str) -> None:
     assert check(("host", host), GOOD[1]) is None
 
@@ -42,7 +45,14 @@ def test_loopback_hosts_pass(host: str) -> None:
         "localhost.evil.com",
         "127.0.0.1.nip.io",
         "127.0.0.1.nip.io:9333",
-        "127.0.0.2",
+        "127.evil.example",
+        "127.evil.example:9333",
+        "127.1",
+        "0x7f.0.0.1",
+        "2130706433",
+        "127.000.0.1",
+        "127.0.0.256",
+        "localhost.",
         "0.0.0.0",
         "[::2]",
         "[::1",

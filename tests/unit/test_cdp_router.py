@@ -14,7 +14,9 @@ from pix3net.cdp.router import (
     Attached,
     CallDone,
     Close,
+    Note,
     Router,
+    Sweep,
     ToChrome,
     ToClient,
 )
@@ -374,3 +376,407 @@ def test_no_cross_client_leaks_and_ids_stay_below_2_31(steps: list[tuple[str, An
                 assert 0 < json.loads(action.data)["id"] <= MAX_PIPE_ID
         # sessions never belong to two clients
         assert not (router.sessions_of(A) & router.sessions_of(B))
+
+
+# -- ownership, protection, limits (docs/cdp-proxy.md, "Ownership and protection") ---------------
+
+EDITOR_URL = "http://127.0.0.1:5173/__pix3/editor"
+
+
+def created(target: str, kind: str = "page", **more: Any) -> bytes:
+    """A root-level ``Target.targetCreated`` of the proxy's own discovery."""
+    return j({"method": "Target.targetCreated", "params": {"targetInfo": {"targetId": target, "type": kind, **more}}})
+
+
+def discovering(router: Router, pages: tuple[str, ...] = ("ED",)) -> None:
+    """The proxy's start: discovery on the pipe root; Chrome reports the pages it has, then answers."""
+    [(where, command)] = sent(router.watch_targets())
+    assert (where, command["method"], command["params"]) == (
+        "chrome",
+        "Target.setDiscoverTargets",
+        {"discover": True, "filter": [{"type": "browser", "exclude": True}, {}]},
+    )
+    for page in pages:
+        assert router.from_chrome(created(page, url=EDITOR_URL)) == []
+    assert router.from_chrome(j({"id": command["id"], "result": {}})) == []
+
+
+def ask(router: Router, client: int, message: dict[str, Any]) -> list[Any]:
+    return sent(router.from_client(client, json.dumps(message)))
+
+
+def answer(router: Router, sent_to_chrome: list[Any], result: dict[str, Any], session: str | None = None) -> list[Any]:
+    [(where, command)] = sent_to_chrome
+    assert where == "chrome"
+    reply: dict[str, Any] = {"id": command["id"], "result": result}
+    if session is not None:
+        reply["sessionId"] = session
+    return sent(router.from_chrome(j(reply)))
+
+
+def refused_with(actions: list[Any], client: int, message_id: int) -> str:
+    [(where, reply)] = actions
+    assert where == client and reply["id"] == message_id and reply["error"]["code"] == -32000, actions
+    return str(reply["error"]["message"])
+
+
+def test_what_a_client_created_is_closed_after_the_grace_when_it_leaves() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    # >> A opens a context and a page in it; << the answers reach A as usual
+    assert answer(
+        router, ask(router, A, {"id": 1, "method": "Target.createBrowserContext"}), {"browserContextId": "X1"}, "SA"
+    ) == [(A, {"id": 1, "result": {"browserContextId": "X1"}})]
+    router.from_chrome(created("P1", browserContextId="X1"))
+    answer(
+        router,
+        ask(router, A, {"id": 2, "method": "Target.createTarget", "params": {"url": "about:blank"}}),
+        {"targetId": "P2"},
+        "SA",
+    )
+    router.from_chrome(created("P2"))
+    # a page one of A's pages opened is A's too; B's page is B's
+    router.from_chrome(created("P3", openerId="P2"))
+    answer(
+        router,
+        ask(router, B, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}}),
+        {"targetId": "PB"},
+        "SB",
+    )
+    assert router.status(A) == {"relayed": 4, "keep": False, "targets": ["P1", "P2", "P3"], "contexts": ["X1"]}
+    # >> A leaves: its root is detached now, the rest after the grace
+    gone = router.client_gone(A)
+    assert [(m["method"], m["params"]) for _, m in sent(gone[:1])] == [("Target.detachFromTarget", {"sessionId": "SA"})]
+    assert gone[1:] == [Sweep(A, 1.0)]
+    swept = router.sweep(A)
+    assert [(m["method"], m["params"]) for _, m in sent(swept[:-1])] == [
+        ("Target.closeTarget", {"targetId": "P1"}),
+        ("Target.closeTarget", {"targetId": "P2"}),
+        ("Target.closeTarget", {"targetId": "P3"}),
+        ("Target.disposeBrowserContext", {"browserContextId": "X1"}),
+    ]
+    assert swept[-1] == Note("client 1 left: closed 3 targets and 1 browser contexts it opened")
+    assert router.sweep(A) == []  # once
+    assert router.status(B) is not None and router.status(B)["targets"] == ["PB"]  # type: ignore[index]
+
+
+def test_a_create_answered_after_the_sweep_is_closed_on_arrival() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    asked = ask(router, A, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}})
+    assert router.client_gone(A)[-1] == Sweep(A, 1.0)  # a create on its way counts
+    assert router.sweep(A) == []
+    closing = answer(router, asked, {"targetId": "LATE"}, "SA")
+    assert [(w, m["method"], m["params"]) for w, m in closing] == [
+        ("chrome", "Target.closeTarget", {"targetId": "LATE"})
+    ]
+
+
+def test_a_client_that_asked_to_keep_leaves_its_pages_open() -> None:
+    router = Router()
+    discovering(router)
+    [(_, command)] = sent(router.open_client(A, keep=True))
+    router.from_chrome(j({"id": command["id"], "result": {"sessionId": "SA"}}))
+    answer(
+        router,
+        ask(router, A, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}}),
+        {"targetId": "P1"},
+        "SA",
+    )
+    gone = router.client_gone(A)
+    assert [type(a) for a in gone] == [ToChrome, Note]  # the detach, and a log line; no sweep
+    assert gone[1] == Note("client 1 left 1 targets and 0 contexts open (keep)")
+    assert router.sweep(A) == []
+
+
+def test_browser_close_ends_only_the_clients_own_session() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    answer(
+        router,
+        ask(router, A, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}}),
+        {"targetId": "P1"},
+        "SA",
+    )
+    out = router.from_client(A, '{"id":2,"method":"Browser.close"}')
+    assert sent(out[:1]) == [(A, {"id": 2, "result": {}})]  # success, Chrome never sees it
+    assert [(m["method"], m["params"]) for _, m in sent(out[1:-2])] == [
+        ("Target.detachFromTarget", {"sessionId": "SA"}),
+        ("Target.closeTarget", {"targetId": "P1"}),
+    ]
+    assert out[-2:] == [
+        Note("client 1 ended its session (Browser.close): closed 1 targets and 0 browser contexts it opened"),
+        Close(A, 1000, "Browser.close: this client's session ended; Chrome stays up for the others"),
+    ]
+    assert not router.is_open(A) and router.client_gone(A) == []
+    assert len(ask(router, B, {"id": 3, "method": "Browser.getVersion"})) == 1  # B goes on
+
+
+def test_the_browser_and_the_editor_tab_are_refused_to_clients() -> None:
+    router = Router()
+    discovering(router, ("ED", "OTHER"))
+    assert router.editor == "ED"  # the page Chrome was launched with
+    attach(router, A, "SA")
+    attach(router, B, "SP", page="ED")  # a page client of the editor tab
+    why = refused_with(ask(router, A, {"id": 1, "method": "Browser.crash"}), A, 1)
+    assert why == (
+        "Browser.crash is refused: the browser belongs to pix3 and other clients share it "
+        "(pix3 editor --stop-chrome closes Chrome)"
+    )
+    why = refused_with(ask(router, A, {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "ED"}}), A, 2)
+    assert why.startswith("Target.closeTarget is refused: ED is the pix3 editor tab") and "--stop-chrome" in why
+    assert refused_with(ask(router, B, {"id": 3, "method": "Page.close"}), B, 3).startswith("Page.close is refused")
+    assert refused_with(ask(router, B, {"id": 4, "method": "Page.crash"}), B, 4).startswith("Page.crash is refused")
+    # a child session of A's attached to the editor tab is refused the same way, its sessionId echoed
+    info = {"sessionId": "C1", "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    [(where, reply)] = ask(router, A, {"id": 5, "method": "Page.close", "sessionId": "C1"})
+    assert (where, reply["sessionId"], reply["error"]["code"]) == (A, "C1", -32000)
+    # other pages may be closed; Page.close elsewhere and everything else on the editor tab pass
+    assert ask(router, A, {"id": 6, "method": "Target.closeTarget", "params": {"targetId": "OTHER"}})[0][0] == "chrome"
+    assert ask(router, B, {"id": 7, "method": "Runtime.evaluate", "params": {"expression": "1"}})[0][0] == "chrome"
+    assert ask(router, A, {"id": 8, "method": "Page.close"})[0][0] == "chrome"  # the browser session: Chrome's answer
+
+
+def test_only_the_client_that_created_a_context_may_dispose_of_it() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    answer(router, ask(router, A, {"id": 1, "method": "Target.createBrowserContext"}), {"browserContextId": "X1"}, "SA")
+    dispose = {"id": 2, "method": "Target.disposeBrowserContext", "params": {"browserContextId": "X1"}}
+    assert refused_with(ask(router, B, dispose), B, 2) == (
+        "Target.disposeBrowserContext is refused: browser context X1 was not created by this client"
+    )
+    assert refused_with(ask(router, B, {**dispose, "params": {}}), B, 2).endswith(
+        "browser context None was not created by this client"
+    )
+    answer(router, ask(router, A, dispose), {}, "SA")
+    assert router.status(A)["contexts"] == []  # type: ignore[index]
+    assert [type(a) for a in router.client_gone(A)] == [ToChrome]  # the detach: nothing left to sweep
+
+
+def test_a_client_may_hold_32_targets_and_32_contexts() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    for n in range(32):  # answered or not: a create on its way counts
+        assert (
+            ask(router, A, {"id": n, "method": "Target.createTarget", "params": {"url": "about:blank"}})[0][0]
+            == "chrome"
+        )
+        assert ask(router, A, {"id": 100 + n, "method": "Target.createBrowserContext"})[0][0] == "chrome"
+    why = refused_with(ask(router, A, {"id": 99, "method": "Target.createTarget", "params": {"url": "x"}}), A, 99)
+    assert (
+        why
+        == "Target.createTarget is refused: this client has 32 targets open, the proxy's limit per client (close some first)"
+    )
+    why = refused_with(ask(router, A, {"id": 199, "method": "Target.createBrowserContext"}), A, 199)
+    assert "32 browser contexts open, the proxy's limit per client" in why
+    assert ask(router, B, {"id": 1, "method": "Target.createTarget", "params": {"url": "x"}})[0][0] == "chrome"
+
+
+def test_the_editor_tab_closed_or_crashed_is_opened_again() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    discovering(router)
+    changed = {"targetId": "ED", "type": "page", "url": EDITOR_URL + "?project=x"}
+    router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": changed}}))
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert out[0] == Note(f"editor tab ED was closed; opening it again ({EDITOR_URL}?project=x)")
+    [(_, command)] = sent(out[1:])
+    assert (command["method"], command["params"]) == ("Target.createTarget", {"url": EDITOR_URL + "?project=x"})
+    assert router.editor is None
+    assert router.from_chrome(created("ED2", url=EDITOR_URL)) == []  # not anyone's, not yet the editor
+    assert router.from_chrome(j({"id": command["id"], "result": {"targetId": "ED2"}})) == [
+        Note("editor tab opened again (target ED2)")
+    ]
+    assert router.editor == "ED2"
+    # a crash: the dead tab is closed and a new one opened
+    crash = router.from_chrome(
+        j({"method": "Target.targetCrashed", "params": {"targetId": "ED2", "status": "crashed"}})
+    )
+    assert [(m["method"], m["params"]) for _, m in sent([a for a in crash if isinstance(a, ToChrome)])] == [
+        ("Target.closeTarget", {"targetId": "ED2"}),
+        ("Target.createTarget", {"url": EDITOR_URL + "?project=x"}),
+    ]
+    assert Note(f"editor tab ED2 crashed (crashed); opening it again ({EDITOR_URL}?project=x)") in crash
+    # another page's end is nobody's business
+    assert router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ZZ"}})) == []
+
+
+def test_an_owner_whose_chrome_shows_no_page_opens_the_editor_tab() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    [(_, command)] = sent(router.watch_targets())
+    out = router.from_chrome(j({"id": command["id"], "result": {}}))
+    assert out[0] == Note(f"no editor tab was open; opening it again ({EDITOR_URL})")
+    assert sent(out[1:])[0][1]["params"] == {"url": EDITOR_URL}
+
+
+def test_connect_options_from_the_websocket_url() -> None:
+    from pix3net.cdp._owners import connect_options
+
+    assert connect_options("/pix3") == (False, None)
+    assert connect_options("/pix3?keep=1") == (True, None)
+    assert connect_options("/pix3/page/T1?keep=true&client=my%20script") == (True, "my script")
+    assert connect_options("/pix3?keep=0&client=" + "x" * 100) == (False, "x" * 64)
+    assert connect_options("/pix3?client=%1b%5b31m") == (False, "[31m")  # no control characters in a log
+
+
+def test_webmcp_events_go_to_the_client_whose_page_session_enabled_them() -> None:
+    router = Router()
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    info = {"sessionId": "PA", "targetInfo": {"targetId": "T1", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    assert ask(router, A, {"id": 1, "method": "WebMCP.enable", "sessionId": "PA"})[0][0] == "chrome"
+    added = {"method": "WebMCP.toolsAdded", "params": {"tools": [{"name": "pix3_status"}]}, "sessionId": "PA"}
+    assert sent(router.from_chrome(j(added))) == [(A, added)]
+    # B cannot reach A's page session, nor its WebMCP domain
+    assert refused_session(ask(router, B, {"id": 2, "method": "WebMCP.enable", "sessionId": "PA"}))
+
+
+def refused_session(actions: list[Any]) -> bool:
+    [(_, reply)] = actions
+    return bool(reply["error"]["code"] == -32001)
+
+
+def test_the_tab_that_holds_the_editor_page_is_refused_too() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    # puppeteer's way: the tab target first, then the page inside it on the tab's session
+    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB1", "type": "tab"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": tab, "sessionId": "SA"}))
+    page = {"sessionId": "SP", "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
+    why = refused_with(ask(router, A, {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "TAB1"}}), A, 1)
+    assert why.startswith("Target.closeTarget is refused: TAB1 is the pix3 editor tab")
+    # another tab may be closed
+    other = {"sessionId": "SU", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": other, "sessionId": "SA"}))
+    assert ask(router, A, {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}})[0][0] == "chrome"
+    # a tab that goes is forgotten
+    router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
+    assert "TAB2" not in router.owners.tabs
+
+
+def test_discovery_refused_by_chrome_opens_nothing_on_a_guess() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    [(_, command)] = sent(router.watch_targets())
+    refused = j({"id": command["id"], "error": {"code": -32602, "message": "Invalid parameters"}})
+    assert router.from_chrome(refused) == [
+        Note("target discovery failed (Invalid parameters): pages opened by pages are not tracked")
+    ]
+    assert router.editor is None
+
+
+def test_the_unflattened_way_to_the_editor_tab_is_refused() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    info = {"sessionId": "NF", "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    inner = json.dumps({"id": 1, "method": "Page.close"})
+    for params in ({"sessionId": "NF", "message": inner}, {"targetId": "ED", "message": inner}):
+        why = refused_with(ask(router, A, {"id": 3, "method": "Target.sendMessageToTarget", "params": params}), A, 3)
+        assert why.startswith("Target.sendMessageToTarget is refused on the pix3 editor tab")
+    other = {"targetId": "OTHER", "message": inner}
+    assert ask(router, A, {"id": 4, "method": "Target.sendMessageToTarget", "params": other})[0][0] == "chrome"
+
+
+@st.composite
+def _ownership_traffic(draw: st.DrawFn) -> list[tuple[str, int, int]]:
+    kinds = st.sampled_from(["create", "context", "popup", "destroy", "close_editor", "gone", "sweep", "browser_close"])
+    return [
+        (draw(kinds), draw(st.sampled_from([A, B])), draw(st.integers(0, 7))) for _ in range(draw(st.integers(0, 40)))
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ownership_traffic())
+def test_only_what_a_client_opened_is_ever_closed_for_it_and_never_the_editor(
+    steps: list[tuple[str, int, int]],
+) -> None:
+    router = Router()
+    discovering(router)
+    roots = {A: "SA", B: "SB"}
+    for client, root in roots.items():
+        attach(router, client, root)
+    opened: dict[int, set[str]] = {A: set(), B: set()}  # what each client created, or its pages opened
+    contexts: dict[int, set[str]] = {A: set(), B: set()}
+    alive = {A, B}
+    serial = 0
+
+    def closed_by_proxy(actions: list[Action]) -> list[tuple[str, str]]:
+        found = []
+        for action in actions:
+            if isinstance(action, ToChrome):
+                message = json.loads(action.data)
+                if message.get("method") in ("Target.closeTarget", "Target.disposeBrowserContext"):
+                    found.append((message["method"], next(iter(message["params"].values()))))
+        return found
+
+    for kind, client, number in steps:
+        serial += 1
+        if kind in ("create", "context") and client in alive:
+            method = "Target.createTarget" if kind == "create" else "Target.createBrowserContext"
+            [(where, command)] = ask(router, client, {"id": serial, "method": method, "params": {}})
+            if where != "chrome":
+                continue  # refused: a cap
+            ident = f"{kind[0].upper()}{serial}"
+            key = "targetId" if kind == "create" else "browserContextId"
+            reply = j({"id": command["id"], "result": {key: ident}, "sessionId": roots[client]})
+            for _, ident_closed in closed_by_proxy(router.from_chrome(reply)):
+                assert ident_closed == ident  # only a late create is closed on arrival
+            (opened if kind == "create" else contexts)[client].add(ident)
+        elif kind == "popup":
+            mine = sorted(opened[client])
+            if mine:
+                popup = f"W{serial}"
+                router.from_chrome(created(popup, openerId=mine[number % len(mine)]))
+                opened[client].add(popup)
+        elif kind == "destroy":
+            every = sorted(opened[A] | opened[B])
+            if every:
+                gone_target = every[number % len(every)]
+                router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": gone_target}}))
+        elif kind == "close_editor" and client in alive:
+            [(where, _)] = ask(
+                router, client, {"id": serial, "method": "Target.closeTarget", "params": {"targetId": "ED"}}
+            )
+            assert where == client  # refused, never sent
+        elif kind in ("gone", "sweep", "browser_close"):
+            if kind == "gone":
+                actions = router.client_gone(client)
+            elif kind == "sweep":
+                actions = router.sweep(client)
+            else:
+                actions = router.from_client(client, '{"id":1,"method":"Browser.close"}') if client in alive else []
+            for method, ident in closed_by_proxy(actions):
+                assert ident != "ED"
+                owned = opened[client] if method == "Target.closeTarget" else contexts[client]
+                assert ident in owned, (method, ident, client)
+            if kind != "sweep":
+                alive.discard(client)
+        # a target is never held by two clients
+        holdings = router.owners.holdings
+        if A in holdings and B in holdings:
+            assert not (holdings[A].targets & holdings[B].targets)
+            assert not (holdings[A].contexts & holdings[B].contexts)
+
+
+def test_a_keepers_create_answered_after_it_left_is_kept_too() -> None:
+    router = Router()
+    discovering(router)
+    [(_, command)] = sent(router.open_client(A, keep=True))
+    router.from_chrome(j({"id": command["id"], "result": {"sessionId": "SA"}}))
+    asked = ask(router, A, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}})
+    assert router.client_gone(A)[-1] == Sweep(A, 1.0)  # waits for the create on its way
+    assert answer(router, asked, {"targetId": "LATE"}, "SA") == []  # not closed
+    assert router.sweep(A) == [Note("client 1 left 1 targets and 0 contexts open (keep)")]

@@ -7,12 +7,14 @@ import signal
 
 from pix3net.chrome.launch import chrome_args, describe_status, handoff_args, needs_no_sandbox
 
+# The reference's five, then WebMCP's feature (docs/bridge.md, "WebMCP").
 FIVE = [
     "--no-first-run",
     "--no-default-browser-check",
     "--disable-background-timer-throttling",
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
+    "--enable-features=WebMCP",
 ]
 
 

@@ -50,6 +50,8 @@ ENTRY_PATHS = [
     # what the owner loads before it spawns Chrome (docs/editor.md, "Cold start and reuse").
     "import pix3net.editor.command, pix3net.editor.devserver, pix3net.editor.browser, pix3net.editor.together",
     "import pix3net.chrome.command",
+    # `pix3 editor --status`: a few loopback requests and /proc.
+    "import pix3net.editor.status",
 ]
 
 

@@ -46,8 +46,8 @@ def test_one_json_answer_helper_and_one_flush_reader() -> None:
 
 
 def test_the_private_url_rule_is_coded_once() -> None:
-    """Which URLs are `.pix3` ones is decided in guard.py alone (bytes, decoded once); the other
-    front-door modules ask `guard.route_of`."""
+    """Which URLs are `.pix3` ones is decided in front/targets.py alone (bytes, decoded); the
+    other front-door modules ask `targets.route_of`."""
     spelled = sorted(
         path.name
         for folder in (DEVSERVER, DEVSERVER / "front")
@@ -55,7 +55,25 @@ def test_the_private_url_rule_is_coded_once() -> None:
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and node.value in (".pix3", b".pix3", "/.pix3", b"/.pix3")
     )
-    assert spelled == ["guard.py"]
+    assert spelled == ["targets.py"]
+
+
+def test_the_host_rule_is_coded_once() -> None:
+    """One Host rule for both daemons (pix3net/hosts.py): no second parser, no second list of
+    loopback names."""
+    assert _defined("host_allowed") == ["hosts.py"]
+    assert _defined("host_name") == [] and _defined("parse_host") == []
+    loopback_sets = sorted(
+        {
+            str(path.relative_to(PACKAGE))
+            for path, tree in _trees(PACKAGE).items()
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name) and "LOOPBACK" in target.id
+        }
+    )
+    assert loopback_sets == ["hosts.py"]
 
 
 def test_the_construction_needs_no_boxes() -> None:

@@ -8,6 +8,7 @@ from pix3net.devserver.front.httphead import (
     Head,
     common_answer_end,
     common_request,
+    host_field,
     parse_request,
     parse_response,
     path_of,
@@ -26,6 +27,8 @@ def test_plain_requests() -> None:
     assert closing is not None and closing.close
     upgrade = parse_request(b"GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n\r\n")
     assert upgrade is not None and upgrade.upgrade and not upgrade.close
+    bare_upgrade = parse_request(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n")  # never spliced blind
+    assert bare_upgrade is not None and bare_upgrade.upgrade
     spaced = parse_request(b"GET / HTTP/1.1\r\nCONTENT-LENGTH:\t7 \r\nX-Empty:\r\n\r\n")
     assert spaced is not None and spaced.length == 7
 
@@ -175,3 +178,21 @@ def test_a_common_answer_ends_where_the_general_parser_says(data: bytes, common:
         assert head is not None and head.length is not None
         assert (head.status >= 200, head.status in (204, 304), head.chunked, head.close) == (True, False, False, False)
         assert end == head_end + head.length
+
+
+@pytest.mark.parametrize(
+    ("head", "value"),
+    [
+        (b"GET / HTTP/1.1\r\nHost: 127.0.0.1:5173\r\n\r\n", b"127.0.0.1:5173"),
+        (b"GET / HTTP/1.1\r\nhOsT:\t localhost \t\r\nX: y\r\n\r\n", b"localhost"),
+        (b"GET / HTTP/1.1\r\nHost:\r\n\r\n", b""),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", None),  # duplicated
+        (b"GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\nhost: b\r\n\r\n", None),
+        (b"GET / HTTP/1.1\r\nX-Forwarded-Host: a\r\nXHost: b\r\n\r\n", None),  # missing
+        (b"GET / HTTP/1.1\r\n\r\n", None),
+    ],
+)
+def test_host_field(head: bytes, value: bytes | None) -> None:
+    """The splice's Host rule reads the one `Host` line (none or two: None)."""
+    assert host_field(head, len(head)) == value
+    assert host_field(head + b"Host: later\r\n\r\n", len(head)) == value  # bytes past the head are not read

@@ -54,7 +54,7 @@ class Head(NamedTuple):
     length: int | None  # Content-Length
     chunked: bool  # Transfer-Encoding: chunked (responses only: a chunked request is not plain)
     close: bool  # Connection: close, or HTTP/1.0 without keep-alive
-    upgrade: bool  # Connection: upgrade (Vite's HMR WebSocket)
+    upgrade: bool  # Connection: upgrade, or an Upgrade field (Vite's HMR WebSocket)
 
 
 def _fields(
@@ -87,6 +87,8 @@ def _fields(
             chunked = True
         elif name == b"expect":
             return None
+        elif name == b"upgrade":  # with or without `Connection: upgrade`: never spliced blind
+            upgrade = True
     if chunked and length is not None:
         return None
     if http10 and not keep_alive:
@@ -131,6 +133,18 @@ def common_answer_end(data: bytes) -> int:
     `_COMMON_ANSWER`), or -1 when it is not one: ask `parse_response`. Not for a HEAD request."""
     match = _COMMON_ANSWER.match(data)
     return -1 if match is None else match.end() + int(match.group(1))
+
+
+def host_field(data: bytes, end: int) -> bytes | None:
+    """The value of the one `Host` field of the head ``data[:end]``, blanks around it removed;
+    None when there is none or more than one (docs/devserver.md, "The Host rule"). Every field
+    line follows a CRLF, the request line does not. Two `find`s over the lowered head: half the
+    cost of one regular expression, on the path of every module fetch (measured)."""
+    lowered = data[:end].lower()
+    at = lowered.find(b"\r\nhost:")
+    if at < 0 or lowered.find(b"\r\nhost:", at + 7) >= 0:
+        return None
+    return data[at + 7 : data.find(b"\r\n", at + 7, end)].strip(b" \t")
 
 
 def path_of(target: bytes) -> bytes | None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import trio
 
+from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splice import KEEP_ALIVE_S, Activity, serve_connection, set_timeouts
 
 MAX_CONNECTIONS = 512  # one thread each; far above what a browser and a few agents open
@@ -69,8 +70,10 @@ class PublicListener:
         vite_port: Callable[[], int | None],
         log: logging.Logger,
         cap: int,
+        door: Door,
     ) -> None:
         self._internal = internal_port
+        self._door = door
         self._vite_port = vite_port
         self._log = log
         self.cap = cap
@@ -153,7 +156,9 @@ class PublicListener:
     def _run(self, connection: _Connection) -> None:
         """One client connection (worker thread); a failure ends that connection only."""
         try:
-            serve_connection(connection.sock, connection.activity, self._vite_port, self._internal, self._track)
+            serve_connection(
+                connection.sock, connection.activity, self._vite_port, self._internal, self._track, self._door
+            )
         except OSError:
             pass
         except Exception:

@@ -1,6 +1,9 @@
-"""Reverse proxy to the Vite child: HTTP over a small keep-alive h11 pool, WebSockets bridged.
+"""Reverse proxy to the Vite child: HTTP over a small keep-alive h11 pool, WebSockets bridged
+message by message, each client message judged first (`vite:invoke`, docs/devserver.md "What the
+front door refuses").
 
-Everything outside `/__pix3/` goes here when Vite runs (docs/devserver.md, "Shape").
+Everything outside `/__pix3/` that the splice does not relay goes here when Vite runs
+(docs/devserver.md, "Shape"), Vite's HMR socket included.
 h11 directly rather than httpx: a module fetch is a few hundred microseconds of Vite's time, so
 the proxy's own cost per request is what the bench measures (≤ 1.3× Vite alone).
 """
@@ -38,6 +41,8 @@ HOP_BY_HOP = frozenset(
 READ_BYTES = 65536
 POOL_SIZE = 16
 WAIT_FOR_VITE_S = 20.0  # a request arriving while Vite (re)starts waits this long for it
+POLICY_VIOLATION = 1008  # RFC 6455 §7.4.1: a message that violates the endpoint's policy
+REFUSED_MESSAGE = "pix3: a message naming a file outside the project or a denied name was refused"
 # WebSocket request headers the proxy must not copy: trio-websocket writes its own handshake.
 _WS_SKIP = frozenset(
     {b"host", b"connection", b"upgrade", b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions"}
@@ -60,10 +65,16 @@ class _Upstream:
 
 
 class ViteProxy:
-    """Forwards requests to 127.0.0.1:<port of the running Vite>."""
+    """Forwards requests to 127.0.0.1:<port of the running Vite>. ``judge(message)`` says why a
+    client's WebSocket message must not reach Vite (the socket is then closed), or None."""
 
-    def __init__(self, port_of: Callable[[float], Awaitable[int | None]]) -> None:
+    def __init__(
+        self,
+        port_of: Callable[[float], Awaitable[int | None]],
+        judge: Callable[[str | bytes], str | None] = lambda message: None,
+    ) -> None:
         self._port_of = port_of
+        self._judge = judge
         self._pool: list[tuple[int, _Upstream]] = []
 
     async def _connect(self, port: int) -> _Upstream:
@@ -167,6 +178,7 @@ class ViteProxy:
                 url, subprotocols=scope.get("subprotocols") or None, extra_headers=extra
             ) as upstream:
                 await send({"type": "websocket.accept", "subprotocol": upstream.subprotocol})
+                ended = "vite"
                 async with trio.open_nursery() as nursery:
 
                     async def down() -> None:
@@ -176,19 +188,27 @@ class ViteProxy:
                                 key = "text" if isinstance(message, str) else "bytes"
                                 await send({"type": "websocket.send", key: message})
                         nursery.cancel_scope.cancel()
-                        with contextlib.suppress(Exception):
-                            await send({"type": "websocket.close", "code": 1000})
 
                     nursery.start_soon(down)
                     while True:
                         message = await receive()
                         if message["type"] == "websocket.disconnect":
-                            nursery.cancel_scope.cancel()
+                            ended = "client"
                             break
                         payload = message.get("text")
                         if payload is None:
                             payload = message.get("bytes") or b""
+                        if self._judge(payload) is not None:
+                            ended = "refused"
+                            break
                         with contextlib.suppress(trio_websocket.ConnectionClosed):
                             await upstream.send_message(payload)
+                    nursery.cancel_scope.cancel()
+                # Outside the nursery: its cancellation must not swallow the close frame.
+                if ended == "refused":
+                    await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": REFUSED_MESSAGE})
+                elif ended == "vite":
+                    with contextlib.suppress(Exception):
+                        await send({"type": "websocket.close", "code": 1000})
         except (trio_websocket.HandshakeError, OSError):
             await send({"type": "websocket.close", "code": 1011})

@@ -1,9 +1,11 @@
 """One public connection, served by one thread with blocking sockets (see `listener.py`).
 
-Requests for Vite (plain framing, not under `/__pix3`, no `.pix3` segment) are written to a
-keep-alive Vite connection as they arrived and Vite's answer is relayed byte for byte, its
-framing read just enough to find the end. The first request that is not that simple hands the
-rest of the connection, bytes already read included, to the internal Hypercorn listener.
+Requests for Vite (plain framing, one `Host` the Host rule accepts, not under `/__pix3`, a target
+the front door's rules let through, no upgrade) are written to a keep-alive Vite connection as
+they arrived and Vite's answer is relayed byte for byte, its framing read just enough to find
+the end. The first request that is not that simple hands the rest of the connection, bytes
+already read included, to the internal Hypercorn listener, whose dispatcher answers it (a
+refusal included: the splice never answers one itself) and relays WebSockets message by message.
 
 Time limits are the kernel's (SO_RCVTIMEO / SO_SNDTIMEO), so the common path costs no extra
 system call: an idle connection is closed after KEEP_ALIVE_S, a head must be complete
@@ -20,12 +22,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pix3net.devserver import guard
 from pix3net.devserver.answers import VITE_CLOSED, VITE_REFUSED, json_bytes, vite_unavailable
+from pix3net.devserver.front import targets
+from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.httphead import (
     MAX_HEAD,
     common_answer_end,
     common_request,
+    host_field,
     parse_request,
     parse_response,
     path_of,
@@ -125,12 +129,15 @@ def serve_connection(
     vite_port: Callable[[], int | None],
     internal_port: int,
     track: Callable[[socket.socket | None, socket.socket | None], None],
+    door: Door,
 ) -> None:
     """Serve ``client`` until it closes; ``track(new, old)`` tells the listener which upstream
-    sockets are open (it shuts them down on exit). Raises OSError when a peer fails.
+    sockets are open (it shuts them down on exit); ``door``: the Host and target rules. Raises
+    OSError when a peer fails.
 
     Written for the common case (a GET answered with a Content-Length body that arrives in one
-    read): every request costs four system calls and a few dozen bytecodes; the rest is `_relay`.
+    read): every request costs four system calls, two regular-expression searches, a dictionary
+    lookup and a few dozen bytecodes; the rest is `_relay`.
     """
     reader = _Reader(client)
     upstream: _Reader | None = None
@@ -152,12 +159,12 @@ def serve_connection(
             activity.waiting_since = None
             port = vite_port()
             common = common_request(buf, end) if end > 0 else None
-            if common is not None and port is not None and _for_vite(common[1]):
+            if common is not None and port is not None and _for_vite(door, buf, end, common[1]):
                 head_request, close = common[0] == b"HEAD", False  # the common case: no body
                 need = end
             else:
                 head = parse_request(buf, end) if end > 0 else None
-                if head is None or port is None or not _for_vite(head.target):
+                if head is None or port is None or head.upgrade or not _for_vite(door, buf, end, head.target):
                     _hand_off(client, buf, internal_port, track)
                     return
                 head_request, close = head.method == b"HEAD", head.close
@@ -200,10 +207,6 @@ def serve_connection(
                     if not again.answered:
                         send(_CLOSED_502)
                     return
-            if keep is None:  # 101: Vite took the upgrade (HMR)
-                set_timeouts(client, 0.0, 0.0)  # a WebSocket may stay quiet as long as it likes
-                _pipe(client, reader.buf, upstream.sock, upstream.buf)
-                return
             if not keep or close:
                 return
             activity.waiting_since = time.monotonic()
@@ -213,15 +216,16 @@ def serve_connection(
             upstream.sock.close()
 
 
-def _for_vite(target: bytes) -> bool:
-    """Whether a request for ``target`` goes to Vite: `guard.route_of` says "other", asked only
-    when the target has a `%` or `pix3` in it (any case): with neither, it can only say "other"."""
-    if target[:1] != b"/":
+def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
+    """Whether a request may be spliced to Vite: one `Host` the Host rule accepts (its verdict
+    remembered per value), an origin-form target that `targets.route_of` calls "other" and the
+    door lets through; both asked only when `targets.suspect` finds something in the target."""
+    if target[:1] != b"/" or not door.host_field_ok(host_field(head, end)):
         return False
-    if b"%" not in target and b"pix3" not in target.lower():
+    if not targets.suspect(target):
         return True
     path = path_of(target)
-    return path is not None and guard.route_of(path) == "other"
+    return path is not None and targets.route_of(path) == "other" and door.target_refusal(target) is None
 
 
 def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: Callable[..., None]) -> None:
@@ -253,9 +257,9 @@ def _connect(port: int) -> socket.socket:
     return sock
 
 
-def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, head_request: bool) -> bool | None:
+def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, head_request: bool) -> bool:
     """Send one request to Vite and relay its answer: True to keep both connections, False to
-    close, None after a 101. Raises ViteGone when Vite fails on its side."""
+    close. Raises ViteGone when Vite fails on its side."""
     sock = upstream.sock
     try:
         sock.sendall(request)
@@ -284,14 +288,11 @@ def _upstream_head(upstream: _Reader, answered: bool) -> bytes:
     return head
 
 
-def _relay(upstream: _Reader, send: Callable[[bytes], None], head_request: bool, answered: bool) -> bool | None:
+def _relay(upstream: _Reader, send: Callable[[bytes], None], head_request: bool, answered: bool) -> bool:
     head_bytes = _upstream_head(upstream, answered)
     head = parse_response(head_bytes)
-    if head is None:
+    if head is None or head.status == 101:  # no request we splice asks for an upgrade
         raise ViteGone(answered)
-    if head.status == 101:
-        send(head_bytes)
-        return None
     if 100 <= head.status < 200:  # an interim answer, then the real one
         send(head_bytes)
         return _relay(upstream, send, head_request, answered=True)

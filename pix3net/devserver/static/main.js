@@ -7,6 +7,7 @@ import { Host } from "./host.js";
 import { Player } from "./play.js";
 import { SceneView } from "./sceneview.js";
 import { Ui } from "./ui.js";
+import { registerWebMcp } from "./webmcp.js";
 import { Workbench } from "./workbench.js";
 
 const errors = new ErrorBuffer();
@@ -42,6 +43,7 @@ if (!window.__PIX3_DEBUG__) {
     },
   });
   installDiscovery(window, dispatcher.call);
+  window.__pix3WebMcp = registerWebMcp(document, dispatcher.call); // resolves to the names registered
 }
 
 // Test hooks (adding an unsaved document, the page's own flush, a writer claim): only on a page

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 const EVENTS_SHOWN = 60;
 const ERRORS_SHOWN = 200;
 const OPEN_LEVELS = 3; // tree levels shown expanded when a scene opens
+const AGENTS_POLL_MS = 3000; // the header's agent count: the dev server asks the CDP proxy
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -41,7 +42,20 @@ export class Ui {
     this.errorsShown = -1;
     this.eventsShown = -1;
     this.check = { state: "idle", report: null, error: null };
+    this.agents = null; // {agents: n | null, detail?} from GET /__pix3/api/agents
     this.wire();
+    this.watchAgents();
+  }
+
+  async watchAgents() {
+    try {
+      const response = await fetch("/__pix3/api/agents", { headers: { "X-Pix3": "1" } });
+      this.agents = await response.json();
+    } catch {
+      this.agents = null; // the dev server is away: the socket's pill says so
+    }
+    this.schedule();
+    setTimeout(() => this.watchAgents(), AGENTS_POLL_MS);
   }
 
   wire() {
@@ -102,6 +116,9 @@ export class Ui {
     conn.className = `pill ${host.connected ? "on" : "off"}`;
     $("pix3-tab").textContent = host.tabId;
     $("pix3-tab").title = `this tab's id on the editor socket: ${host.tabId}`;
+    const agents = $("pix3-agents");
+    agents.textContent = this.agents?.agents ?? "–";
+    agents.title = this.agents?.detail ?? "";
     const writer = $("pix3-writer");
     writer.textContent = host.writerId === null ? "none"
       : host.writerId === host.tabId ? "this tab" : `${host.writerId} (this tab is read-only)`;

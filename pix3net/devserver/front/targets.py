@@ -1,0 +1,204 @@
+"""Which request targets the front door lets through to Vite or the project folder (docs/devserver.md,
+"What the front door refuses", whose numbering this follows). Pure: bytes in, a verdict out; the
+one question that needs the disk is asked through the ``outside`` callback the caller passes.
+
+`route_of` first: a `.pix3` segment is private (404 for every Host, ours or Vite's), `/__pix3` and
+below is the app's, the rest Vite's or the folder's. Then, for the rest, so that a project pinned
+to an old Vite gets none of Vite's known `server.fs` bypasses through our port:
+
+1. the deny list: a segment named `.pix3`, `.env`, `.env.*`, `*.crt`, `*.pem` or `.git`, in lower
+   case, with trailing dots and spaces and an NTFS stream suffix (`:…`) dropped, at every stage
+   of percent-decoding;
+2. the normaliser: origin-form; no raw `#` or `\\`; once decoded no NUL, `#`, `?` or `\\`, and no
+   segment made only of dots (`.`, `..`, the `/.`-suffix of `/.env/.`);
+3. `/@id/` unwrapped, `/@fs/<path>` only under the serving roots;
+4. a query Vite answers with a file's bytes (`raw`, `url`, `inline`, `init`, a `.svg` or `.wasm`
+   suffix, a second `?`) refused on a path Vite would read as an absolute path outside the project;
+5. the same judgement for the module ids of a `vite:invoke` message on the HMR socket.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Literal
+from urllib.parse import unquote_to_bytes
+
+Route = Literal["private", "pix3", "other"]
+
+PREFIX = b"/__pix3"  # the app's own routes (docs/devserver.md, "The /__pix3 routes")
+PRIVATE = b".pix3"  # the project's own folder of state: never served, whatever the Host
+MAX_DECODES = 3  # percent-decoding rounds; a path still encoded after them is refused
+# A `vite:invoke` call's arguments are an id, an importer and a few options: far below these.
+MAX_INVOKE_STRINGS = 64
+MAX_INVOKE_DEPTH = 8
+
+# A target neither of these finds in lower case (`_SUSPECT` anywhere, `_SUSPECT_QUERY` after the
+# first `?`) is one the rules below let through and `route_of` calls "other" (a property
+# tests/unit/test_devserver_targets.py checks): the splice's common case needs one `lower()` and
+# these two searches. Case-sensitive over the lowered bytes and without `.*`, they are linear and
+# about twice as fast as one case-insensitive pattern (measured).
+_SUSPECT = re.compile(rb"[%#\\]|pix3|/@(?:fs|id)(?:/|$)|/\.(?:\.|/|\?|$|env|git)|\.(?:pem|crt)")
+_SUSPECT_QUERY = re.compile(rb"[?]|raw|url|inline|init|\.svg|\.wasm")
+# Query parameters that make Vite answer with the file's content (as a string, a data URL, a
+# URL whose fetch returns it), and the tricks that hid them from its checks (CVE-2025-30208,
+# CVE-2025-31125, CVE-2025-31486): a second `?`, a `.svg` or `.wasm` ending.
+_FETCHING = re.compile(rb"\?|(?:^|&)(?:raw|url|inline|init)(?:[=&]|$)|\.(?:svg|wasm)(?:[=&?]|$)", re.IGNORECASE)
+_SLASHES = re.compile(rb"/+")
+
+
+def route_of(raw_path: bytes) -> Route:
+    """Where a request goes, from its raw path (no query), percent-decoded once.
+
+    ``private``: a ``.pix3`` segment, case-insensitive (`/.pix3/…`, `/%2epix3/…`, `/@fs/…/.pix3/…`):
+    404 for every such URL, ours or Vite's. Stricter than the reference, which skips the check
+    when the decoded bytes are not UTF-8: a ``.pix3`` segment is one whatever the rest holds.
+    ``pix3``: `/__pix3` or below it (the Quart app). ``other``: Vite or the project folder.
+    """
+    path = unquote_to_bytes(raw_path) if b"%" in raw_path else raw_path
+    lowered = path.lower()
+    if b"pix3" not in lowered:
+        return "other"
+    if PRIVATE in lowered.split(b"/"):
+        return "private"
+    if path == PREFIX or path.startswith(PREFIX + b"/"):
+        return "pix3"
+    return "other"
+
+
+def suspect(target: bytes) -> bool:
+    """False when ``target`` certainly passes `refusal` (an origin-form target assumed)."""
+    lowered = target.lower()
+    if _SUSPECT.search(lowered) is not None:
+        return True
+    query = lowered.find(b"?")
+    return query >= 0 and _SUSPECT_QUERY.search(lowered, query + 1) is not None
+
+
+def denied_name(segment: bytes) -> bool:
+    """Whether one path segment (decoded) is on the deny list."""
+    name = segment.split(b":", 1)[0].rstrip(b". ").lower()
+    return name in (PRIVATE, b".env", b".git") or name.startswith(b".env.") or name.endswith((b".crt", b".pem"))
+
+
+def decodings(raw_path: bytes) -> list[bytes] | None:
+    """The path as sent, then each percent-decoding of it until nothing changes (Vite decodes once,
+    a file system none, so every stage is judged); None when it still changes after MAX_DECODES
+    rounds (`%25` nested deeper than any real name)."""
+    stages = [raw_path]
+    for _ in range(MAX_DECODES):
+        if b"%" not in stages[-1]:
+            return stages
+        decoded = unquote_to_bytes(stages[-1])
+        if decoded == stages[-1]:
+            return stages
+        stages.append(decoded)
+    return stages if unquote_to_bytes(stages[-1]) == stages[-1] else None
+
+
+def refusal(target: bytes, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
+    """Why ``target`` must not reach Vite or the project folder (404 ``not_found``), or None.
+
+    ``roots``: absolute folders `/@fs/` may name (no trailing slash). ``outside(path)``: whether
+    Vite, handed the absolute ``path``, would read a file outside the project (it exists there
+    and the project has no file of that name) — asked only for a query that fetches content.
+    """
+    if not target.startswith(b"/"):
+        return "not an origin-form target"
+    if b"#" in target or b"\\" in target:
+        return "a raw # or \\ in the target"
+    raw_path, _, query = target.partition(b"?")
+    return _path_refusal(raw_path, query, roots, outside)
+
+
+def _path_refusal(raw_path: bytes, query: bytes, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
+    stages = decodings(raw_path)
+    if stages is None:
+        return "percent-encoded too deep"
+    for stage in stages:
+        if any(c in stage for c in (b"\0", b"\\", b"#", b"?")):
+            return "NUL, \\, # or ? in the decoded path"
+        for segment in stage.split(b"/"):
+            if segment and not segment.strip(b"."):
+                return "a dot segment"
+            if denied_name(segment):
+                return "a denied name"
+    path = _SLASHES.sub(b"/", stages[-1])
+    while path.startswith(b"/@id/"):  # Vite unwraps ids it could not write as URLs
+        path = _SLASHES.sub(b"/", b"/" + path[len(b"/@id/") :])
+    if path.startswith(b"/@fs/"):
+        if not under(path[len(b"/@fs") :].decode("utf-8", "surrogateescape"), roots):
+            return "/@fs/ outside the serving roots"
+        return None
+    if _FETCHING.search(query) and outside(path.decode("utf-8", "surrogateescape")):
+        return "a query that fetches content, on a file outside the project"
+    return None
+
+
+def under(path: str, roots: Sequence[str]) -> bool:
+    """Whether the absolute ``path`` is one of ``roots`` or below one (compared as strings)."""
+    return any(path == root or path.startswith(root + "/") for root in roots)
+
+
+def invoke_refusal(message: str | bytes, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
+    """Why a client's message on Vite's HMR socket must not reach Vite, or None.
+
+    Vite answers a `{"type": "custom", "event": "vite:invoke", "data": {…}}` message by running
+    the named server function (`fetchModule`) on its arguments, without its HTTP checks
+    (CVE-2026-39363: `file:///etc/passwd?raw`). Every string in ``data`` is judged as a module id
+    would be over HTTP, and as if its query fetched content. A message that does not parse but
+    names `vite:invoke` is refused (the two parsers must not disagree on it).
+    """
+    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return "an unreadable message naming vite:invoke" if "vite:invoke" in text else None
+    if not isinstance(parsed, dict) or parsed.get("event") != "vite:invoke":
+        return None
+    strings = _strings(parsed.get("data"))
+    if strings is None:
+        return "a vite:invoke call too large or too deep to judge"
+    for value in strings:
+        reason = _id_refusal(value, roots, outside)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _strings(data: object) -> list[str] | None:
+    """Every string in ``data`` (values of objects, items of arrays); None past MAX_INVOKE_STRINGS
+    strings or MAX_INVOKE_DEPTH levels."""
+    found: list[str] = []
+    stack: list[tuple[object, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            found.append(value)
+            if len(found) > MAX_INVOKE_STRINGS:
+                return None
+        elif isinstance(value, dict | list):
+            if depth >= MAX_INVOKE_DEPTH:
+                return None
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    return found
+
+
+def _id_refusal(module_id: str, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
+    raw = module_id.encode("utf-8", "surrogateescape")
+    if raw[:5].lower() == b"file:":  # a file URL names an absolute path: judged as `/@fs/` is
+        rest = raw[5:]
+        if rest.startswith(b"//"):
+            rest = rest[2:]
+            if rest[:9].lower() == b"localhost":
+                rest = rest[9:]
+        raw = b"/@fs" + (rest if rest.startswith(b"/") else b"/" + rest)
+    elif not raw.startswith(b"/"):
+        raw = b"/" + raw
+    if b"#" in raw or b"\\" in raw:
+        return "a # or \\ in an invoked id"
+    raw_path, _, query = raw.partition(b"?")
+    # Over the socket every id is fetched as a module: judge it as a content-fetching query.
+    return _path_refusal(raw_path, query + b"&raw", roots, outside)
