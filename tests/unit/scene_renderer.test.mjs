@@ -86,3 +86,21 @@ test("the render nodes are copies a game may change", () => {
   copy.props.position[0] = 99;
   assert.deepEqual(outline.nodes[0].draw.props.position, [1, 2]);
 });
+
+test("a hostile scene's values fall back to the defaults instead of breaking the page", () => {
+  const outline = {
+    nodes: [
+      node("a", "ColorRect2D", { position: "x", rotation: null, scale: [null, "2"], width: -5, height: 1e308, opacity: "1" }),
+      node("b", "Group2D", { position: [1, 2, 3, 4], scale: { x: 2 } }, [node("c", "Label2D", { width: NaN, height: 10 })]),
+      { id: "d", type: "Sprite2D", children: [] }, // no draw record at all
+    ],
+  };
+  const placed = placeNodes(sceneNodes(outline), fitView([100, 100], 100, 100));
+  assert.deepEqual(placed.map((e) => [e.node.id, e.matrix.map((v) => Math.round(v * 1000) / 1000), e.opacity]), [
+    ["a", [1, 0, 0, -1, 50, 50], 1], // position/rotation/scale defaults; a non-number opacity is 1
+    ["b", [1, 0, 0, -1, 51, 48], 1],
+    ["c", [1, 0, 0, -1, 51, 48], 1],
+  ]);
+  assert.equal(corners(placed[0]), null); // a negative width is no area
+  assert.equal(corners(placed[2]), null);
+});

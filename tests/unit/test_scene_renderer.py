@@ -13,4 +13,4 @@ pytestmark = pytest.mark.node
 
 
 def test_scene_renderer_under_node_test() -> None:
-    run_node_tests(Path(__file__).with_name("scene_renderer.test.mjs"), passes=6)
+    run_node_tests(Path(__file__).with_name("scene_renderer.test.mjs"), passes=7)

@@ -76,6 +76,11 @@ def test_textures_are_project_paths(tmp_path: Path) -> None:
         "texturePath: res://sprites/c.png": "sprites/c.png",  # read-compat spelling
         "texture: { type: texture, url: https://example.com/d.png }": None,  # not a project file
         "texture: null": None,
+        # hostile: above the root, another origin, a script: never a URL the page would fetch
+        "texture: res://../../etc/passwd": None,
+        "texture: { type: texture, url: 'javascript:alert(1)' }": None,
+        "texture: { type: texture, url: //evil.example/x.png }": "evil.example/x.png",  # a project path, not a host
+        "texture: 42": None,
     }
     for line, expected in cases.items():
         p = draws(tmp_path, f"  - id: s\n    type: Sprite2D\n    properties:\n      {line}\n")["props"]
