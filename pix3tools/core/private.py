@@ -32,9 +32,11 @@ __all__ = [
     "Folder",
     "Refused",
     "open_folder",
+    "open_folder_making",
     "plain_name",
     "private_folder",
     "read_private",
+    "remove_made",
     "write_private",
 ]
 
@@ -345,6 +347,34 @@ def _walk(root: str | os.PathLike[str], steps: list[tuple[str, int]], create: bo
         folder.close()
         raise
     return folder
+
+
+def open_folder_making(root: str | os.PathLike[str], folders: list[str], made: list[list[str]]) -> Folder:
+    """The folder ``root/<folders…>`` (see :func:`open_folder`), each missing one made and appended
+    to ``made`` (its parts below ``root``), so that a caller that fails later can take them away
+    again with :func:`remove_made`."""
+    folder = open_folder(root, [])
+    try:
+        for index, part in enumerate(folders):
+            if folder.lstat(part) is None:
+                folder.mkdir(part)
+                made.append(folders[: index + 1])
+            child = folder.sub(part)
+            folder.close()
+            folder = child
+    except BaseException:
+        folder.close()
+        raise
+    return folder
+
+
+def remove_made(root: str | os.PathLike[str], made: list[list[str]]) -> None:
+    """Remove the empty folders :func:`open_folder_making` made, deepest first; one that is gone or
+    no longer empty is left."""
+    for parts in reversed(made):
+        *folders, name = parts
+        with contextlib.suppress(OSError), open_folder(root, folders) as folder:
+            os.rmdir(name, dir_fd=folder.fd)
 
 
 def read_private(root: str | os.PathLike[str], *parts: str, limit: int | None = None) -> bytes | None:
