@@ -187,13 +187,14 @@ class Folder:
         os.fsync(self.fd)
 
     # -- files -------------------------------------------------------------------------------------
-    def open_read(self, name: str) -> int:
-        """A descriptor of the regular file ``name`` (blocking reads). Missing → FileNotFoundError."""
+    def _open_regular(self, name: str, flags: int, mode: int = 0o644) -> int:
+        """``name`` opened with ``flags`` (which hold ``O_NOFOLLOW | O_NONBLOCK``), then made
+        blocking; a link or anything but a regular file there → :class:`Refused`."""
         self._name(name)
         try:
-            fd = os.open(name, _READ, dir_fd=self.fd)
+            fd = os.open(name, flags, mode, dir_fd=self.fd)
         except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR):
                 raise _describe(self.fd, name, self.child_path(name), want="file") from None
             raise
         try:
@@ -204,6 +205,10 @@ class Folder:
             os.close(fd)
             raise
         return fd
+
+    def open_read(self, name: str) -> int:
+        """A descriptor of the regular file ``name`` (blocking reads). Missing → FileNotFoundError."""
+        return self._open_regular(name, _READ)
 
     def read(self, name: str, *, limit: int | None = None) -> bytes:
         """The bytes of the regular file ``name``; more than ``limit`` bytes → :class:`Refused`."""
@@ -266,21 +271,7 @@ class Folder:
     def open_append(self, name: str, *, truncate: bool = False, mode: int = 0o644) -> int:
         """A blocking ``O_APPEND`` descriptor of the regular file ``name`` (made when missing,
         emptied when ``truncate``); a link or anything but a regular file → :class:`Refused`."""
-        self._name(name)
-        try:
-            fd = os.open(name, _APPEND | (os.O_TRUNC if truncate else 0), mode, dir_fd=self.fd)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR):
-                raise _describe(self.fd, name, self.child_path(name), want="file") from None
-            raise
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise _describe(self.fd, name, self.child_path(name), want="file")
-            os.set_blocking(fd, True)
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd
+        return self._open_regular(name, _APPEND | (os.O_TRUNC if truncate else 0), mode)
 
     def append(self, name: str, data: bytes, *, mode: int = 0o644) -> None:
         """Append ``data`` with one ``write`` on an ``O_APPEND`` descriptor of the regular file ``name``
