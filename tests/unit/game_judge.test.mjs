@@ -48,6 +48,9 @@ function fakeWindow() {
       if (!listeners.has(type)) listeners.set(type, []);
       listeners.get(type).push(fn);
     },
+    removeEventListener(type, fn) {
+      listeners.set(type, (listeners.get(type) ?? []).filter((f) => f !== fn));
+    },
     fire(type, event = {}) {
       for (const fn of listeners.get(type) ?? []) fn({ type, target: win, ...event });
     },
@@ -143,7 +146,7 @@ test("errors, rejections taken back, console, dialogs answered", async () => {
   assert.equal(facts.events[3].text, 'bad {"a":1}');
   assert.deepEqual(facts.events.slice(5, 8).map((e) => [e.type, e.text]), [["alert", "hi"], ["confirm", "sure?"], ["prompt", "name?"]]);
   assert.equal(facts.events[8].stack, `SyntaxError: Unexpected token ';'\n    at ${ORIGIN}/broken.js:1:18`);
-  const verdict = JUDGE.judge({ ...facts, loaded: true, scripts: { total: 1, failed: 0, ran: 1 } }, CTX);
+  const verdict = JUDGE.judge({ ...facts, loaded: true, scripts: [entry(`${ORIGIN}/main.js`)] }, CTX);
   assert.deepEqual(verdict.errors.map((e) => e.code), ["E_SMOKE_SCRIPT", "E_SMOKE_CONSOLE_ERROR", "E_SMOKE_SCRIPT"]);
   assert.deepEqual(verdict.warnings.map((w) => w.code), ["W_SMOKE_CONSOLE_WARN", "W_SMOKE_DIALOG", "W_SMOKE_DIALOG", "W_SMOKE_DIALOG"]);
 });
@@ -175,7 +178,7 @@ test("navigation away and reload are stopped and recorded; Vite's reload is name
     `the game page tried to leave for ${ORIGIN}/back at frame 0; the page could not stop it and the run ended.`,
   ]);
   assert.match(JUDGE.classify({ ...navigations[1], by: "vite" }, CTX).message, /^Vite reloaded the game page at frame 0 \(a file changed/);
-  const verdict = JUDGE.judge({ ...facts, loaded: true, scripts: { total: 1, failed: 0, ran: 1 } }, CTX);
+  const verdict = JUDGE.judge({ ...facts, loaded: true, scripts: [entry(`${ORIGIN}/main.js`)] }, CTX);
   assert.equal(verdict.fatal.code, "E_SMOKE_NAVIGATION");
 });
 
@@ -192,7 +195,7 @@ test("the heartbeat: a late beat is a stall (busy), a hidden page's is not", asy
   const facts = probe.facts();
   assert.deepEqual(facts.events.filter((e) => e.kind === "stall").map((e) => e.ms), [3100]);
   assert.equal(facts.beat.stallMs, 2000);
-  const [warning] = JUDGE.judge({ ...facts, loaded: true, scripts: { total: 1, failed: 0, ran: 1 } }, CTX).warnings;
+  const [warning] = JUDGE.judge({ ...facts, loaded: true, scripts: [entry(`${ORIGIN}/main.js`)] }, CTX).warnings;
   assert.deepEqual([warning.code, warning.message], ["W_SMOKE_STALL", "the main thread was busy for 3.1 s at frame 0: no frame was drawn and no timer ran meanwhile (a long loop or a heavy task)."]);
 });
 
@@ -201,7 +204,7 @@ test("the heartbeat: a late beat is a stall (busy), a hidden page's is not", asy
 function facts(over = {}) {
   return {
     url: PAGE, document: { status: 200, type: "text/html" }, loaded: true, visible: true,
-    scripts: { total: 1, failed: 0, ran: 1 },
+    scripts: [{ url: `${ORIGIN}/main.js`, module: true, failed: false }],
     frames: { clock: 5, drawn: 5, last: 5, requested: true, waiting: 1, paused: false, ended: true },
     beat: { sinceMs: 100, stallMs: 2000 }, events: [], dropped: 0, loads: { elements: [], resources: [] },
     ...over,
@@ -209,7 +212,9 @@ function facts(over = {}) {
 }
 const script = (url, seq = 1, frame = 0) => ({ seq, frame, tag: "script", url, script: true });
 const answer = (url, status, type, initiator = "script", seq = 2, frame = 0) => ({ seq, frame, url, initiator, status, type });
-const failedEntry = (elements, resources, scripts = { total: 1, failed: 1, ran: 0 }) => facts({ scripts, loads: { elements, resources } });
+const entry = (url, failed = false) => ({ url, module: true, failed });
+const BOOTSTRAP = { url: "", module: false, failed: false }; // an inline classic script that ran
+const failedEntry = (elements, resources, scripts = elements.map((e) => entry(e.url, true))) => facts({ scripts, loads: { elements, resources } });
 const found = (f, ctx = CTX) => JUDGE.judge(f, ctx).errors.map((e) => [e.code, e.message]);
 
 test("load failures: each failing URL once, with its reason", () => {
@@ -270,17 +275,30 @@ test("other files the page did not get: warnings for the project's, nothing for 
 });
 
 test("the page: an HTTP error, no script, no script that ran, no frame asked for", () => {
-  const notFound = JUDGE.judge(facts({ document: { status: 404, type: "text/html" }, scripts: { total: 0, failed: 0, ran: 0 } }), CTX);
+  const notFound = JUDGE.judge(facts({ document: { status: 404, type: "text/html" }, scripts: [] }), CTX);
   assert.deepEqual(notFound.errors.map((e) => e.message), [`the game page ${PAGE} answered HTTP 404; it needs an index.html that starts the game.`]);
   assert.equal(notFound.fatal.code, "E_SMOKE_LOAD");
   assert.equal(notFound.firstFrameOk, false);
-  const none = JUDGE.judge(facts({ scripts: { total: 0, failed: 0, ran: 0 } }), CTX);
+  const none = JUDGE.judge(facts({ scripts: [] }), CTX);
   assert.deepEqual(none.errors.map((e) => [e.code, e.frame]), [["E_SMOKE_LOAD", 0]]);
   assert.match(none.errors[0].message, /has no script, so no game code ran; it needs an index\.html that starts the game \(<script type="module" src="…">\)\.$/);
   assert.equal(none.summary, "0 of 0 entry scripts ran, 5 frames drawn");
   const gone = `${ORIGIN}/main.js`;
   const never = JUDGE.judge(failedEntry([script(gone)], [answer(gone, 404, "text/html")]), CTX);
   assert.deepEqual([never.fatal.code, never.summary, never.warnings], ["E_SMOKE_LOAD", "0 of 1 entry script ran, 5 frames drawn", []]);
+  // one entry script of two did not run (the other, say, a bootstrap): not a whole game either
+  const half = JUDGE.judge(failedEntry([script(gone)], [answer(gone, 404, "text/html")], [BOOTSTRAP, entry(gone, true)]), CTX);
+  assert.deepEqual([half.fatal.code, half.summary], ["E_SMOKE_LOAD", "1 of 2 entry scripts ran, 5 frames drawn"]);
+  assert.equal(JUDGE.judge(facts(), CTX).fatal, null);
+  // no element said so (the editor's probe may not hear the first document's element errors):
+  // the answers do — the entry's own, or a module it imports when the game drew nothing
+  const refusedTs = `${ORIGIN}/src/main.ts`;
+  const unheard = JUDGE.judge(facts({ scripts: [BOOTSTRAP, entry(refusedTs)], loads: { elements: [], resources: [answer(refusedTs, 200, "text/plain")] } }), CTX);
+  assert.deepEqual([unheard.errors.map((e) => e.code), unheard.fatal.code, unheard.summary], [["E_SMOKE_LOAD"], "E_SMOKE_LOAD", "1 of 2 entry scripts ran, 5 frames drawn"]);
+  const nowhere = `${ORIGIN}/nowhere.js`;
+  const graph = (drawn) => JUDGE.judge(facts({ scripts: [BOOTSTRAP, entry(gone)], frames: { clock: 5, drawn, last: drawn, waiting: 0 }, loads: { elements: [], resources: [answer(gone, 200, "text/javascript"), answer(nowhere, 404, "text/html", "script", 3)] } }), CTX);
+  assert.deepEqual([graph(0).summary, graph(0).fatal.code], ["1 of 2 entry scripts ran, 0 frames drawn", "E_SMOKE_LOAD"]);
+  assert.deepEqual([graph(5).summary, graph(5).fatal, graph(5).errors.map((e) => e.message)], ["2 of 2 entry scripts ran, 5 frames drawn", null, [`the page's script res://nowhere.js did not load (HTTP 404).`]]);
   const idle = JUDGE.judge(facts({ frames: { clock: 2, drawn: 0, last: 0, requested: false, waiting: 0 } }), CTX);
   assert.deepEqual(idle.warnings, [{
     code: "W_SMOKE_NO_FRAMES", frame: 2,

@@ -72,9 +72,15 @@ function verdictOf(outcome, errs, untilCount) {
   }
 }
 
-// The verdict's counterpart for a page that is not a game any more: why the run cannot judge it.
-function fatalDetail(fatal) {
-  return fatal.code === "E_SMOKE_LOAD" ? `the game never ran — ${fatal.message}` : fatal.message;
+// An entry of the error list that is an error, not a warning (console.warn, a W_ code: a dialog,
+// a stall, a missing file): warnings never fail a run, in pix3 smoke either.
+const isError = (entry) => entry.source !== "console.warn" && !(typeof entry.code === "string" && entry.code.startsWith("W_"));
+
+// Why the run cannot judge the page as a game (the rules' `fatal`), in the verdict's words.
+function fatalDetail(fatal, scripts) {
+  if (fatal.code !== "E_SMOKE_LOAD") return fatal.message.replace(/\.$/, "");
+  const which = scripts.ran === 0 ? "the game never ran" : `${scripts.failed} of ${scripts.total} entry scripts of the game page did not run`;
+  return `${which} — ${fatal.message.replace(/\.$/, "")}`;
 }
 
 // The shared rules' verdict, shortened for the answer: {ok, summary, scripts, frames, errors,
@@ -128,7 +134,8 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   const opening = session.verdict();
   const left = session.navigations[0];
 
-  const facts = (frame) => ({ frame, state, baseline, newErrors: errors.since(errorsMark) });
+  const newSince = () => errors.since(errorsMark).filter(isError);
+  const facts = (frame) => ({ frame, state, baseline, newErrors: newSince() });
   // At frame 0 `until` is looked at first (either channel met makes the run pointless); on
   // later frames `fail` first, so a failure in the frame that also meets `until` is a FAIL.
   const decide = (frame, gameTimeMs) => {
@@ -148,7 +155,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
 
   let outcome = null;
   if (opening.fatal || left) {
-    const detail = opening.fatal ? fatalDetail(opening.fatal) : JUDGE.classify(left, judgeContext(session)).message;
+    const detail = opening.fatal ? fatalDetail(opening.fatal, opening.scripts) : JUDGE.classify(left, judgeContext(session)).message.replace(/\.$/, "");
     outcome = { kind: "error", frame: 0, gameTimeMs: 0, detail };
   }
   if (!outcome) outcome = decide(0, 0);
@@ -201,7 +208,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
             }
             state = next;
           }
-          const fresh = errors.since(errorsMark);
+          const fresh = newSince();
           if (fresh.length > seenErrors) {
             timeline.add(frame, "error", fresh[seenErrors].message.slice(0, 120));
             seenErrors = fresh.length;
@@ -233,7 +240,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
 
   errors.frameOf = () => undefined;
   const wallMs = Math.round(performance.now() - wallStart);
-  const newErrors = errors.since(errorsMark).map(({ source, message }) => ({ source, message }));
+  const newErrors = newSince().map(({ source, message }) => ({ source, message }));
   if (player.session === session && (spec.pauseOnOutcome || wasPaused)) player.setPaused(true);
   time.leftPaused = player.session === session && session.paused;
 

@@ -74,10 +74,42 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
     try { return new URL(url).origin; } catch (_) { return undefined; }
   };
 
-  function didNotLoad(url, resource, ctx) {
+  // Why an answer failed: what a CDP client saw of it, else its HTTP status, else "no answer".
+  function failReason(url, resource, ctx) {
     const seen = ctx && ctx.network && ctx.network[url];
-    const why = seen || (resource && resource.status >= 400 ? `HTTP ${resource.status}` : "no answer");
-    return `the page's script ${nameOf(url, ctx)} did not load (${why}).`;
+    return seen || (resource && resource.status >= 400 ? `HTTP ${resource.status}` : "no answer");
+  }
+
+  const didNotLoad = (url, resource, ctx) => `the page's script ${nameOf(url, ctx)} did not load (${failReason(url, resource, ctx)}).`;
+
+  // The entry script elements that did not run: those whose `error` the probe saw, and those
+  // whose own answer says so (a window's listener can miss the first document's element errors:
+  // probe.js) — an error status, no answer, or a module not served as JavaScript.
+  function failedElements(facts, ctx) {
+    const seen = facts.loads.elements.filter((e) => e.script);
+    const byUrl = new Map(facts.loads.resources.map((r) => [r.url, r]));
+    const found = [...seen];
+    for (const entry of facts.scripts) {
+      if (!entry.url || found.some((e) => e.url === entry.url)) continue;
+      const own = byUrl.get(entry.url);
+      const refused = entry.module && own && own.status > 0 && own.status < 400 && own.type !== null && !isJavaScript(own.type);
+      if (failedAnswer(own) || refused || (ctx.network && ctx.network[entry.url])) {
+        found.push({ seq: own ? own.seq : 0, frame: own ? own.frame : 0, tag: "script", url: entry.url, script: true });
+      }
+    }
+    return found.sort((a, b) => a.seq - b.seq);
+  }
+
+  // Entry scripts: how many, how many ran. A failed import fails its module graph, so a page
+  // that drew nothing and whose module imports failed counts its modules as not run when no
+  // element said which one (the editor's probe may not have heard it).
+  function entryScripts(facts, ctx, findings) {
+    const failedUrls = new Set(failedElements(facts, ctx).map((e) => e.url));
+    const total = facts.scripts.length;
+    let failed = facts.scripts.filter((e) => e.failed || (e.url && failedUrls.has(e.url))).length;
+    const imported = findings.some((f) => f.code === "E_SMOKE_LOAD" && !facts.scripts.some((e) => e.url === f.url));
+    if (failed === 0 && imported && facts.frames.drawn === 0) failed = facts.scripts.filter((e) => e.module).length;
+    return { total, failed, ran: facts.loaded ? total - failed : 0 };
   }
 
   // Load failures → findings {level, code, message, frame, seq, url, reason}. Each failing URL once.
@@ -95,17 +127,17 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
     // Scripts that answered an error (an element's, or a module another imports).
     for (const resource of resources) {
       if (resource.initiator === "script" && resource.status >= 400) {
-        add("E_SMOKE_LOAD", "error", resource.url, didNotLoad(resource.url, resource, ctx), resource, `HTTP ${resource.status}`);
+        add("E_SMOKE_LOAD", "error", resource.url, didNotLoad(resource.url, resource, ctx), resource, failReason(resource.url, resource, ctx));
       }
     }
-    const scriptElements = facts.loads.elements.filter((e) => e.script);
+    const scriptElements = failedElements(facts, ctx);
     const elementUrls = new Set(scriptElements.map((e) => e.url));
     let imported = findings.some((f) => !elementUrls.has(f.url));
     for (const element of scriptElements) {
       if (named.has(element.url) || imported) continue;
       const own = element.url ? byUrl.get(element.url) : undefined;
       if (element.url && (failedAnswer(own) || (ctx.network && ctx.network[element.url]))) {
-        add("E_SMOKE_LOAD", "error", element.url, didNotLoad(element.url, own, ctx), element, "no answer");
+        add("E_SMOKE_LOAD", "error", element.url, didNotLoad(element.url, own, ctx), element, failReason(element.url, own, ctx));
         continue;
       }
       if (own && own.type !== null && own.status > 0 && !isJavaScript(own.type)) {
@@ -119,7 +151,7 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
         scripts.find((r) => served(r) && !isJavaScript(r.type) && !MODULE_DATA_TYPES.includes(essence(r.type))) ||
         scripts.find((r) => served(r) && !isJavaScript(r.type));
       if (culprit) {
-        if (failedAnswer(culprit, origin)) add("E_SMOKE_LOAD", "error", culprit.url, didNotLoad(culprit.url, culprit, ctx), element, "no answer");
+        if (failedAnswer(culprit, origin)) add("E_SMOKE_LOAD", "error", culprit.url, didNotLoad(culprit.url, culprit, ctx), element, failReason(culprit.url, culprit, ctx));
         else add("E_SMOKE_LOAD", "error", culprit.url, refusedMessage(culprit.url, culprit.type, ctx), element, `served as ${essence(culprit.type)}`);
         imported = true;
         continue;
@@ -204,7 +236,8 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
   // The verdict of a run: {ok, errors, warnings, logs, scripts, frames, firstFrameOk, fatal, summary}.
   // Errors: {code, [phase], message, [script], [stack], frame, [url], [reason]}; warnings: {code,
   // frame, message, [count]} (once per code and message). `fatal` is the first finding that means
-  // the game did not run as a game: its page failed, no script of it ran, or it left or reloaded.
+  // the game did not run as a game: its page failed, one of its entry scripts did not run, or it
+  // left or reloaded.
   function judge(facts, ctx = {}) {
     const findings = [];
     let fatal = null;
@@ -263,16 +296,16 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
       }
     }
 
-    const scripts = facts.scripts;
     const frames = facts.frames;
     const loadErrors = errors.filter((e) => e.code === "E_SMOKE_LOAD");
+    const scripts = entryScripts(facts, ctx, loadErrors);
     if (!fatal && facts.loaded && scripts.total === 0) {
       const page = ctx.pageUrl || facts.url;
       const entry = { code: "E_SMOKE_LOAD", message: `the game page ${page} has no script, so no game code ran; it needs an index.html that starts the game (<script type="module" src="…">).`, frame: 0, url: page, reason: "no script" };
       errors.unshift(entry);
       fatal = entry;
-    } else if (!fatal && scripts.total > 0 && scripts.failed >= scripts.total) {
-      fatal = loadErrors[0] || { code: "E_SMOKE_LOAD", message: "no script of the game page ran.", frame: 0 };
+    } else if (!fatal && scripts.failed > 0) { // an entry script of the page did not run: the game is not whole
+      fatal = loadErrors[0] || { code: "E_SMOKE_LOAD", message: `${plural(scripts.failed, "entry script")} of the game page did not run.`, frame: 0 };
     } else if (!fatal && facts.loaded && frames.drawn === 0 && frames.clock >= 1 && loadErrors.length === 0) {
       warnings.push({
         code: "W_SMOKE_NO_FRAMES", frame: frames.clock,
@@ -283,7 +316,7 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
 
     const requestedFrames = ctx.framesRequested;
     const enough = frames.clock >= Math.min(1, requestedFrames === undefined ? 1 : requestedFrames);
-    const ran = scripts.ran === null ? 0 : scripts.ran;
+    const ran = scripts.ran;
     const verdict = {
       ok: errors.length === 0,
       errors,

@@ -121,10 +121,10 @@ class Session {
       const finding = JUDGE.classify(fact, judgeContext(this));
       this.errors.push({ ...errorEntry(fact, finding), origin: "game" });
     }
-    const reload = fact.by === "vite" || fact.type === "reload";
     const now = performance.now();
-    if (reload && fact.blocked && now - this.lastReload > RELOAD_GAP_MS) {
-      this.lastReload = now;
+    const follow = fact.by === "vite" || (fact.type === "reload" && now - this.lastReload > RELOAD_GAP_MS);
+    if (follow && fact.blocked) {
+      if (fact.by !== "vite") this.lastReload = now;
       setTimeout(() => { if (!this.ended) { this.probe.end(); this.mount(); this.onChange(); } }, 0);
     }
   }

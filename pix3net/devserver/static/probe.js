@@ -213,6 +213,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
 
     // The heartbeat: a busy main thread runs no timer, an idle one does.
     win.setInterval(() => {
+      listen();
       const t = now();
       const gap = t - lastBeat;
       lastBeat = t;
@@ -222,7 +223,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
 
     // Uncaught errors, and elements whose resource failed (their `error` does not bubble: a
     // capturing listener on the window sees it).
-    win.addEventListener("error", (event) => {
+    const onError = (event) => {
       const target = event.target;
       if (target && target !== win && typeof target.tagName === "string") {
         const tag = target.tagName.toLowerCase();
@@ -242,7 +243,19 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
         stack = `${message}\n    at ${event.filename}:${event.lineno}:${event.colno}`;
       }
       record({ kind: "error", message, text: String(event.message || message), stack: cleanStack(stack) });
-    }, true);
+    };
+    // Chrome calls a window's capturing listeners only for a document that was active when one was
+    // added: a listener added to a frame's first window does not see the game document's element
+    // errors (measured in Chromium 156). It is added again once the game document is there (at the
+    // first heartbeat or `load`); what failed before that, Resource Timing tells (judge.js).
+    let listening = null;
+    const listen = () => {
+      if (listening === doc()) return;
+      listening = doc();
+      win.removeEventListener("error", onError, true);
+      win.addEventListener("error", onError, true);
+    };
+    listen();
 
     const rejections = new WeakMap();
     win.addEventListener("unhandledrejection", (event) => {
@@ -326,6 +339,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
 
     win.addEventListener("load", () => {
       if (String(win.location.href).startsWith("about:")) return;
+      listen();
       loaded = true;
       record({ kind: "loaded" });
       if (holding) resume();
@@ -342,16 +356,17 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
       };
     };
 
+    // The document's entry scripts: those that run (not data blocks, not nomodule), and whether
+    // their element said it failed.
     const scripts = () => {
-      let total = 0;
-      let failed = 0;
+      const found = [];
       for (const element of doc().scripts) {
         if (element.noModule) continue;
-        if (!RUNNING_SCRIPT_TYPES.includes(essence(element.getAttribute("type")))) continue;
-        total += 1;
-        if (failedScripts.has(element)) failed += 1;
+        const type = essence(element.getAttribute("type"));
+        if (!RUNNING_SCRIPT_TYPES.includes(type)) continue;
+        found.push({ url: element.src || "", module: type === "module", failed: failedScripts.has(element) });
       }
-      return { total, failed, ran: loaded ? total - failed : null };
+      return found;
     };
 
     const provider = () => {
