@@ -56,6 +56,9 @@ class Collector:
                 self._binding(params.get("payload"))
         elif method == "Page.javascriptDialogOpening":
             return self._dialog(params)
+        elif method == "Page.javascriptDialogClosed":
+            for dialog in self.dialogs:
+                dialog.pop("open", None)
         elif method == "Network.requestWillBeSent":
             request = params.get("request") or {}
             if isinstance(request.get("url"), str):
@@ -96,6 +99,7 @@ class Collector:
                 "type": kind if isinstance(kind, str) else "dialog",
                 "text": message if isinstance(message, str) else "",
                 "frame": self.frame,
+                "open": True,  # until Chrome says it closed: a timeout then says the page was blocked
             }
         )
         answer: dict[str, Any] = {"accept": True}

@@ -25,10 +25,13 @@ def test_a_dialog_the_probe_did_not_answer_is_answered_here_and_reported() -> No
         ("Page.handleJavaScriptDialog", {"accept": True, "promptText": "Ada"}),
     ]
     assert c.dialogs == [
-        {"type": "beforeunload", "text": "Leave?", "frame": 7},
-        {"type": "prompt", "text": "name?", "frame": 7},
+        {"type": "beforeunload", "text": "Leave?", "frame": 7, "open": True},
+        {"type": "prompt", "text": "name?", "frame": 7, "open": True},
     ]
     assert not c.finished and c.context("advice")["dialogs"] == c.dialogs
+    # answered: a timeout no longer says the page was blocked by them
+    c.feed("Page.javascriptDialogClosed", {"result": True, "userInput": ""})
+    assert [d.get("open") for d in c.dialogs] == [None, None]
 
 
 def test_what_the_network_saw_of_failed_requests() -> None:
@@ -97,4 +100,4 @@ def test_foreign_bindings_and_garbage_are_ignored() -> None:
     )
     assert not c.finished and c.frame == 0
     assert calls == [("Page.handleJavaScriptDialog", {"accept": True})]
-    assert c.dialogs == [{"type": "dialog", "text": "", "frame": 0}]
+    assert c.dialogs == [{"type": "dialog", "text": "", "frame": 0, "open": True}]

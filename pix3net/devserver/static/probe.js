@@ -59,10 +59,12 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
     return stack.split("\n").filter((line) => !line.includes(SOURCE_URL)).join("\n");
   }
 
-  // Installs the probe on `win` before the game's first script; returns its handle. `options`: report(fact) — called with every fact as it is recorded (never throws
-  // into the game); holdUntilLoad — the game's animation callbacks wait for `load`, so its first
-  // tick is frame 1 (smoke); stopAfter — after that many frames the game's callbacks stop and an
-  // `end` fact says so (smoke's --frames); timings — keep each frame's callback time (smoke).
+  // Installs the probe on `win` before the game's first script; returns its handle. `options`:
+  // report(fact) — called with every fact as it is recorded (its faults never reach the game);
+  // holdUntilLoad — the game's animation callbacks wait for `load`, so its first tick is frame 1
+  // (smoke); stopAfter — after that many frames the game's callbacks stop and an `end` fact says
+  // so (smoke's --frames); endOnNavigation — a stopped navigation is the end too (smoke);
+  // timings — keep each frame's callback time (smoke).
   function install(win, options = {}) {
     const doc = () => win.document;
     const perf = win.performance;
