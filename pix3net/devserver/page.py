@@ -43,6 +43,8 @@ PAGE_MODULES = (
     "errors.js",
     "host.js",
     "play.js",
+    "probe.js",
+    "judge.js",
     "predicates.js",
     "gamerun.js",
     "scene.js",

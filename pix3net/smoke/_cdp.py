@@ -63,14 +63,18 @@ class PipeTransport:
 
 
 class WsTransport:
-    """A browser client of the token proxy (a reused Chrome owner)."""
+    """A browser client of the token proxy (a reused Chrome owner). Sends are serialised: the page
+    of the next scene is made ready while a scene runs, and both send on this one socket (trio
+    refuses two tasks sending on one stream at once)."""
 
     def __init__(self, client: WsClient) -> None:
         self._client = client
+        self._sending = trio.Lock()
 
     async def send(self, text: str) -> None:
         try:
-            await self._client.send(text)
+            async with self._sending:
+                await self._client.send(text)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             raise Gone(f"the proxy connection broke ({exc})") from None
 

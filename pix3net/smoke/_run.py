@@ -1,14 +1,16 @@
 """One scene run in the game page (docs/smoke.md, "A run").
 
-A fresh browser context and page; the page script (``page.js``) installed before the page's own
-scripts; ``/?scene=<res path>`` opened; CDP events fed to the :class:`Collector` until the page
-says its frames are done (or it fails to load, crashes, or ``--timeout`` passes); then the
-game's snapshot, the step timings and the stacks mapped through the page's source maps.
+A fresh browser context and page; the shared probe and rules (``probe.js``, ``judge.js``, the
+editor page's own) installed before the page's own scripts; ``/?scene=<res path>`` opened; CDP
+events fed to the :class:`Collector` until the probe says the run is over (or the page fails to
+load, crashes, or ``--timeout`` passes); then the page judges itself with what only CDP saw added,
+and the stacks are mapped through the page's source maps.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -21,23 +23,64 @@ import trio
 from pix3net.devserver.front.vite import find_vite
 from pix3net.smoke._browser import Browser, Page
 from pix3net.smoke._cdp import CdpError, Gone
-from pix3net.smoke._collect import BINDING, Collector
+from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
-from pix3tools.smoke import Failure, SmokeReport, ms, step_stats, timeout_failure
+from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, step_stats, timeout_failure
 
 __all__ = ["PageSource", "RunSettings", "open_game_page", "page_script", "run_scene", "scene_url"]
 
 TERMINATE_SECONDS = 2.0  # for Runtime.terminateExecution on a page stuck in a loop
 COLLECT_SECONDS = 5.0  # the end-of-run evaluate, when nothing else bounds it
+BUSY_SECONDS = 1.0  # a page that does not answer the timeout's question this soon is stuck: terminate
+# The shared probe and rules: the editor page's own files (docs/game-page.md, "The judge").
+JUDGE_FILES = ("probe.js", "judge.js")
+# Installs the probe with smoke's options and keeps the rules; both globals are removed again, so
+# the game sees neither. `__pix3SmokeResult(ctx)` is the end of the run: the verdict with what CDP
+# saw added (ctx), the step timings and the game's snapshot.
+INSTALLER = """
+;(() => {
+  'use strict';
+  const probeApi = globalThis.__PIX3_PROBE__, judgeApi = globalThis.__PIX3_JUDGE__;
+  delete globalThis.__PIX3_PROBE__;
+  delete globalThis.__PIX3_JUDGE__;
+  const send = globalThis.__BINDING__;
+  try { delete globalThis.__BINDING__; } catch (_) { /* a non-configurable binding stays visible */ }
+  if (typeof send !== 'function' || !probeApi || !judgeApi) return;
+  const probe = probeApi.install(globalThis, {
+    holdUntilLoad: true, stopAfter: __FRAMES__, timings: true, endOnNavigation: true,
+    report: (fact) => {
+      if (fact.kind === 'end') send(JSON.stringify({ kind: 'end', why: fact.why, frame: fact.frame }));
+      else if (fact.kind === 'beat') send(JSON.stringify(fact));
+    },
+  });
+  Object.defineProperty(globalThis, '__pix3SmokeResult', {
+    configurable: true,
+    enumerable: false,
+    value: async (ctx) => {
+      const facts = probe.facts();
+      const verdict = judgeApi.judge(facts, ctx);
+      const game = ctx.timedOut === undefined ? await probe.game() : null;
+      return { verdict, timings: facts.timings, game };
+    },
+  });
+})();
+//# sourceURL=__SOURCE_URL__
+"""
+_judge_source: str | None = None
 # encodeURIComponent leaves these unescaped; quote() would escape them.
 _URI_COMPONENT_SAFE = "!*'()"
 NO_INPUT_NOTE = "Nothing was tapped or clicked: input received no events during the run."
 
 
 def page_script(frames: int) -> str:
-    text = resources.files("pix3net.smoke").joinpath("page.js").read_text(encoding="utf-8")
-    return text.replace("__PIX3_SMOKE_FRAMES__", str(frames))
+    """The probe and the rules, read once, and smoke's installer for ``frames`` frames."""
+    global _judge_source
+    if _judge_source is None:
+        folder = resources.files("pix3net.devserver").joinpath("static")
+        _judge_source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in JUDGE_FILES)
+    installer = INSTALLER.replace("__BINDING__", BINDING).replace("__FRAMES__", str(frames))
+    return _judge_source + installer.replace("__SOURCE_URL__", PAGE_SCRIPT_URL)
 
 
 def scene_url(base: str, scene: str) -> str:
@@ -82,7 +125,6 @@ async def open_game_page(browser: Browser, frames: int) -> Page:
         ("Page.enable", {}),
         ("Network.enable", {}),
         ("Inspector.enable", {}),
-        ("Log.enable", {}),  # the browser's own console: a script refused for its type (docs/smoke.md)
         ("Runtime.addBinding", {"name": BINDING}),
         ("Page.addScriptToEvaluateOnNewDocument", {"source": page_script(frames)}),
     )
@@ -102,9 +144,10 @@ async def run_scene(
     ``pages`` gives a page made ready ahead (else one is opened now); the timeout counts from here.
     """
     started = time.perf_counter()
-    collector = Collector(settings.origin, settings.frames, advice=settings.advice)
+    collector = Collector(settings.origin, settings.frames)
     outcome: dict[str, Any] | None = None
     page: Page | None = None
+    why: str | None = None
     with trio.move_on_after(settings.timeout) as deadline:
         try:
             page = await pages() if pages is not None else await open_game_page(browser, settings.frames)
@@ -115,28 +158,64 @@ async def run_scene(
             return Failure("E_SMOKE_CRASH", f"Chrome refused the run: {error}.", scene)
         finally:
             if page is not None and deadline.cancel_called:
-                await _terminate(page)
+                why = await _why_no_end(page, collector, settings)
             if page is not None:
                 await page.close()
     if deadline.cancelled_caught:
-        return timeout_failure(scene, settings.timeout, settings.frames)
+        return timeout_failure(scene, settings.timeout, settings.frames, why)
     if collector.crashed:
         return Failure(
             "E_SMOKE_CRASH", f"the renderer running the game page crashed during frame {collector.frame}.", scene
         )
-    collector.finish(outcome)
-    await sources.map_stacks(collector.errors, settings.origin)
-    return _report(scene, settings, collector, outcome, browser, time.perf_counter() - started)
+    if collector.load_failed:
+        return _not_loaded(scene, settings, collector, browser, time.perf_counter() - started)
+    if outcome is None:
+        where = f"left for {collector.left}, which it could not stop" if collector.left else "did not answer"
+        return Failure("E_SMOKE_CRASH", f"the game page {where}, so the run could not read what it saw.", scene)
+    errors = outcome["verdict"].get("errors", [])
+    await sources.map_stacks(errors, settings.origin)
+    return _report(scene, settings, outcome, browser, time.perf_counter() - started)
 
 
-async def _terminate(page: Page) -> None:
-    """Stop the page's script (a loop never yields): Chrome interrupts it from outside."""
-    with trio.CancelScope(shield=True), trio.move_on_after(TERMINATE_SECONDS), contextlib.suppress(Gone):
-        await page.connection.send("Runtime.terminateExecution", {}, page.session)
+async def _result(page: Page, ctx: dict[str, Any]) -> dict[str, Any] | None:
+    """The page's verdict of itself (``__pix3SmokeResult``), or None when it cannot give one."""
+    expression = f"globalThis.__pix3SmokeResult({json.dumps(ctx)})"
+    result = await page.call(
+        "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}
+    )
+    value = (result or {}).get("result", {}).get("value")
+    return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
+
+
+async def _why_no_end(page: Page, collector: Collector, settings: RunSettings) -> str | None:
+    """The timeout's reason, as the shared rules word it. The page is asked first; a page that
+    does not answer within a second is busy (a loop never yields), so its script is terminated
+    from outside and the same question is answered after it. None when the page cannot say."""
+    answer: list[dict[str, Any] | None] = []
+    asked = trio.Event()
+
+    async def ask() -> None:
+        with contextlib.suppress(Gone, CdpError):
+            answer.append(await _result(page, collector.context(settings.advice, settings.timeout)))
+        asked.set()
+
+    with trio.CancelScope(shield=True), trio.move_on_after(BUSY_SECONDS + TERMINATE_SECONDS):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask)
+            with trio.move_on_after(BUSY_SECONDS):
+                await asked.wait()
+            if not asked.is_set():
+                with contextlib.suppress(Gone):
+                    await page.connection.send("Runtime.terminateExecution", {}, page.session)
+            await asked.wait()
+    if not answer or answer[0] is None:
+        return None
+    reason = answer[0]["verdict"].get("timeout")
+    return reason if isinstance(reason, str) else None
 
 
 async def _drive(page: Page, scene: str, settings: RunSettings, collector: Collector) -> dict[str, Any] | None:
-    collector.document_frame = page.target_id
+    collector.main_frame = page.target_id
     width, height = (max(1, round(v)) for v in settings.viewport)
     url = scene_url(settings.base_url, scene)
     collector.page_url = url
@@ -148,60 +227,56 @@ async def _drive(page: Page, scene: str, settings: RunSettings, collector: Colle
         collector.navigation_failed(url, str(navigation["errorText"]))
         return None
     await _follow(page, collector)
-    if not collector.done:
+    if collector.crashed:
         return None
     with trio.move_on_after(COLLECT_SECONDS):
-        result = await page.call(
-            "Runtime.evaluate",
-            {"expression": "globalThis.__pix3SmokeCollect()", "awaitPromise": True, "returnByValue": True},
-        )
-        _drain(page, collector)
-        value = (result or {}).get("result", {}).get("value")
-        return value if isinstance(value, dict) else None
+        result = await _result(page, collector.context(settings.advice))
+        await _drain(page, collector)
+        return result
     return None
 
 
 async def _follow(page: Page, collector: Collector) -> None:
     """Feed the page's events to the collector until the run ends one way or another."""
     async for method, params in page.events:
-        collector.feed(method, params)
+        for call, args in collector.feed(method, params):
+            await page.connection.send(call, args, page.session)
         if collector.finished:
             return
     raise Gone(page.connection.gone or "the connection to Chrome was closed")
 
 
-def _drain(page: Page, collector: Collector) -> None:
+async def _drain(page: Page, collector: Collector) -> None:
     while True:
         try:
             method, params = page.events.receive_nowait()
         except (trio.WouldBlock, trio.EndOfChannel):
             return
-        collector.feed(method, params)
+        for call, args in collector.feed(method, params):
+            await page.connection.send(call, args, page.session)
+
+
+def _not_loaded(
+    scene: str, settings: RunSettings, collector: Collector, browser: Browser, seconds: float
+) -> SmokeReport:
+    """The game page itself did not load (no document, so no probe): only CDP can say so."""
+    error = {"code": "E_SMOKE_LOAD", "message": collector.load_error or "the game page did not load.", "frame": 0}
+    verdict = {"errors": [error], "frames": {"drawn": 0}, "firstFrameOk": False}
+    return _report(scene, settings, {"verdict": verdict}, browser, seconds)
 
 
 def _report(
-    scene: str,
-    settings: RunSettings,
-    collector: Collector,
-    outcome: dict[str, Any] | None,
-    browser: Browser,
-    seconds: float,
+    scene: str, settings: RunSettings, outcome: dict[str, Any], browser: Browser, seconds: float
 ) -> SmokeReport:
-    outcome = outcome or {}
-    steps = [float(s) for s in outcome.get("steps", []) if isinstance(s, int | float)]
-    load = outcome.get("loadMs")
-    report = SmokeReport(
-        scene=scene,
-        frames=collector.frame if collector.loaded else 0,
-        frames_requested=settings.frames,
-        first_frame_ok=collector.first_frame_ok(),
-        errors=collector.errors,
-        warnings=collector.warnings,
-        scripts=list(settings.scripts),
-        game=outcome.get("game") if isinstance(outcome.get("game"), dict) else None,
-        log_count=collector.log_count,
-        log_lines=collector.log_lines,
-    )
+    verdict = outcome["verdict"]
+    given = outcome.get("timings")
+    timings: dict[str, Any] = given if isinstance(given, dict) else {}
+    steps = [float(s) for s in timings.get("steps", []) if isinstance(s, int | float)]
+    load = timings.get("loadMs")
+    report = from_verdict(scene, verdict, settings.frames)
+    report.scripts = list(settings.scripts)
+    game = outcome.get("game")
+    report.game = game if isinstance(game, dict) else None
     report.timings = {
         "compile": None,
         "load": ms(float(load)) if isinstance(load, int | float) else None,
@@ -214,4 +289,8 @@ def _report(
         f" ({browser.how}).",
         NO_INPUT_NOTE,
     ]
+    summary = verdict.get("summary")
+    if isinstance(summary, str):
+        clock = (verdict.get("frames") or {}).get("clock", 0)
+        report.notes.insert(1, f"The game page: {summary} in {clock} animation frames.")
     return report

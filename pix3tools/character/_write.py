@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pix3tools.character._compile import PlannedFile
-from pix3tools.core.private import Folder, Refused, open_folder
+from pix3tools.core.private import Folder, Refused, open_folder, open_folder_making, remove_made
 
 __all__ = ["Action", "conflict_error", "plan_actions", "write_files"]
 
@@ -64,26 +64,6 @@ def conflict_error(actions: list[Action]) -> str | None:
     return f"{conflicts} file(s) exist with other content; nothing was written (--force replaces them)."
 
 
-def _folder(root: Path, parts: list[str], created: list[tuple[Folder, str]]) -> Folder:
-    """The folder ``parts`` below ``root``, made where missing (each made one is remembered with
-    its parent, so a failure can remove it again)."""
-    folder = open_folder(root, [])
-    try:
-        for part in parts:
-            try:
-                child = folder.sub(part)
-            except FileNotFoundError:
-                folder.mkdir(part)
-                created.append((Folder(os.dup(folder.fd), folder.path), part))
-                child = folder.sub(part)
-            folder.close()
-            folder = child
-    except BaseException:
-        folder.close()
-        raise
-    return folder
-
-
 def write_files(root: Path, actions: list[Action]) -> str | None:
     """Write every written/replaced file; None on success, else the error (nothing changed).
 
@@ -92,7 +72,7 @@ def write_files(root: Path, actions: list[Action]) -> str | None:
     the way leaves the project as it was.
     """
     staged: list[tuple[Folder, str, str]] = []
-    created: list[tuple[Folder, str]] = []
+    created: list[list[str]] = []
     pid = os.getpid()
     try:
         try:
@@ -100,7 +80,7 @@ def write_files(root: Path, actions: list[Action]) -> str | None:
                 if action.action not in ("written", "replaced"):
                     continue
                 *parts, name = action.file.path.split("/")
-                folder = _folder(root, parts, created)
+                folder = open_folder_making(root, parts, created)
                 temp = f"{name}.{pid}.tmp"
                 staged.append((folder, temp, name))
                 folder.write_new(temp, action.file.data, durable=False)
@@ -110,18 +90,14 @@ def write_files(root: Path, actions: list[Action]) -> str | None:
             for folder, temp, _ in staged:
                 with contextlib.suppress(OSError):
                     folder.unlink(temp)
-            for parent, name in reversed(created):
-                with contextlib.suppress(OSError):
-                    os.rmdir(name, dir_fd=parent.fd)
+            remove_made(root, created)
             if isinstance(exc, Refused) and exc.errno == errno.ELOOP:
                 return f"{exc.message} Nothing was written."
             if isinstance(exc, Refused):
-                return f"could not write {exc.path} ({os.strerror(exc.errno)}); nothing was written."
+                return f"could not write {exc.path} ({os.strerror(exc.errno or errno.EINVAL)}); nothing was written."
             where = exc.filename or root
             return f"could not write {where} ({exc.strerror or exc}); nothing was written."
     finally:
         for folder, _, _ in staged:
             folder.close()
-        for parent, _ in created:
-            parent.close()
     return None

@@ -32,9 +32,11 @@ __all__ = [
     "Folder",
     "Refused",
     "open_folder",
+    "open_folder_making",
     "plain_name",
     "private_folder",
     "read_private",
+    "remove_made",
     "write_private",
 ]
 
@@ -185,13 +187,14 @@ class Folder:
         os.fsync(self.fd)
 
     # -- files -------------------------------------------------------------------------------------
-    def open_read(self, name: str) -> int:
-        """A descriptor of the regular file ``name`` (blocking reads). Missing → FileNotFoundError."""
+    def _open_regular(self, name: str, flags: int, mode: int = 0o644) -> int:
+        """``name`` opened with ``flags`` (which hold ``O_NOFOLLOW | O_NONBLOCK``), then made
+        blocking; a link or anything but a regular file there → :class:`Refused`."""
         self._name(name)
         try:
-            fd = os.open(name, _READ, dir_fd=self.fd)
+            fd = os.open(name, flags, mode, dir_fd=self.fd)
         except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR):
                 raise _describe(self.fd, name, self.child_path(name), want="file") from None
             raise
         try:
@@ -202,6 +205,10 @@ class Folder:
             os.close(fd)
             raise
         return fd
+
+    def open_read(self, name: str) -> int:
+        """A descriptor of the regular file ``name`` (blocking reads). Missing → FileNotFoundError."""
+        return self._open_regular(name, _READ)
 
     def read(self, name: str, *, limit: int | None = None) -> bytes:
         """The bytes of the regular file ``name``; more than ``limit`` bytes → :class:`Refused`."""
@@ -264,21 +271,7 @@ class Folder:
     def open_append(self, name: str, *, truncate: bool = False, mode: int = 0o644) -> int:
         """A blocking ``O_APPEND`` descriptor of the regular file ``name`` (made when missing,
         emptied when ``truncate``); a link or anything but a regular file → :class:`Refused`."""
-        self._name(name)
-        try:
-            fd = os.open(name, _APPEND | (os.O_TRUNC if truncate else 0), mode, dir_fd=self.fd)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO, errno.EISDIR):
-                raise _describe(self.fd, name, self.child_path(name), want="file") from None
-            raise
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise _describe(self.fd, name, self.child_path(name), want="file")
-            os.set_blocking(fd, True)
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd
+        return self._open_regular(name, _APPEND | (os.O_TRUNC if truncate else 0), mode)
 
     def append(self, name: str, data: bytes, *, mode: int = 0o644) -> None:
         """Append ``data`` with one ``write`` on an ``O_APPEND`` descriptor of the regular file ``name``
@@ -345,6 +338,34 @@ def _walk(root: str | os.PathLike[str], steps: list[tuple[str, int]], create: bo
         folder.close()
         raise
     return folder
+
+
+def open_folder_making(root: str | os.PathLike[str], folders: list[str], made: list[list[str]]) -> Folder:
+    """The folder ``root/<folders…>`` (see :func:`open_folder`), each missing one made and appended
+    to ``made`` (its parts below ``root``), so that a caller that fails later can take them away
+    again with :func:`remove_made`."""
+    folder = open_folder(root, [])
+    try:
+        for index, part in enumerate(folders):
+            if folder.lstat(part) is None:
+                folder.mkdir(part)
+                made.append(folders[: index + 1])
+            child = folder.sub(part)
+            folder.close()
+            folder = child
+    except BaseException:
+        folder.close()
+        raise
+    return folder
+
+
+def remove_made(root: str | os.PathLike[str], made: list[list[str]]) -> None:
+    """Remove the empty folders :func:`open_folder_making` made, deepest first; one that is gone or
+    no longer empty is left."""
+    for parts in reversed(made):
+        *folders, name = parts
+        with contextlib.suppress(OSError), open_folder(root, folders) as folder:
+            os.rmdir(name, dir_fd=folder.fd)
 
 
 def read_private(root: str | os.PathLike[str], *parts: str, limit: int | None = None) -> bytes | None:

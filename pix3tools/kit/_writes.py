@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pix3tools.core.private import Folder, Refused, open_folder, plain_name
+from pix3tools.core.private import Folder, Refused, open_folder, open_folder_making, plain_name, remove_made
 
 
 class WriteError(OSError):
@@ -120,23 +120,6 @@ def _restore(root: Path, parts: list[str], before: _Before) -> None:
             os.symlink(before.link, name, dir_fd=folder.fd)
 
 
-def _open_making(root: Path, folders: list[str], created: list[list[str]]) -> Folder:
-    """The folder ``folders`` below ``root``, made as needed (each one made recorded in ``created``)."""
-    folder = open_folder(root, [])
-    try:
-        for index, part in enumerate(folders):
-            if folder.lstat(part) is None:
-                folder.mkdir(part)
-                created.append(folders[: index + 1])
-            child = folder.sub(part)
-            folder.close()
-            folder = child
-    except BaseException:
-        folder.close()
-        raise
-    return folder
-
-
 def _rmdir(root: Path, parts: list[str]) -> None:
     *folders, name = parts
     with open_folder(root, folders) as folder:
@@ -167,7 +150,7 @@ def apply(changes: Changes, *, root: Path, durable: bool = True) -> None:
                         folder.unlink(name)
                         done.append((parts, before))
                 continue
-            with _open_making(root, folders, created_dirs) as folder:
+            with open_folder_making(root, folders, created_dirs) as folder:
                 before = _before(folder, name)
                 folder.write(name, data, durable=durable)
                 done.append((parts, before))
@@ -175,9 +158,7 @@ def apply(changes: Changes, *, root: Path, durable: bool = True) -> None:
         for parts, before in reversed(done):
             with contextlib.suppress(OSError):
                 _restore(root, parts, before)
-        for made in reversed(created_dirs):
-            with contextlib.suppress(OSError):
-                _rmdir(root, made)
+        remove_made(root, created_dirs)
         if isinstance(exc, Refused):
             raise WriteError(exc.errno or 0, f"nothing was changed: {exc.message}") from exc
         where = exc.filename or ""

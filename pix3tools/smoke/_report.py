@@ -1,7 +1,8 @@
 """`pix3 smoke`'s report: its JSON shape, the human text and the exit code (docs/smoke.md, "Reports").
 
-Pure. The runner (``pix3net.smoke``) fills a :class:`SmokeReport`; a scene that could not run is
-a :class:`~pix3tools.smoke._project.Failure`. A set of runs (no scene argument) wraps both.
+Pure. The runner (``pix3net.smoke``) gets the shared judge's verdict from the game page and
+:func:`from_verdict` maps it onto a :class:`SmokeReport`; a scene that could not run is a
+:class:`~pix3tools.smoke._project.Failure`. A set of runs (no scene argument) wraps both.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "SmokeReport",
     "exit_code",
     "format_snapshot",
+    "from_verdict",
     "human_run",
     "human_set",
     "run_json",
@@ -35,6 +37,9 @@ __all__ = [
     "trim_stack",
 ]
 
+# The keys an error of the report has, in this order (the judge adds `url` and `reason` for the
+# editor page's error list; the report's shape is the reference's).
+ERROR_KEYS = ("code", "phase", "message", "script", "nodeId", "nodeName", "stack", "frame")
 JSON_STACK_LINES = 12
 HUMAN_STACK_LINES = 3
 SNAPSHOT_INLINE = 120  # a snapshot this short (as compact JSON) stays on the summary line
@@ -62,7 +67,7 @@ class SmokeReport:
     """One scene that ran. ``errors``/``warnings`` are JSON-ready dicts in their key order."""
 
     scene: str
-    frames: int
+    frames: int  # frames the game drew (a frame in which its requestAnimationFrame callbacks ran)
     frames_requested: int
     first_frame_ok: bool
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -75,6 +80,7 @@ class SmokeReport:
     game: dict[str, Any] | None = None
     log_count: int = 0
     log_lines: list[str] = field(default_factory=list)
+    entry_scripts: tuple[int, int] | None = None  # (ran, total) <script> elements of the page
 
     @property
     def ok(self) -> bool:
@@ -108,12 +114,34 @@ class SmokeReport:
 Run = SmokeReport | Failure
 
 
-def timeout_failure(scene: str, seconds: float, frames: int) -> Failure:
-    """``E_SMOKE_TIMEOUT``: the scene did not finish within ``--timeout``."""
+def from_verdict(scene: str, verdict: dict[str, Any], frames_requested: int) -> SmokeReport:
+    """The shared judge's verdict (docs/game-page.md, "The judge") as the report's shape: its
+    errors with the report's keys only, its warnings, logs, entry scripts and frames drawn."""
+    errors = [{key: e[key] for key in ERROR_KEYS if key in e} for e in verdict.get("errors", [])]
+    scripts = verdict.get("scripts") or {}
+    logs = verdict.get("logs") or {}
+    ran, total = scripts.get("ran"), scripts.get("total")
+    return SmokeReport(
+        scene=scene,
+        frames=int((verdict.get("frames") or {}).get("drawn", 0)),
+        frames_requested=frames_requested,
+        first_frame_ok=bool(verdict.get("firstFrameOk")),
+        errors=errors,
+        warnings=[dict(w) for w in verdict.get("warnings", [])],
+        log_count=int(logs.get("count", 0)),
+        log_lines=[str(line) for line in logs.get("lines", [])],
+        entry_scripts=(ran, total) if isinstance(ran, int) and isinstance(total, int) else None,
+    )
+
+
+def timeout_failure(scene: str, seconds: float, frames: int, why: str | None = None) -> Failure:
+    """``E_SMOKE_TIMEOUT``: the scene did not finish within ``--timeout``; ``why`` is what the
+    judge saw (a busy main thread, an idle one, a dialog), when the page could still say."""
+    if why is None:
+        why = f"a script stuck in a loop, or a scene too heavy for {frames} frames"
     return Failure(
         "E_SMOKE_TIMEOUT",
-        f"the run did not finish within {js_number(seconds)} s (a script stuck in a loop, or a scene too heavy"
-        f" for {frames} frames; try --frames or --timeout).",
+        f"the run did not finish within {js_number(seconds)} s: {why}; try --frames or --timeout.",
         scene,
     )
 
@@ -198,8 +226,12 @@ def human_failure(failure: Failure) -> str:
 def human_report(report: SmokeReport, root: Path) -> str:
     timings = report.timings
     step = timings.get("step", {})
+    scripts = ""
+    if report.entry_scripts is not None:
+        ran, total = report.entry_scripts
+        scripts = f", {ran}/{total} entry script{'' if total == 1 else 's'} ran"
     lines = [
-        f"pix3 smoke {report.scene} — {report.frames}/{report.frames_requested} frames at 1/60 s: "
+        f"pix3 smoke {report.scene} — {report.frames}/{report.frames_requested} frames drawn{scripts}: "
         f"{_count(len(report.errors), 'error')}, {_count(len(report.warnings), 'warning')}",
     ]
     second = [f"first frame {'ok' if report.first_frame_ok else 'NOT ok'}"]
@@ -251,7 +283,8 @@ def _status(run: Run) -> str:
         return f"could not run ({run.code})"
     verdict = "FAILED" if run.errors else "ok"
     return (
-        f"{verdict} — {run.frames} frames, {_count(len(run.errors), 'error')}, {_count(len(run.warnings), 'warning')}"
+        f"{verdict} — {run.frames} frames drawn, {_count(len(run.errors), 'error')},"
+        f" {_count(len(run.warnings), 'warning')}"
     )
 
 

@@ -5,6 +5,9 @@
   timed inside the page, interleaved, medians: the ratio is what the page's shaping adds.
 - Editor page load to "connected" on a warm dev server: navigation start to the page's
   `pix3:connected` mark (the socket's welcome), median of reloads.
+- `pix3_game_run {until: [{kind: "frames", n: 60}]}` on the fixture game vs 60 bare animation
+  frames of the editor page (the same renderer's frame clock), timed inside the page,
+  interleaved, medians: what watching and judging the game adds to the frames themselves.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from tests.support.editor_page import big_scene, make_game_project
 
 ROUNDS = 15
 RELOADS = 12
+RUN_FRAMES = 60
+RUN_ROUNDS = 7
 BIG = "scenes/big.pix3scene"
 ROUTE = f"/__pix3/api/scene?path={BIG}&saved=1"
 
@@ -42,6 +47,31 @@ TIMED = """(async () => {
   return {route, inline};
 })()"""
 
+GAME_RUN = """(async () => {
+  const call = window.__PIX3_DEBUG__.call;
+  const started = await call("pix3_play", {action: "start"});
+  if (!started.ok || !started.loaded) throw new Error(JSON.stringify(started).slice(0, 300));
+  const frames = (n) => new Promise((done) => {
+    let seen = 0;
+    const tick = () => (++seen >= n ? done(seen) : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  });
+  const run = {until: [{kind: "frames", n: %(frames)d}], pauseOnOutcome: false};
+  await call("pix3_game_run", run);  // warm
+  const bare = [], ours = [];
+  for (let i = 0; i < %(rounds)d; i += 1) {
+    let t = performance.now();
+    await frames(%(frames)d);
+    bare.push(performance.now() - t);
+    t = performance.now();
+    const answer = await call("pix3_game_run", run);
+    ours.push(performance.now() - t);
+    if (!answer.ok || answer.outcome.kind !== "until") throw new Error(JSON.stringify(answer).slice(0, 300));
+  }
+  await call("pix3_play", {action: "stop"});
+  return {bare, ours};
+})()"""
+
 
 def _chromium() -> str:
     path = os.environ.get("PIX3_CHROME") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -50,7 +80,10 @@ def _chromium() -> str:
     return path
 
 
-async def _measure(devtools: int, url: str) -> tuple[list[float], list[float], list[float]]:
+Timed = dict[str, list[float]]
+
+
+async def _measure(devtools: int, url: str) -> Timed:
     async with trio.open_nursery() as nursery:
         async with open_page(devtools, url, nursery) as page:
             await page.wait_for("performance.getEntriesByName('pix3:connected').length > 0")
@@ -61,8 +94,9 @@ async def _measure(devtools: int, url: str) -> tuple[list[float], list[float], l
                 await page.call("Page.reload")
                 await page.wait_for("performance.getEntriesByName('pix3:connected').length > 0")
                 loads.append(await page.evaluate("performance.getEntriesByName('pix3:connected')[0].startTime"))
+            run = await page.evaluate(GAME_RUN % {"frames": RUN_FRAMES, "rounds": RUN_ROUNDS})
         nursery.cancel_scope.cancel()
-    return timed["route"], timed["inline"], loads
+    return {**timed, "loads": loads, **run}
 
 
 def run() -> list[Result | Absolute]:
@@ -71,7 +105,8 @@ def run() -> list[Result | Absolute]:
         root = make_game_project(tmp / "game")
         (root / BIG).write_text(big_scene(2000))
         with dev_server(root) as server, chromium_with_port(_chromium(), tmp / "profile") as devtools:
-            route, inline, loads = trio.run(_measure, devtools, server.record()["editorUrl"])
+            timed = trio.run(_measure, devtools, server.record()["editorUrl"])
+    route, inline, loads = timed["route"], timed["inline"], timed["loads"]
     return [
         Result(
             "page",
@@ -81,4 +116,11 @@ def run() -> list[Result | Absolute]:
             2.0,
         ),
         Absolute("page", "editor page load to connected, warm dev server (median)", statistics.median(loads), 300.0),
+        Result(
+            "page",
+            f"pix3_game_run {RUN_FRAMES} frames vs {RUN_FRAMES} bare animation frames",
+            statistics.median(timed["ours"]),
+            statistics.median(timed["bare"]),
+            1.2,
+        ),
     ]

@@ -251,7 +251,7 @@ async def test_every_inline_refusal(server: DevServer, devtools: int, project: P
             (
                 "pix3_play",
                 '{"action": "fly"}',
-            ): 'params.action must be one of "start", "stop", "restart", "pause", "status"',
+            ): 'params.action must be one of "start", "stop", "restart", "pause", "resume", "status"',
             ("pix3_scene", '{"maxDepth": 1.5}'): "params.maxDepth must be an integer",
             ("pix3_scene", '{"maxDepth": 9}'): "params.maxDepth must be <= 8",
             ("pix3_sync", '{"expect": "abc"}'): "params.expect must be of type object",

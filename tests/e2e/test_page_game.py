@@ -156,7 +156,12 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
         assert run["game"]["changed"]["frame"][1] - run["game"]["changed"]["frame"][0] >= 30
         assert run["metrics"]["framesPerSecond"] > 0
 
-        assert (await page.call("pix3_play", {"action": "pause"}))["paused"] is False  # the run left it paused
+        # the run left it paused: pause keeps it paused (both pause and resume are idempotent)
+        kept = await page.call("pix3_play", {"action": "pause"})
+        assert (kept["ok"], kept["paused"], kept["status"]) == (True, True, "paused")
+        resumed = await page.call("pix3_play", {"action": "resume"})
+        assert (resumed["ok"], resumed["paused"], resumed["status"]) == (True, False, "running")
+        assert (await page.call("pix3_play", {"action": "resume"}))["status"] == "running"
         frames = await page.call("pix3_game_run", {"until": [{"kind": "frames", "n": 5}], "pauseOnOutcome": False})
         assert frames["outcome"]["kind"] == "until" and frames["outcome"]["frame"] == 5
         assert frames["time"]["leftPaused"] is False
@@ -188,9 +193,9 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
             ' ({kind:"gameState", path, op, value}, docs/game-page.md) or with newErrors / frames.',
         }
 
-        # the run paused the game (pauseOnOutcome); pause toggles: it resumes, then holds the frames again
+        # the run paused the game (pauseOnOutcome); resume lets it run, pause holds its frames again
         assert (await page.call("pix3_play", {"action": "status"}))["status"] == "paused"
-        assert (await page.call("pix3_play", {"action": "pause"}))["status"] == "running"
+        assert (await page.call("pix3_play", {"action": "resume"}))["status"] == "running"
         paused = await page.call("pix3_play", {"action": "pause"})
         assert (paused["ok"], paused["paused"], paused["status"]) == (True, True, "paused")
         frame = await page.evaluate(
@@ -201,7 +206,7 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
             await page.evaluate("document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame")
             <= frame + 1
         )
-        resumed = await page.call("pix3_play", {"action": "pause"})
+        resumed = await page.call("pix3_play", {"action": "resume"})
         assert (resumed["paused"], resumed["status"]) == (False, "running")
         await page.page.wait_for(
             f"document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame > {frame + 10}"

@@ -85,7 +85,9 @@ def test_clean_run(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> No
 def test_throw_on_frame_30(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> None:
     code, report = one(game[0], env, "throws", "--frames", "40")
     assert code == 1
-    assert report["ok"] is False and report["frames"] == 40 and report["firstFrameOk"] is True
+    # the game drew frames 1..30 and asked for no frame after its throw: 30 frames drawn of 40
+    assert report["ok"] is False and report["frames"] == 30 and report["firstFrameOk"] is True
+    assert "The game page: 1 of 1 entry script ran, 30 frames drawn in 40 animation frames." in report["notes"]
     [error] = report["errors"]
     assert (error["code"], error["frame"], error["message"]) == ("E_SMOKE_SCRIPT", 30, "Error: thrown on frame 30")
     assert re.fullmatch(r"at loop \(games/throws\.js:5:25\)", error["stack"]), error["stack"]
@@ -94,13 +96,13 @@ def test_throw_on_frame_30(game: tuple[Path, dict[str, str]], env: dict[str, str
 def test_endless_loop_times_out(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> None:
     code, report = one(game[0], env, "loop", "--frames", "10", "--timeout", "3")
     assert code == 2
-    assert report == {
-        "ok": False,
-        "code": "E_SMOKE_TIMEOUT",
-        "reason": "the run did not finish within 3 s (a script stuck in a loop, or a scene too heavy for 10 frames;"
-        " try --frames or --timeout).",
-        "scene": "scenes/loop.pix3scene",
-    }
+    assert (report["ok"], report["code"], report["scene"]) == (False, "E_SMOKE_TIMEOUT", "scenes/loop.pix3scene")
+    # what was seen: no frame while the main thread was busy (the loop began in the game's frame 3)
+    assert re.fullmatch(
+        r"the run did not finish within 3 s: no frame for \d+\.\d s while the main thread was busy: a script stuck"
+        r" in a loop \(at frame 3\); try --frames or --timeout\.",
+        report["reason"],
+    ), report["reason"]
 
 
 def test_unknown_scene_and_no_project(game: tuple[Path, dict[str, str]], env: dict[str, str], tmp_path: Path) -> None:
@@ -160,8 +162,8 @@ def test_a_set_where_the_worst_run_decides(tmp_path: Path, env: dict[str, str]) 
     (root / "scenes/a-loop.pix3scene").unlink()
     done = run_pix3("smoke", "--frames", "31", cwd=root, env=env)
     assert done.returncode == 1
-    assert re.search(r"scenes/b-throws\.pix3scene\s+FAILED — 31 frames, 1 error", done.stdout)
-    assert re.search(r"scenes/c-clean\.pix3scene\s+ok — 31 frames, 0 errors", done.stdout)
+    assert re.search(r"scenes/b-throws\.pix3scene\s+FAILED — 30 frames drawn, 1 error", done.stdout)
+    assert re.search(r"scenes/c-clean\.pix3scene\s+ok — 31 frames drawn, 0 errors", done.stdout)
     assert "Error: thrown on frame 30" in done.stdout
 
 

@@ -187,7 +187,9 @@ def test_throw_on_frame_30_and_its_human_report(live: Live) -> None:
     assert report["errors"][0]["stack"] == "at loop (games/throws.js:5:25)"
     done = run_pix3("smoke", "scenes/throws.pix3scene", "--frames", "31", cwd=live.root, env=live.env)
     assert done.returncode == 1
-    assert done.stdout.startswith("pix3 smoke scenes/throws.pix3scene — 31/31 frames at 1/60 s: 1 error, 0 warnings\n")
+    assert done.stdout.startswith(
+        "pix3 smoke scenes/throws.pix3scene — 30/31 frames drawn, 1/1 entry script ran: 1 error, 0 warnings\n"
+    )
     assert (
         "\n  frame 30  E_SMOKE_SCRIPT: Error: thrown on frame 30\n      at loop (games/throws.js:5:25)\n" in done.stdout
     )

@@ -95,7 +95,12 @@ def test_a_fresh_starter_without_vite_is_a_clear_failure(tmp_path: Path, env: di
     assert report["errors"][0]["frame"] == 0 and report["warnings"] == []
     human = run_pix3("smoke", "--frames", "5", cwd=root, env=env, timeout=90)
     assert human.returncode == 1, human.stdout + human.stderr
-    assert "  scenes/main.pix3scene            FAILED — 5 frames, 1 error, 0 warnings\n" in human.stdout
+    # the words match the facts: no script ran, no frame was drawn
+    assert "  scenes/main.pix3scene            FAILED — 0 frames drawn, 1 error, 0 warnings\n" in human.stdout
+    assert "pix3 smoke scenes/main.pix3scene — 0/5 frames drawn, 0/1 entry script ran: 1 error, 0 warnings\n" in (
+        human.stdout
+    )
+    assert report["frames"] == 0
     assert "  frame 0  E_SMOKE_LOAD: the page's script res://src/main.ts did not run: it is TypeScript" in human.stdout
     assert "first frame NOT ok" in human.stdout
 

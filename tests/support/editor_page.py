@@ -38,7 +38,7 @@ SCHEMAS: dict[str, Any] = {
     "pix3_play": {
         "type": "object",
         "properties": {
-            "action": {"type": "string", "enum": ["start", "stop", "restart", "pause", "status"]},
+            "action": {"type": "string", "enum": ["start", "stop", "restart", "pause", "resume", "status"]},
             "scenePath": {"type": "string"},
             "force": {"type": "boolean"},
         },

@@ -25,7 +25,7 @@ test("the table: seven tools in order, every schema accepts {} or names its requ
 test("the inline validator's messages", () => {
   const cases = [
     ["pix3_play", {}, 'params needs "action"'],
-    ["pix3_play", { action: "fly" }, 'params.action must be one of "start", "stop", "restart", "pause", "status"'],
+    ["pix3_play", { action: "fly" }, 'params.action must be one of "start", "stop", "restart", "pause", "resume", "status"'],
     ["pix3_play", { action: "start", scenePath: 3 }, "params.scenePath must be of type string"],
     ["pix3_play", { action: "start", force: "yes" }, "params.force must be of type boolean"],
     ["pix3_play", { action: "start", scenePath: undefined }, null],

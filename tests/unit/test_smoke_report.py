@@ -12,11 +12,13 @@ from pix3tools.smoke import (
     SmokeReport,
     exit_code,
     format_snapshot,
+    from_verdict,
     human_run,
     human_set,
     run_json,
     set_json,
     step_stats,
+    timeout_failure,
     trim_stack,
 )
 
@@ -142,11 +144,12 @@ def test_human_single_report() -> None:
             notes=["a note"],
             first_frame_ok=False,
             game={"name": "g", "snapshot": {"gold": 1}},
+            entry_scripts=(1, 2),
         ),
         ROOT,
     )
     assert text == (
-        "pix3 smoke scenes/main.pix3scene — 30/30 frames at 1/60 s: 2 errors, 1 warning\n"
+        "pix3 smoke scenes/main.pix3scene — 30/30 frames drawn, 1/2 entry scripts ran: 2 errors, 1 warning\n"
         "  first frame NOT ok · scripts 1\n"
         "  load+onStart 12.5 ms · frame 1 0.3 ms · step mean 0.2 / p95 0.3 / max 0.3 ms · total 2000 ms\n"
         '  game "g" snapshot: {"gold":1}\n'
@@ -179,8 +182,8 @@ def test_human_failure_and_set() -> None:
     )
     lines = text.split("\n")
     assert lines[0] == "pix3 smoke: 3 scenes — every top-level scene (no git history to narrow it down)"
-    assert re.match(r"  scenes/main\.pix3scene\s+FAILED — 5 frames, 1 error, 0 warnings$", lines[1])
-    assert lines[2] == "  scenes/menu.pix3scene" + " " * 12 + "ok — 5 frames, 0 errors, 0 warnings"
+    assert re.match(r"  scenes/main\.pix3scene\s+FAILED — 5 frames drawn, 1 error, 0 warnings$", lines[1])
+    assert lines[2] == "  scenes/menu.pix3scene" + " " * 12 + "ok — 5 frames drawn, 0 errors, 0 warnings"
     assert lines[3] == "  scenes/loop.pix3scene" + " " * 12 + "could not run (E_SMOKE_TIMEOUT)"
     assert "Error: game start broke" in text
     assert "pix3 smoke scenes/menu.pix3scene —" not in text  # a clean run of several is not detailed
@@ -189,7 +192,67 @@ def test_human_failure_and_set() -> None:
     quiet = human_set(Selection("all", [], "r"), [clean, clean], ROOT)
     assert quiet.endswith("\nRun one scene for its details: pix3 smoke <scene>.\n")
     one = human_set(Selection("all", [], "r"), [clean], ROOT)
-    assert one.startswith("pix3 smoke: 1 scene — r\n") and "\npix3 smoke scenes/menu.pix3scene — 5/5" in one
+    assert (
+        one.startswith("pix3 smoke: 1 scene — r\n") and "\npix3 smoke scenes/menu.pix3scene — 5/5 frames drawn:" in one
+    )
+
+
+def test_the_judges_verdict_as_the_report() -> None:
+    """The shared rules' verdict (judge.js) mapped onto the reference's report: errors keep the
+    report's keys only (the editor's url and reason stay out), frames are the frames drawn."""
+    verdict = {
+        "ok": False,
+        "errors": [
+            {"code": "E_SMOKE_LOAD", "message": "the page's script res://a.js did not load (HTTP 404).", "frame": 0,
+             "url": "http://localhost:5173/a.js", "reason": "HTTP 404"},
+            {"code": "E_SMOKE_SCRIPT", "phase": "start", "message": "Error: x", "script": "user:A", "stack": "s",
+             "frame": 2},
+        ],
+        "warnings": [{"code": "W_SMOKE_DIALOG", "frame": 1, "message": "the game opened an alert dialog", "count": 2}],
+        "logs": {"count": 41, "lines": ["[frame 0] hi"]},
+        "scripts": {"total": 2, "ran": 1, "failed": 1},
+        "frames": {"clock": 5, "drawn": 0},
+        "firstFrameOk": False,
+        "summary": "1 of 2 entry scripts ran, 0 frames drawn",
+    }  # fmt: skip
+    mapped = from_verdict("scenes/main.pix3scene", verdict, 5)
+    assert (mapped.frames, mapped.frames_requested, mapped.first_frame_ok, mapped.entry_scripts) == (
+        0,
+        5,
+        False,
+        (1, 2),
+    )
+    assert mapped.errors == [
+        {"code": "E_SMOKE_LOAD", "message": "the page's script res://a.js did not load (HTTP 404).", "frame": 0},
+        {
+            "code": "E_SMOKE_SCRIPT",
+            "phase": "start",
+            "message": "Error: x",
+            "script": "user:A",
+            "stack": "s",
+            "frame": 2,
+        },
+    ]
+    assert mapped.warnings == verdict["warnings"] and (mapped.log_count, mapped.log_lines) == (41, ["[frame 0] hi"])
+    assert human_run(mapped, ROOT).startswith(
+        "pix3 smoke scenes/main.pix3scene — 0/5 frames drawn, 1/2 entry scripts ran: 2 errors, 1 warning\n"
+    )
+    assert list(run_json(mapped, ROOT)) == [
+        "ok", "scene", "frames", "framesRequested", "firstFrameOk", "errors", "warnings", "nodes", "timingsMs",
+        "scripts", "domMissing", "notes", "game", "logs",
+    ]  # fmt: skip
+
+
+def test_a_timeout_says_what_was_seen() -> None:
+    plain = timeout_failure("scenes/a.pix3scene", 3, 10)
+    assert plain.reason == (
+        "the run did not finish within 3 s: a script stuck in a loop, or a scene too heavy for 10 frames;"
+        " try --frames or --timeout."
+    )
+    busy = timeout_failure("scenes/a.pix3scene", 2.5, 10, "no frame for 2.6 s while the main thread was busy")
+    assert busy.reason == (
+        "the run did not finish within 2.5 s: no frame for 2.6 s while the main thread was busy; try --frames or --timeout."
+    )
 
 
 def test_json_is_plain_numbers() -> None:

@@ -81,7 +81,7 @@ export function debugObject(call, page) {
         "short forms": {
           "status()": "pix3_status", "sync(options)": "pix3_sync", "scene(maxDepth)": "pix3_scene",
           "node(nodeId)": "pix3_scene", "find(text)": "pix3_scene", "screen(nodeId)": "pix3_scene",
-          "play.start|stop|restart|pause|status": "pix3_play", "errors() / clearErrors()": "pix3_errors",
+          "play.start|stop|restart|pause|resume|status": "pix3_play", "errors() / clearErrors()": "pix3_errors",
         },
       };
       for (const tool of TOOLS) help[tool.name] = tool.description;
@@ -103,6 +103,7 @@ export function debugObject(call, page) {
       stop: (options) => call("pix3_play", { action: "stop", force: options?.force }),
       restart: () => call("pix3_play", { action: "restart" }),
       pause: () => call("pix3_play", { action: "pause" }),
+      resume: () => call("pix3_play", { action: "resume" }),
     },
   };
 }

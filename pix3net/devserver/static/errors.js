@@ -1,6 +1,9 @@
 // The error buffer behind pix3_errors (docs/bridge.md, "pix3_errors"): the last 200 errors and
 // warnings of the editor page and of the game frame, each {at, source, message, stack?, origin,
-// frame?}. `frame` is the game_run frame the entry arrived in while a run is on.
+// frame?, code?, url?, reason?}. `frame` is the game_run frame the entry arrived in while a run is
+// on; `code` is the shared rules' code for a game's entry (judge.js), `url` and `reason` say which
+// file did not load and why. The game's entries come from its probe (play.js); captureWindow
+// watches the editor page itself.
 
 export const ERROR_LIMIT = 200;
 
@@ -29,12 +32,15 @@ export class ErrorBuffer {
     this.listeners = new Set();
   }
 
-  push({ source, message, stack, origin }) {
+  push({ source, message, stack, origin, code, url, reason }) {
     const entry = { at: this.clock(), source, message: String(message) };
     if (typeof stack === "string" && stack) entry.stack = stack;
     entry.origin = origin;
     const frame = this.frameOf();
     if (frame !== undefined) entry.frame = frame;
+    if (typeof code === "string") entry.code = code;
+    if (typeof url === "string") entry.url = url;
+    if (typeof reason === "string") entry.reason = reason;
     this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
     this.pushed += 1;
@@ -63,9 +69,8 @@ export class ErrorBuffer {
   }
 }
 
-// Wraps console.error / console.warn of `win` and listens for its uncaught errors, failed
-// resource loads and unhandled rejections. Installed on a frame's first window, it sees the game
-// page from its first script on (docs/game-page.md, "How the editor page watches the game").
+// Wraps console.error / console.warn of the editor page's own window and listens for its uncaught
+// errors, failed resource loads and unhandled rejections (the game is watched by its probe).
 export function captureWindow(win, buffer, origin) {
   for (const level of ["error", "warn"]) {
     const original = win.console[level];

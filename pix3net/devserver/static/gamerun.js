@@ -1,11 +1,17 @@
 // pix3_game_run's loop (docs/bridge.md, "pix3_game_run"): frame 0 is the moment the run starts;
-// frame n is the n-th animation frame of the game page after it, judged once that frame's own
-// callbacks ran. Real time, not stepped: the game runs at its own pace and the run watches.
+// frame n is the n-th frame the game drew after it (an animation frame in which its own
+// requestAnimationFrame callbacks ran), judged once that frame's callbacks ran. Real time, not
+// stepped: the game runs at its own pace and the run watches. The game page as a whole is judged
+// by the shared rules (judge.js, as `pix3 smoke` judges it): a page whose game never ran, that
+// left or reloaded, ends the run with ERROR; their codes are in the answer's `judged`.
 
+import { judgeContext } from "./play.js";
 import { STATE_SAMPLE_EVERY, changedPaths, describePredicate, judge } from "./predicates.js";
 import { safeSerialize } from "./scene.js";
 
+const JUDGE = globalThis.__PIX3_JUDGE__;
 const TIMELINE_LIMIT = 20;
+const JUDGED_LIMIT = 20; // errors and warnings the answer's `judged` lists (it counts them all)
 const WATCHDOG_MS = 100; // how often a run with no frames coming checks its wall budget
 
 const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
@@ -66,16 +72,46 @@ function verdictOf(outcome, errs, untilCount) {
   }
 }
 
+// An entry of the error list that is an error, not a warning (console.warn, a W_ code: a dialog,
+// a stall, a missing file): warnings never fail a run, in pix3 smoke either.
+const isError = (entry) => entry.source !== "console.warn" && !(typeof entry.code === "string" && entry.code.startsWith("W_"));
+
+// Why the run cannot judge the page as a game (the rules' `fatal`), in the verdict's words.
+function fatalDetail(fatal, scripts) {
+  if (fatal.code !== "E_SMOKE_LOAD") return fatal.message.replace(/\.$/, "");
+  const which = scripts.ran === 0 ? "the game never ran" : `${scripts.failed} of ${scripts.total} entry scripts of the game page did not run`;
+  return `${which} — ${fatal.message.replace(/\.$/, "")}`;
+}
+
+// The shared rules' verdict, shortened for the answer: {ok, summary, scripts, frames, errors,
+// warnings, more?}; a run that stopped seeing frames adds E_SMOKE_TIMEOUT with what was seen.
+function judgedOf(verdict, timeout) {
+  const errors = verdict.errors.map(({ stack, ...entry }) => entry);
+  if (timeout) errors.push({ code: "E_SMOKE_TIMEOUT", message: timeout.detail, frame: timeout.frame });
+  const judged = {
+    ok: errors.length === 0,
+    summary: verdict.summary,
+    scripts: verdict.scripts,
+    frames: verdict.frames,
+    errors: errors.slice(0, JUDGED_LIMIT),
+    warnings: verdict.warnings.slice(0, JUDGED_LIMIT),
+  };
+  const more = Math.max(0, errors.length - JUDGED_LIMIT) + Math.max(0, verdict.warnings.length - JUDGED_LIMIT);
+  if (more) judged.more = more;
+  return judged;
+}
+
 // Runs `spec` (normalised) against the player's current session; resolves the answer of docs/bridge.md, "6.3 The answer".
 export async function runGame({ spec, player, errors, notes: givenNotes = [] }) {
   const session = player.session;
+  const probe = session.probe;
   const notes = [...givenNotes];
-  const time = { ranIn: "realtime", frameSource: "the game page's requestAnimationFrame", fixedDeltaSec: null, restoredMode: null };
+  const time = { ranIn: "realtime", frameSource: "the frames the game drew (its requestAnimationFrame callbacks ran)", fixedDeltaSec: null, restoredMode: null };
   if (spec.settleMs > 0) {
-    const framesBefore = session.frames;
+    const drawnBefore = probe.drawn;
     await new Promise((resolve) => setTimeout(resolve, spec.settleMs));
     time.settledMs = spec.settleMs;
-    if (session.frames === framesBefore) notes.push("No frame ran during settleMs (the game was paused or hidden).");
+    if (probe.drawn === drawnBefore) notes.push("No frame was drawn during settleMs (the game was paused, hidden or idle).");
   }
   const wasPaused = session.paused;
   if (wasPaused) {
@@ -83,16 +119,23 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
     notes.push("The game was paused when the run started; it was resumed so that its frames run.");
   }
   const gated = spec.until.concat(spec.fail).some((p) => p.kind.startsWith("gameState"));
-  const startFrames = session.frames;
+  const startDrawn = probe.drawn;
+  const startClock = probe.frame;
   const errorsMark = errors.pushed;
   const wallStart = performance.now();
   const timeline = new Timeline();
-  errors.frameOf = () => session.frames - startFrames;
+  const runFrame = () => (session.probe === probe ? probe.drawn - startDrawn : 0);
+  errors.frameOf = runFrame;
   const baseline = sample(session);
   let state = baseline;
   let seenErrors = 0;
+  let lastFrame = 0;
+  // A page that is no game (it never ran, it left or reloaded itself) is not judged by predicates.
+  const opening = session.verdict();
+  const left = session.navigations[0];
 
-  const facts = (frame) => ({ frame, state, baseline, newErrors: errors.since(errorsMark) });
+  const newSince = () => errors.since(errorsMark).filter(isError);
+  const facts = (frame) => ({ frame, state, baseline, newErrors: newSince() });
   // At frame 0 `until` is looked at first (either channel met makes the run pointless); on
   // later frames `fail` first, so a failure in the frame that also meets `until` is a FAIL.
   const decide = (frame, gameTimeMs) => {
@@ -110,7 +153,12 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
     return null;
   };
 
-  let outcome = decide(0, 0);
+  let outcome = null;
+  if (opening.fatal || left) {
+    const detail = opening.fatal ? fatalDetail(opening.fatal, opening.scripts) : JUDGE.classify(left, judgeContext(session)).message.replace(/\.$/, "");
+    outcome = { kind: "error", frame: 0, gameTimeMs: 0, detail };
+  }
+  if (!outcome) outcome = decide(0, 0);
   if (!outcome) {
     outcome = await new Promise((resolve) => {
       let done = false;
@@ -119,19 +167,38 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
         done = true;
         clearInterval(watchdog);
         session.frameEnd.delete(onFrame);
+        session.facts.delete(onFact);
         resolve(result);
       };
       const wall = () => performance.now() - wallStart;
-      const overBudget = (frame) => ({
-        kind: "timeout", frame, gameTimeMs: Math.round(wall()),
-        detail: `wall-clock budget of ${spec.maxWallMs}ms spent after ${frame} of ${spec.maxFrames} frames — the game's frames came slower than that (a hidden or paused game runs none)`,
-      });
-      const onFrame = (sessionFrame) => {
+      const overBudget = (frame) => {
+        const why = JUDGE.timeoutReason(probe.facts(), { timedOut: (spec.maxWallMs / 1000).toFixed(1) });
+        return {
+          kind: "timeout", frame, gameTimeMs: Math.round(wall()), wall: true,
+          detail: `wall-clock budget of ${spec.maxWallMs}ms spent after ${frame} of ${spec.maxFrames} frames — ${why}`,
+        };
+      };
+      // The page reloaded or tried to leave: the run ends (a reload makes a new document).
+      const onFact = (fact) => {
+        if (fact.kind !== "navigation") return;
+        const detail = fact.by === "vite"
+          ? `${JUDGE.classify(fact, judgeContext(session)).message} Run again once it has loaded`
+          : JUDGE.classify(fact, judgeContext(session)).message;
+        finish({ kind: "error", frame: runFrame(), gameTimeMs: Math.round(wall()), detail: detail.replace(/\.$/, "") });
+      };
+      const onFrame = (clockFrame) => {
         try {
-          const frame = sessionFrame - startFrames;
-          if (frame <= 0) return;
+          const frame = runFrame();
+          const drewNew = frame > lastFrame;
+          lastFrame = frame;
           const gameTimeMs = Math.round(wall());
-          if (gated || frame % STATE_SAMPLE_EVERY === 0) {
+          if (!drewNew) { // an animation frame the game did not draw: only errors and the budget count
+            const decided = frame > 0 ? decide(frame, gameTimeMs) : null;
+            if (decided) return finish(decided);
+            if (gameTimeMs > spec.maxWallMs) return finish(overBudget(frame));
+            return undefined;
+          }
+          if (gated || (clockFrame - startClock) % STATE_SAMPLE_EVERY === 0) {
             const next = sample(session);
             const changed = changedPaths(state?.snapshot, next?.snapshot);
             const shown = Object.entries(changed).slice(0, 3);
@@ -141,7 +208,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
             }
             state = next;
           }
-          const fresh = errors.since(errorsMark);
+          const fresh = newSince();
           if (fresh.length > seenErrors) {
             timeline.add(frame, "error", fresh[seenErrors].message.slice(0, 120));
             seenErrors = fresh.length;
@@ -154,12 +221,12 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
             return finish({ kind: "timeout", frame, gameTimeMs, detail: `no until predicate fired within the ${spec.maxFrames}-frame budget`, unmet });
           }
         } catch (error) {
-          finish({ kind: "error", frame: session.frames - startFrames, gameTimeMs: Math.round(wall()), detail: `the run failed: ${error && error.message || error}` });
+          finish({ kind: "error", frame: runFrame(), gameTimeMs: Math.round(wall()), detail: `the run failed: ${error && error.message || error}` });
         }
         return undefined;
       };
       const watchdog = setInterval(() => {
-        const frame = session.frames - startFrames;
+        const frame = runFrame();
         if (player.session !== session) {
           finish({ kind: "error", frame, gameTimeMs: Math.round(wall()), detail: `the game stopped at frame ${frame} (the play session ended)` });
         } else if (wall() > spec.maxWallMs) {
@@ -167,16 +234,17 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
         }
       }, WATCHDOG_MS);
       session.frameEnd.add(onFrame);
+      session.facts.add(onFact);
     });
   }
 
   errors.frameOf = () => undefined;
   const wallMs = Math.round(performance.now() - wallStart);
-  const newErrors = errors.since(errorsMark).map(({ source, message }) => ({ source, message }));
+  const newErrors = newSince().map(({ source, message }) => ({ source, message }));
   if (player.session === session && (spec.pauseOnOutcome || wasPaused)) player.setPaused(true);
   time.leftPaused = player.session === session && session.paused;
 
-  const { unmet, ...shownOutcome } = outcome;
+  const { unmet, wall, ...shownOutcome } = outcome;
   if (unmet) shownOutcome.detail = `${outcome.detail}. ${unmet}`;
   const answer = {
     ok: true,
@@ -188,6 +256,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
       wallMs,
       newErrors: newErrors.length,
       framesPerSecond: wallMs ? Math.round((outcome.frame / wallMs) * 1000) : 0,
+      animationFrames: session.probe === probe ? probe.frame - startClock : null,
     },
   };
   const final = outcome.frame === 0 ? baseline : sample(session);
@@ -204,6 +273,14 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   answer.time = time;
   answer.newErrors = newErrors;
   answer.assertions = { until: spec.until.map(describePredicate), fail: spec.fail.map(describePredicate) };
+  answer.judged = judgedOf(session.verdict(), wall ? outcome : null);
+  for (const navigation of session.navigations) { // kept across the game's reloads
+    const finding = JUDGE.classify(navigation, judgeContext(session));
+    if (!answer.judged.errors.some((e) => e.code === finding.code && e.url === finding.url)) {
+      answer.judged.errors.push({ code: finding.code, message: finding.message, frame: finding.frame, url: finding.url, reason: finding.reason });
+      answer.judged.ok = false;
+    }
+  }
   if (notes.length) answer.notes = notes;
   return answer;
 }

@@ -12,6 +12,14 @@ import { Workbench } from "./workbench.js";
 
 const errors = new ErrorBuffer();
 captureWindow(window, errors, "page");
+// The workbench never waits on a dialog: its own (none) or one a game opens through `parent`
+// (the game's own dialogs are answered by its probe, docs/game-page.md).
+for (const [name, answer] of [["alert", () => undefined], ["confirm", () => true], ["prompt", (_, value) => value ?? ""]]) {
+  window[name] = (message, value) => {
+    errors.push({ source: "dialog", message: `a ${name} dialog was answered without showing it: "${message ?? ""}"`, origin: "page", code: "W_SMOKE_DIALOG" });
+    return answer(message, value);
+  };
+}
 
 let ui = null;
 const changed = () => ui?.schedule();

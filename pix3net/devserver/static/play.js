@@ -1,124 +1,180 @@
 // Play sessions: the project's game page (`/?scene=<res path>`, docs/game-page.md) in a frame
-// of the editor page. The frame is same-origin, so the page watches it directly: the hooks go
-// on the frame's first window, which the browser keeps for the game document (the initial
-// about:blank window is reused by a same-origin first navigation), so they see its first script.
+// of the editor page, watched by the shared probe (probe.js) and judged by the shared rules
+// (judge.js) — the same two files `pix3 smoke` runs in its page.
+//
+// The frame is same-origin, so the probe is evaluated in the frame's own realm and installed on
+// its first window, which the browser keeps for the game document (a same-origin first navigation
+// reuses the initial about:blank window): it sees the game's first script. The frame is sandboxed
+// without allow-modals: it shares the editor page's renderer and main thread, and a dialog of the
+// game must never block the workbench (the probe answers alert/confirm/prompt itself and reports
+// them; a dialog it does not see, e.g. from a nested frame, is refused by the browser).
 
-import { captureWindow } from "./errors.js";
+import "./probe.js";
+import "./judge.js";
+
+const PROBE = globalThis.__PIX3_PROBE__;
+const JUDGE = globalThis.__PIX3_JUDGE__;
 
 export const LOAD_WAIT_MS = 15000;
-const HELD_ID_BASE = 0x40000000; // ids handed out for held callbacks; Chrome's own count from 1
+// What a game may do in its frame: everything but open dialogs and navigate the editor page.
+export const GAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-pointer-lock allow-popups " +
+  "allow-downloads allow-orientation-lock allow-presentation";
+const GAME_ALLOW = "fullscreen; autoplay; gamepad";
+const RELOAD_GAP_MS = 1000; // a game that reloads itself faster than this is not followed (a reload loop)
 
 export function gameUrl(scene) {
   return `/?scene=${encodeURIComponent(scene)}`;
 }
 
-// One frame running the game. `frames` counts the game page's animation frames while not
-// paused; `onFrameEnd(frame)` listeners run once the frame's own callbacks are done.
+// The context the rules are given for a game in this page.
+export function judgeContext(session) {
+  return { origin: location.origin, pageUrl: new URL(session.url, location.href).href };
+}
+
+// What pix3_errors lists for one fact of the game (null: nothing to list).
+function errorEntry(fact, finding) {
+  const code = finding ? finding.code : undefined;
+  switch (fact.kind) {
+    case "error": return { source: "window.onerror", message: fact.text, stack: fact.stack, code };
+    case "rejection": return { source: "unhandledrejection", message: fact.message, stack: fact.stack, code };
+    case "console":
+      if (fact.level !== "error" && fact.level !== "warn") return null;
+      return { source: `console.${fact.level}`, message: fact.text, stack: fact.stack, code };
+    case "dialog": case "navigation": case "stall":
+      return { source: fact.kind, message: finding.message, code, url: finding.url, reason: finding.reason };
+    default: return null;
+  }
+}
+
+// One frame running the game. Its probe counts the page's animation frames (`frame`) and the
+// frames the game drew (`drawn`); `frameEnd` listeners run once a frame's callbacks are done,
+// `facts` listeners get every fact of the game as it happens.
 class Session {
-  constructor({ stage, scene, owner, errors, clock }) {
+  constructor({ stage, scene, owner, errors, clock, onChange }) {
+    this.stage = stage;
     this.scene = scene;
     this.owner = owner;
+    this.errors = errors;
+    this.onChange = onChange;
     this.startedAt = clock();
     this.url = gameUrl(scene);
-    this.frames = 0;
     this.paused = false;
-    this.loaded = false;
     this.ended = false;
+    this.navigations = []; // the game's own navigation attempts (errors), kept across its reloads
+    this.lastReload = 0;
     this.frameEnd = new Set();
-    this.held = new Map(); // id handed out while paused → the game's callback
-    this.resumed = new Map(); // those ids → the browser's id once registered again on resume
-    this.nextHeld = HELD_ID_BASE;
-    this.ensureTick = () => {};
-    this.iframe = document.createElement("iframe");
-    this.iframe.src = this.url;
-    this.iframe.title = `Game: ${scene}`;
-    this.iframe.className = "pix3-game-frame";
-    stage.replaceChildren(this.iframe);
-    this.watch(errors); // synchronously: the window is still the one the game page will keep
+    this.facts = new Set();
+    this.mount();
+  }
+
+  // A fresh frame and probe: at start, and when the game page reloads (Vite after a file change,
+  // or the game itself), so that the new document is watched from its first script as well.
+  mount() {
+    const iframe = document.createElement("iframe");
+    iframe.setAttribute("sandbox", GAME_SANDBOX);
+    iframe.setAttribute("allow", GAME_ALLOW);
+    iframe.src = this.url;
+    iframe.title = `Game: ${this.scene}`;
+    iframe.className = "pix3-game-frame";
+    this.stage.replaceChildren(iframe);
+    this.iframe = iframe;
+    this.loaded = false;
+    this.reported = new Set(); // load failures already listed (by URL)
+    const win = iframe.contentWindow; // still the window the game document will keep
+    this.win = win;
+    this.probe = win.eval(PROBE.source()).install(win, { report: (fact) => this.onFact(fact) });
+    if (this.paused) this.probe.pause();
+    this.probe.onFrameEnd((frame) => {
+      for (const listener of [...this.frameEnd]) listener(frame);
+    });
     this.loadedPromise = new Promise((resolve) => {
-      this.iframe.addEventListener("load", () => {
-        try {
-          if (!this.iframe.contentWindow.__pix3Watched) this.watch(errors); // a reload made a new window
-          this.ensureTick();
-        } catch (error) {
-          // The game page went to another origin: nothing of it can be watched from here.
-          errors.push({ source: "play", message: `The game frame left this origin; it is not watched (${error.message}).`, origin: "page" });
-        }
+      iframe.addEventListener("load", () => {
+        if (this.ended || this.iframe !== iframe) return;
+        if (iframe.contentWindow !== win) this.leftUnwatched(iframe);
         this.loaded = true;
+        this.reportLoads();
+        this.onChange();
         resolve(true);
       });
     });
-    const channel = new MessageChannel();
-    channel.port1.onmessage = (message) => {
-      for (const listener of [...this.frameEnd]) listener(message.data);
-    };
-    this.endOfFrame = channel.port2;
   }
 
-  watch(errors) {
-    const win = this.iframe.contentWindow;
-    if (!win) return;
-    win.__pix3Watched = true;
-    this.win = win;
-    captureWindow(win, errors, "game");
-    const rawRequest = win.requestAnimationFrame.bind(win);
-    const rawCancel = win.cancelAnimationFrame.bind(win);
-    this.rawRequest = rawRequest;
-    // Our tick counts the frames. Animation frame callbacks belong to a document, and the game
-    // document replaces the initial one in this same window, so the tick is (re)registered for
-    // the current document: by the game's first request (ahead of it, so the tick runs first in
-    // every frame) or at load.
-    let tickDocument = null;
-    const tick = () => {
-      if (this.ended || this.win !== win) return;
-      if (!this.paused) {
-        this.frames += 1;
-        this.endOfFrame.postMessage(this.frames); // delivered after the frame's callbacks ran
-      }
-      rawRequest(tick);
-    };
-    this.ensureTick = () => {
-      if (tickDocument === win.document || this.ended) return;
-      tickDocument = win.document;
-      rawRequest(tick);
-    };
-    // The game's own callbacks are passed through untouched (their errors stay the frame's);
-    // while paused, new requests are held and registered again on resume.
-    win.requestAnimationFrame = (callback) => {
-      this.ensureTick();
-      if (!this.paused) return rawRequest(callback);
-      const id = (this.nextHeld += 1);
-      this.held.set(id, callback);
-      return id;
-    };
-    win.cancelAnimationFrame = (id) => {
-      if (this.held.delete(id)) return undefined;
-      return rawCancel(this.resumed.get(id) ?? id);
-    };
+  onFact(fact) {
+    if (this.ended || fact.kind === "beat") return;
+    if (fact.kind === "element" || fact.kind === "loaded") {
+      setTimeout(() => this.reportLoads(), 0); // the failed answers reach the probe's observer a task later
+    } else if (fact.kind === "navigation") {
+      this.navigated(fact);
+    } else {
+      const entry = errorEntry(fact, JUDGE.classify(fact, judgeContext(this)));
+      if (entry) this.errors.push({ ...entry, origin: "game" });
+    }
+    for (const listener of [...this.facts]) listener(fact);
+  }
+
+  // Vite's reload after a file change is followed quietly; the game's own reload is an error and
+  // is followed too (a game may restart itself that way), unless it reloads in a loop; leaving
+  // for another page is an error and is not followed (the probe stopped it).
+  navigated(fact) {
+    if (fact.by !== "vite") {
+      this.navigations.push(fact);
+      const finding = JUDGE.classify(fact, judgeContext(this));
+      this.errors.push({ ...errorEntry(fact, finding), origin: "game" });
+    }
+    const now = performance.now();
+    const follow = fact.by === "vite" || (fact.type === "reload" && now - this.lastReload > RELOAD_GAP_MS);
+    if (follow && fact.blocked) {
+      if (fact.by !== "vite") this.lastReload = now;
+      setTimeout(() => { if (!this.ended) { this.probe.end(); this.mount(); this.onChange(); } }, 0);
+    }
+  }
+
+  // The frame shows another document than the one watched (a navigation the probe could not stop).
+  leftUnwatched(iframe) {
+    let url = "another page";
+    try { url = iframe.contentWindow.location.href; } catch { /* another origin */ }
+    const fact = { kind: "navigation", url, type: "traverse", by: "page", blocked: false, frame: this.probe.frame };
+    this.navigations.push(fact);
+    const finding = JUDGE.classify(fact, judgeContext(this));
+    this.errors.push({ ...errorEntry(fact, finding), origin: "game" });
+    for (const listener of [...this.facts]) listener(fact);
+  }
+
+  // Load failures (with URL and reason) as the rules explain them, each listed once.
+  reportLoads() {
+    if (this.ended) return;
+    for (const finding of JUDGE.loadFindings(this.probe.facts(), judgeContext(this))) {
+      if (this.reported.has(finding.url)) continue;
+      this.reported.add(finding.url);
+      this.errors.push({
+        source: "resource", message: finding.message, origin: "game", code: finding.code, url: finding.url, reason: finding.reason,
+      });
+    }
+  }
+
+  // The rules' verdict on the game page since it loaded (this frame's document).
+  verdict(extra = {}) {
+    this.reportLoads();
+    return JUDGE.judge(this.ended ? this.lastFacts : this.probe.facts(), { ...judgeContext(this), ...extra });
   }
 
   setPaused(paused) {
-    if (this.paused === paused) return;
     this.paused = paused;
-    if (!paused) {
-      this.resumed = new Map([...this.held].map(([id, callback]) => [id, this.rawRequest(callback)]));
-      this.held.clear();
-    }
+    if (paused) this.probe.pause();
+    else this.probe.resume();
   }
 
   snapshotProvider() {
-    try {
-      const provider = this.win?.__PIX3_GAME_DEBUG__;
-      return provider && typeof provider.snapshot === "function" ? provider : null;
-    } catch {
-      return null;
-    }
+    const provider = this.probe.provider();
+    return provider && typeof provider.snapshot === "function" ? provider : null;
   }
 
   end() {
+    this.lastFacts = this.probe.facts(); // the frame goes: what it saw stays readable
     this.ended = true;
     this.frameEnd.clear();
-    this.endOfFrame.close();
+    this.facts.clear();
+    this.probe.end();
     this.iframe.remove();
   }
 }
@@ -153,7 +209,9 @@ export class Player {
   // Starts `scene` (a res:// path) for `owner` and waits for the game page's load event.
   async start(scene, owner) {
     this.stop();
-    const session = new Session({ stage: this.stage, scene, owner, errors: this.errors, clock: this.clock });
+    const session = new Session({
+      stage: this.stage, scene, owner, errors: this.errors, clock: this.clock, onChange: () => this.onChange(),
+    });
     this.session = session;
     this.onChange();
     let timer;

@@ -64,13 +64,14 @@ export const TOOLS = [
     description:
       "Run the game: start loads the project's game page (/?scene=<res path>) in the editor " +
       "page's frame with the active scene (or scenePath) and makes the agent its owner; stop, " +
-      "restart and pause (a toggle) act on a session an agent started. A session the person " +
+      "restart, pause and resume act on a session an agent started (pause holds the game's " +
+      "animation frames, resume lets them run; both can be repeated). A session the person " +
       "started with the page's Play button is refused with not_owner, force included. status " +
-      "returns playing, status, playOwner and startedAt.",
+      "returns playing, status (loading, running, paused or stopped), playOwner and startedAt.",
     inputSchema: {
       type: "object",
       properties: {
-        action: { type: "string", enum: ["start", "stop", "restart", "pause", "status"] },
+        action: { type: "string", enum: ["start", "stop", "restart", "pause", "resume", "status"] },
         scenePath: { type: "string" },
         force: { type: "boolean" },
       },
@@ -83,7 +84,9 @@ export const TOOLS = [
     description:
       "Watch the running game frame by frame until a predicate holds (until, any of them), one " +
       "fails (fail, any of them) or a budget runs out; read `verdict` first. Needs a play " +
-      "session. Frames are the game page's own animation frames in real time. Predicates: " +
+      "session. Frames are the frames the game draws (its requestAnimationFrame callbacks) in " +
+      "real time. A game page that never ran (its script did not load), reloaded or left is an " +
+      "ERROR naming why; `judged` holds the codes pix3 smoke gives the same page. Predicates: " +
       "{kind:\"gameState\", path, op, value} and {kind:\"gameStateChanged\", path, by?} on the " +
       "snapshot the game offers (globalThis.__PIX3_GAME_DEBUG__), {kind:\"newErrors\", min?}, " +
       "{kind:\"frames\", n}. Predicates on nodes (nodeGone, nodeMoved, nodeAppeared, " +
@@ -127,7 +130,8 @@ export const TOOLS = [
     name: "pix3_errors",
     description:
       "Errors and warnings the editor page and the game frame logged (uncaught errors, " +
-      "unhandled rejections, console.error, console.warn), oldest first, at most 200; since " +
+      "unhandled rejections, console.error, console.warn, files that did not load with url and " +
+      "reason, dialogs, navigation), with the game's code; oldest first, at most 200; since " +
       "(epoch ms) keeps the later ones; clear empties the list after reading it.",
     inputSchema: {
       type: "object",

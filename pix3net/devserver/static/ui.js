@@ -64,7 +64,10 @@ export class Ui {
       if (!bench.player.playing) bench.play({ action: "start" }, "designer").then(() => this.render());
     });
     $("pix3-stop").addEventListener("click", () => bench.play({ action: "stop" }, "designer"));
-    $("pix3-pause").addEventListener("click", () => bench.play({ action: "pause" }, "designer"));
+    $("pix3-pause").addEventListener("click", () => {
+      const paused = bench.player.session?.paused;
+      bench.play({ action: paused ? "resume" : "pause" }, "designer");
+    });
     $("pix3-game-back").addEventListener("click", () => bench.setView("workbench"));
     $("pix3-errors-clear").addEventListener("click", () => bench.errors.clear());
     $("pix3-check-run").addEventListener("click", () => this.runCheck());
@@ -339,10 +342,13 @@ export class Ui {
     this.errorsShown = key;
     const entries = errors.entries.slice(-ERRORS_SHOWN).reverse();
     $("pix3-errors").replaceChildren(...(entries.length ? entries.map((e) => {
-      const item = el("li", e.source === "console.warn" ? "sev-warning" : "sev-error");
+      const warning = e.source === "console.warn" || (typeof e.code === "string" && e.code.startsWith("W_"));
+      const item = el("li", warning ? "sev-warning" : "sev-error");
       item.append(el("span", "when", clock(e.at)), el("span", `badge ${e.origin}`, e.origin), el("span", "code", e.source));
+      if (e.code) item.append(el("span", "code", e.code));
       if (e.frame !== undefined) item.append(el("span", "code", `frame ${e.frame}`));
-      item.append(el("span", "msg", e.message));
+      item.append(el("span", "msg", e.message)); // a load failure's message names its URL and why
+      if (e.url) item.title = `${e.url}${e.reason ? ` (${e.reason})` : ""}`;
       return item;
     }) : [el("li", "muted", "No errors.")]));
   }

@@ -224,12 +224,15 @@ export class Workbench {
         player.stop();
         return this.startScene(undefined, owner);
       case "pause":
+      case "resume": {
         if (designer) return merge(refusal("not_owner", NOT_OWNER));
         if (!player.playing) return merge(refusal("not_playing", "Nothing is playing."));
-        player.setPaused(!player.session.paused);
-        return merge({ ok: true, paused: player.session.paused });
+        const paused = params.action === "pause"; // both idempotent: pausing a paused game keeps it paused
+        player.setPaused(paused);
+        return merge({ ok: true, paused });
+      }
       default:
-        return merge(refusal("invalid_params", `params.action must be one of "start", "stop", "restart", "pause", "status"`));
+        return merge(refusal("invalid_params", `params.action must be one of "start", "stop", "restart", "pause", "resume", "status"`));
     }
   }
 
