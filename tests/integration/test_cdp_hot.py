@@ -272,8 +272,9 @@ async def test_draining_a_pipe_that_keeps_coming_does_not_freeze_trio(tmp_path: 
             now = time.monotonic()
             worst, last = max(worst, now - last), now
 
-    # A frozen loop would take no step for the writer's whole 3 s; the bound leaves room for a busy
-    # machine (3 test workers on 2 cores: 0.75 s seen once), not for a freeze.
+    # A frozen loop would take no step for the writer's whole 3 s. Quiet, the worst step is ~0.15 s;
+    # at load 13 on these 2 cores it reached 2.05 s (the loop's thread, the hot path's and the
+    # writer's share one interpreter): the bound leaves room for that, not for a freeze.
     writer = threading.Thread(target=write_for, args=(3.0,))
     try:
         async with trio.open_nursery() as nursery:
@@ -288,7 +289,7 @@ async def test_draining_a_pipe_that_keeps_coming_does_not_freeze_trio(tmp_path: 
         await channel.close()
         for fd in (to_chrome_read, from_chrome_write):
             os.close(fd)
-    assert worst < 1.2, f"trio took no step for {worst:.2f} s"
+    assert worst < 2.5, f"trio took no step for {worst:.2f} s"
 
 
 def _open_fds() -> set[str]:
