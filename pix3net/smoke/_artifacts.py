@@ -34,7 +34,7 @@ def write_artifacts(base: Path, done: SceneRun, root: Path, *, every: bool = Fal
     folder.mkdir(parents=True, exist_ok=True)
     if done.screenshot is not None:
         (folder / SCREENSHOT_FILE).write_bytes(done.screenshot)
-    (folder / CONSOLE_FILE).write_text(console_log(done.console), encoding="utf-8")
+    (folder / CONSOLE_FILE).write_text(console_log(done.console, root), encoding="utf-8")
     report = json.dumps(run_json(run, root), indent=2, ensure_ascii=False) + "\n"
     (folder / REPORT_FILE).write_text(report, encoding="utf-8")
     return folder

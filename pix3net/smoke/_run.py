@@ -75,19 +75,20 @@ INSTALLER = """
     const win = globalThis, perf = win.performance, FRAME_MS = 1000 / 60;
     const nativeRaf = win.requestAnimationFrame.bind(win), nativeCancel = win.cancelAnimationFrame.bind(win);
     const setTimer = win.setTimeout.bind(win), report = win.reportError.bind(win);
-    let on = false, queue = new Map(), nextId = 0, timer = null, next = 0;
+    let on = false, queue = new Map(), nextId = 0, timer = null, base = 0, count = 0;
     const real = new Map();
+    const due = () => base + (count + 1) * FRAME_MS; // frame k at base + k/60 s, no drift
     const schedule = () => {
       if (timer !== null || queue.size === 0) return;
-      timer = setTimer(frame, Math.max(0, Math.ceil(next - perf.now())));
+      timer = setTimer(frame, Math.max(0, Math.ceil(due() - perf.now())));
     };
     const frame = () => {
       timer = null;
-      const stamp = next;
-      next += FRAME_MS;
-      const due = queue;
+      const stamp = Math.min(due(), perf.now()); // a frame's time is never after the clock's
+      count += 1;
+      const callbacks = queue;
       queue = new Map();
-      for (const callback of due.values()) {
+      for (const callback of callbacks.values()) {
         try { callback(stamp); } catch (error) { report(error); }
       }
       schedule();
@@ -119,7 +120,7 @@ INSTALLER = """
         nativeCancel(id);
       }
     };
-    frames = { start() { if (!on) { on = true; next = perf.now() + FRAME_MS; schedule(); } } };
+    frames = { start() { if (!on) { on = true; base = perf.now(); schedule(); } } };
   }
   // The game held while smoke acts on the page: at load (virtual time turned on) and at the first
   // fault (the screenshot of --output). A probe already paused (held until load) is left alone.
@@ -162,7 +163,7 @@ INSTALLER = """
     const out = { verdict, timings: facts.timings, game };
     if (ctx.console) {
       out.console = facts.events.filter((e) => e.kind === 'console' || e.kind === 'error' || e.kind === 'rejection')
-        .map((e) => ({ frame: e.frame, level: e.kind === 'console' ? e.level : e.kind, text: e.kind === 'console' ? e.text : (e.stack || e.message) }));
+        .map((e) => ({ frame: e.frame, level: e.kind === 'console' ? e.level : e.kind, text: e.kind === 'console' ? e.text : e.message, stack: e.stack }));
     }
     return out;
   });
@@ -353,8 +354,8 @@ async def _attempt(
         reason = f"the game page {where}, so the run could not read what it saw."
         return SceneRun(Failure("E_SMOKE_CRASH", reason, scene), shot)
     errors = outcome["verdict"].get("errors", [])
-    await sources.map_stacks(errors, settings.origin)
     console = [entry for entry in outcome.get("console") or [] if isinstance(entry, dict)]
+    await sources.map_stacks([*errors, *console], settings.origin)
     return SceneRun(_report(scene, settings, outcome, browser, time.perf_counter() - started), shot, console)
 
 

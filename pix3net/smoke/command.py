@@ -63,7 +63,7 @@ def _frames(name: str, text: str) -> int:
 
 def _workers(name: str, text: str) -> int:
     value = _value(name, text).strip()
-    if not value.isdigit() or int(value) < 1:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise UsageError(f"{name} needs a whole number ≥ 1")
     return int(value)
 

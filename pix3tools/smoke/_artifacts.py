@@ -7,11 +7,11 @@ by the run (``pix3net.smoke``), which has the screenshot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pix3tools.smoke._project import Failure
-from pix3tools.smoke._report import Run
+from pix3tools.smoke._report import JSON_STACK_LINES, Run, trim_stack
 
 __all__ = ["CONSOLE_FILE", "REPORT_FILE", "SCREENSHOT_FILE", "artifact_folder", "console_log", "wants_artifacts"]
 
@@ -36,11 +36,14 @@ def wants_artifacts(run: Run, every: bool) -> bool:
     return every or isinstance(run, Failure) or bool(run.errors)
 
 
-def console_log(entries: Iterable[Mapping[str, Any]]) -> str:
-    """The page's console and uncaught errors, one entry a line: ``[frame <n>] <level>: <text>``
-    (a multi-line text keeps its lines, indented)."""
+def console_log(entries: Iterable[Mapping[str, Any]], root: Path) -> str:
+    """The page's console and uncaught errors, one entry a line: ``[frame <n>] <level>: <text>``;
+    a multi-line text keeps its lines, indented, and an error its (mapped) stack's ``at`` lines."""
     lines = []
     for entry in entries:
         text = str(entry.get("text", "")).replace("\r\n", "\n").replace("\n", "\n    ")
         lines.append(f"[frame {entry.get('frame', '?')}] {entry.get('level', 'log')}: {text}")
+        stack = entry.get("stack")
+        if isinstance(stack, str):
+            lines += ["    " + line for line in trim_stack(stack, root, JSON_STACK_LINES)]
     return "\n".join(lines) + ("\n" if lines else "")

@@ -35,6 +35,11 @@ def xml_text(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
+def _token(text: str) -> str:
+    """A name as the strict schema's ``xs:token`` wants it: one line, single spaces, not empty."""
+    return " ".join(xml_text(text).split()) or "?"
+
+
 def _seconds(ms: float | None) -> str:
     """A time in seconds as both schemas' decimal types read it: digits, a point, no exponent."""
     return f"{max(0.0, (ms or 0.0) / 1000):.3f}"
@@ -52,7 +57,7 @@ def _case(suite: ET.Element, run: Run, seconds_ms: float | None, root: Path) -> 
     case = ET.SubElement(
         suite,
         "testcase",
-        {"name": xml_text(run.scene or "?"), "classname": CLASSNAME, "time": _seconds(seconds_ms)},
+        {"name": _token(run.scene or "?"), "classname": CLASSNAME, "time": _seconds(seconds_ms)},
     )
     if isinstance(run, Failure):
         element = ET.SubElement(case, "error", {"type": run.code, "message": xml_text(run.reason)})
@@ -87,7 +92,7 @@ def junit_xml(
             "package": PACKAGE,
             "id": "0",
             "timestamp": timestamp.strftime("%Y-%m-%dT%H:%M:%S"),
-            "hostname": xml_text(hostname.strip() or "localhost"),
+            "hostname": _token(hostname) if hostname.strip() else "localhost",
             "tests": str(len(runs)),
             "failures": str(failures),
             "errors": str(errors),
@@ -97,7 +102,7 @@ def junit_xml(
     )
     listed = ET.SubElement(suite, "properties")
     for name, value in properties:
-        ET.SubElement(listed, "property", {"name": name, "value": xml_text(value)})
+        ET.SubElement(listed, "property", {"name": _token(name), "value": xml_text(value)})
     for run, ms in zip(runs, durations_ms, strict=True):
         _case(suite, run, ms, root)
     warnings = [
