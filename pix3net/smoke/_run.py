@@ -86,6 +86,9 @@ INSTALLER = """
       timer = null;
       const stamp = Math.min(due(), perf.now()); // a frame's time is never after the clock's
       count += 1;
+      // A beat a frame: the clock stands still inside a task, so the probe's own heartbeat (a
+      // timer) cannot say which frame a busy page is stuck in; this one can (_clock.py).
+      send(JSON.stringify({ kind: 'beat', frame: count }));
       const callbacks = queue;
       queue = new Map();
       for (const callback of callbacks.values()) {
