@@ -126,6 +126,12 @@ class VirtualClock:
             return min(starts, default=self._waiting_since) + NETWORK_WAIT_S
         return None
 
+    def busy_ms(self, now: float) -> int:
+        """How long the page's main thread has been busy, as far as virtual time tells: the age of
+        a grant that has not ended (0 when none runs). The probe's heartbeat cannot see it: its
+        clock stands still inside a task."""
+        return round((now - self._granted_at) * 1000) if self.on and self._granted_at is not None else 0
+
     def tick(self, now: float) -> list[Call]:
         if not self.on or self.busy_s is not None:
             return []

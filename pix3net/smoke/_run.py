@@ -161,6 +161,13 @@ INSTALLER = """
   });
   hide('__pix3SmokeResult', async (ctx) => {
     const facts = probe.facts();
+    // Under virtual time the page's clock stands still while a task runs, so the heartbeat's age
+    // is smoke's to say: how long the grant of virtual time has been running on the wall clock;
+    // a grant of a few frames that has not ended in a second is a busy main thread (_clock.py).
+    if (virtual && typeof ctx.busyMs === 'number') {
+      facts.beat.sinceMs = ctx.busyMs;
+      facts.beat.stallMs = Math.min(facts.beat.stallMs, ctx.busyAfterMs);
+    }
     const verdict = judgeApi.judge(facts, ctx);
     const game = ctx.timedOut === undefined ? await probe.game() : null;
     const out = { verdict, timings: facts.timings, game };
@@ -319,6 +326,7 @@ async def _attempt(
     started = time.perf_counter()
     collector = Collector(settings.origin, settings.frames)
     drive = _Drive()
+    clock = VirtualClock() if mode.virtual else None
     page: Page | None = None
     why: str | None = None
     shot: bytes | None = None
@@ -329,14 +337,14 @@ async def _attempt(
             if page.mode != mode:  # a page made ready ahead for another mode
                 await page.close()
                 page = await open_game_page(browser, settings.frames, mode)
-            drive = await _drive(page, scene, settings, collector, keep)
+            drive = await _drive(page, scene, settings, collector, clock, keep)
         except Gone as gone:
             return SceneRun(Failure("E_SMOKE_CRASH", f"Chrome went away during the run: {gone}.", scene))
         except CdpError as error:
             return SceneRun(Failure("E_SMOKE_CRASH", f"Chrome refused the run: {error}.", scene))
         finally:
             if page is not None and deadline.cancel_called:
-                why, console = await _why_no_end(page, collector, settings, keep)
+                why, console = await _why_no_end(page, collector, clock, settings, keep)
             if page is not None and keep and drive.fallback is None and not collector.crashed:
                 shot = drive.screenshot or await _screenshot(page)
             if page is not None:
@@ -385,7 +393,7 @@ async def _result(page: Page, ctx: dict[str, Any]) -> dict[str, Any] | None:
 
 
 async def _why_no_end(
-    page: Page, collector: Collector, settings: RunSettings, keep: bool
+    page: Page, collector: Collector, clock: VirtualClock | None, settings: RunSettings, keep: bool
 ) -> tuple[str | None, list[dict[str, Any]]]:
     """The timeout's reason, as the shared rules word it (and the console, when kept). The page
     is asked first; a page that does not answer within a second is busy (a loop never yields), so
@@ -397,6 +405,8 @@ async def _why_no_end(
     async def ask() -> None:
         ctx = collector.context(settings.advice, settings.timeout)
         ctx["console"] = keep
+        if clock is not None and clock.on:
+            ctx["busyMs"], ctx["busyAfterMs"] = clock.busy_ms(time.monotonic()), round(BUSY_SECONDS * 1000)
         with contextlib.suppress(Gone, CdpError):
             answer.append(await _result(page, ctx))
         asked.set()
@@ -417,7 +427,9 @@ async def _why_no_end(
     return (reason if isinstance(reason, str) else None), console
 
 
-async def _drive(page: Page, scene: str, settings: RunSettings, collector: Collector, keep: bool) -> _Drive:
+async def _drive(
+    page: Page, scene: str, settings: RunSettings, collector: Collector, clock: VirtualClock | None, keep: bool
+) -> _Drive:
     collector.main_frame = page.target_id
     width, height = (max(1, round(v)) for v in settings.viewport)
     url = scene_url(settings.base_url, scene)
@@ -430,7 +442,6 @@ async def _drive(page: Page, scene: str, settings: RunSettings, collector: Colle
     if isinstance(navigation, dict) and navigation.get("errorText"):
         collector.navigation_failed(url, str(navigation["errorText"]))
         return drive
-    clock = VirtualClock() if page.mode.virtual else None
     await _follow(page, collector, clock, drive)
     if drive.fallback is not None or collector.crashed:
         return drive

@@ -1,5 +1,6 @@
-"""`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]`
-(docs/smoke.md).
+"""`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--workers N]
+[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
+[--project <dir>]` (docs/smoke.md).
 
 Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
 errors (warnings allowed), 1 errors, 2 could not run or a usage error; with several scenes the
@@ -94,6 +95,12 @@ def _folder(name: str, text: str) -> str:
     return text
 
 
+def _file(name: str, text: str) -> str:
+    if not _value(name, text):
+        raise UsageError(f"{name} needs a file path")
+    return text
+
+
 def _rules(args: Args) -> None:
     changed, every = args.flag("--changed"), args.flag("--all")
     if changed and every:
@@ -119,7 +126,7 @@ SYNTAX = Syntax(
         Option("--workers", convert=_workers),
         Option("--shard", convert=_shard),
         Option("--reporter", convert=_reporters),
-        Option("--junit-file", convert=_folder),
+        Option("--junit-file", convert=_file),
         Option("--output", convert=_folder),
     ),
     words=1,

@@ -104,8 +104,9 @@ def _case(case: ET.Element) -> list[str]:
     if len(children) > 1 or any(child.tag not in OUTCOMES for child in children):
         problems.append(f"testcase {case.get('name')!r} holds {[c.tag for c in children]}: at most one of {OUTCOMES}")
     for child in children:
-        if child.tag in ("error", "failure") and "type" not in child.attrib:
-            problems.append(f"<{child.tag}> of {case.get('name')!r} lacks @type")
+        for name in ("type", "message"):  # the strict schema wants type; Jenkins' both
+            if child.tag in ("error", "failure") and name not in child.attrib:
+                problems.append(f"<{child.tag}> of {case.get('name')!r} lacks @{name}")
         if len(child):
             problems.append(f"<{child.tag}> of {case.get('name')!r} holds elements (text only)")
     return problems

@@ -187,6 +187,7 @@ ERRORS = [
     ("smoke", ["--output-all"], "--output-all needs --output <dir>", True),
     ("smoke", ["--output="], "--output needs a folder", True),
     ("smoke", ["--junit-file", "--all"], "--junit-file needs a value", True),
+    ("smoke", ["--junit-file="], "--junit-file needs a file path", True),
 ]
 
 HELP = [

@@ -78,3 +78,17 @@ def test_the_stall_time_is_the_probes() -> None:
     match = re.search(r"const STALL_MS = (\d+);", probe)
     assert match is not None
     assert int(match.group(1)) == STALL_S * 1000
+
+
+def test_how_long_the_page_has_been_busy_is_the_age_of_the_running_grant() -> None:
+    """At a timeout under virtual time the probe's heartbeat looks fresh (its clock stood still in
+    the loop); the run tells the rules the grant's age on the wall clock instead."""
+    clock = VirtualClock()
+    assert clock.busy_ms(50.0) == 0  # before load: no grant
+    clock.loaded(10.0)
+    assert clock.busy_ms(12.5) == 2500
+    clock.feed(EXPIRED, {}, 12.6)  # the grant ended, the next one began
+    assert clock.busy_ms(12.7) == 100
+    clock.feed("Network.requestWillBeSent", {"requestId": "1"}, 12.7)
+    clock.feed(EXPIRED, {}, 12.8)  # waiting on a request: no grant runs, the page is not busy
+    assert clock.busy_ms(13.5) == 0

@@ -124,6 +124,10 @@ def test_the_check_itself_refuses_what_the_schemas_refuse() -> None:
             '<testcase name="scenes/a.pix3scene" classname="pix3.smoke" time="0.812" />',
             '<testcase name="scenes/a.pix3scene" classname="pix3.smoke" time="0.812"><failure message="m"/></testcase>',
         ),
+        "a failure without message": good.replace(
+            '<testcase name="scenes/a.pix3scene" classname="pix3.smoke" time="0.812" />',
+            '<testcase name="scenes/a.pix3scene" classname="pix3.smoke" time="0.812"><failure type="E"/></testcase>',
+        ),
         "counts that lie": good.replace('tests="1"', 'tests="2"'),
         "no system-err": good.replace("<system-err />", ""),
         "an attribute on testsuites": good.replace("<testsuites>", '<testsuites tests="1">'),
