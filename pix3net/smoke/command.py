@@ -246,6 +246,8 @@ async def run_plan(
     from pix3tools.smoke import Failure, attached_scripts
 
     results: list[SceneRun | None] = [None] * len(plan.scenes)
+    if not plan.scenes:  # an empty shard: no dev server, no page
+        return []
     project = plan.project
     try:
         async with game_server(root) as (base_url, _):

@@ -143,7 +143,8 @@ a renderer crash, per-frame step time, and the game's debug snapshot. Nothing is
 receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in fresh
 browser contexts; otherwise a private headless Chrome runs for this command only. The frames run
 under Chrome's virtual time (1/60 s apart on the page's clock, as fast as the page draws them); a
-page whose main thread stays busy for 2 s there is run again on Chrome's own clock.
+page whose main thread stays busy for 2 s there is run again on Chrome's own clock (step times
+are measured only on Chrome's clock: --real-time).
 
   [scene]              one .pix3scene (res://, project path or a path from here); none: a set,
                        the scenes changed files reach (git), else every top-level scene
@@ -153,16 +154,16 @@ page whose main thread stays busy for 2 s there is run again on Chrome's own clo
   --timeout S          seconds a scene may take before it is stopped (default 20)
   --workers N          scenes run side by side, each in its own browser context of one Chrome
                        (default: one per usable CPU core plus one, at most one per 512 MiB of
-                       available memory, at most 16)
-  --shard i/n          run only the i-th of n equal parts of the selected scenes (a CI matrix of n
-                       jobs covers each scene once; the split depends on the scene paths only)
+                       available memory (MemAvailable), at least 1, at most 16)
+  --shard i/n          run only the i-th of n equal parts of the selected scenes (round-robin over
+                       them sorted by path: a CI matrix of n jobs covers each scene once)
   --reporter R         comma-separated: line (the text below), json, github (GitHub Actions
                        ::error/::warning annotations, then the text), junit (a JUnit XML file);
                        one of line/json/github. Default: github when GITHUB_ACTIONS is set, else line
   --junit-file <path>  where junit writes (default ./pix3-smoke-junit.xml); implies junit
   --json               the report as JSON on stdout (--reporter json)
-  --output <dir>       for each scene that failed: <dir>/<scene>/screenshot.png (at its first
-                       error), console.log and report.json
+  --output <dir>       for each scene that failed or could not run: <dir>/<scene>/screenshot.png
+                       (at its first error), console.log and report.json
   --output-all         the same for the scenes that passed
   --real-time          frames on Chrome's own clock (60 a second), not under virtual time
   --no-sync            do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first

@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+from pix3net.smoke.command import SYNTAX, SmokeArgs, _workspace_prefix
+from pix3tools.core.argv import parse
 from pix3tools.smoke import Failure, SmokeReport, escape_data, escape_property, github_annotations
 
 ROOT = Path("/work/repo/game")
@@ -77,3 +81,39 @@ def test_a_hostile_message_or_path_never_starts_a_second_command() -> None:
     assert set(props) == {"file", "title"}  # the frame's file had ':' in it: not a project path
     assert unescape(props["file"]) == "scenes/a,b:c.pix3scene"
     assert unescape(command["message"]) == f"scenes/a,b:c.pix3scene: frame 1: {hostile}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "printed", "junit"),
+    [
+        ([], {}, "line", None),
+        ([], {"GITHUB_ACTIONS": "true"}, "github", None),  # the runner sets it: annotations by default
+        ([], {"GITHUB_ACTIONS": ""}, "line", None),  # set but empty is not set
+        ([], {"CI": "true"}, "line", None),  # CI alone changes nothing
+        (["--json"], {"GITHUB_ACTIONS": "true"}, "json", None),
+        (["--reporter", "line"], {"GITHUB_ACTIONS": "true"}, "line", None),
+        (["--reporter", "junit"], {"GITHUB_ACTIONS": "true"}, "github", "pix3-smoke-junit.xml"),
+        (["--reporter", "junit,json"], {}, "json", "pix3-smoke-junit.xml"),
+        (["--junit-file", "out/j.xml"], {}, "line", "out/j.xml"),  # naming the file turns junit on
+        (["--junit-file", "/abs/j.xml", "--reporter", "github"], {}, "github", "/abs/j.xml"),
+    ],
+)
+def test_which_reporters_write(argv: list[str], env: dict[str, str], printed: str, junit: str | None) -> None:
+    args = SmokeArgs.of(parse(SYNTAX, argv))
+    assert args.stdout_reporter(env) == printed
+    cwd = Path("/work/game")
+    assert args.junit_path(cwd) == (None if junit is None else cwd / junit)
+
+
+@pytest.mark.parametrize(
+    ("workspace", "prefix"),
+    [
+        (None, ""),  # not in GitHub Actions: paths from the project
+        ("/w/repo", "games/space/"),  # the project in a subfolder of the repository
+        ("/w/repo/games/space", ""),  # the project is the repository
+        ("/elsewhere", ""),  # outside the workspace: paths from the project
+    ],
+)
+def test_annotation_paths_start_at_the_repositorys_root(workspace: str | None, prefix: str) -> None:
+    env = {} if workspace is None else {"GITHUB_WORKSPACE": workspace}
+    assert _workspace_prefix(Path("/w/repo/games/space"), env) == prefix
