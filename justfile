@@ -10,6 +10,8 @@ setup:
     # pyenv reaches new console scripts through shims: make one for `pix3`.
     if command -v pyenv >/dev/null; then pyenv rehash; fi
     command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+    # deploy/'s systemd user units are checked with systemd-analyze (tests/unit/test_deploy.py).
+    command -v systemd-analyze >/dev/null || (apt-get update -q && apt-get install -y -q systemd)
     # The Remote SSH tests run a real sshd on a loopback port of their own; RUNLEVEL=1 keeps the
     # package from starting the system's sshd on port 22.
     [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || (apt-get update -q && RUNLEVEL=1 apt-get install -y -q openssh-server openssh-client)

@@ -37,7 +37,7 @@ from pix3net.smoke._cdp import Connection, PipeTransport
 if TYPE_CHECKING:
     from pix3net.cdp.client import WsClient
 
-__all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "open_browser"]
+__all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "PageMode", "open_browser"]
 
 # A run must not phone home or update itself while it measures frames.
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio")
@@ -58,6 +58,15 @@ class BrowserUnavailable(Exception):
         self.reason = reason
 
 
+@dataclass(frozen=True)
+class PageMode:
+    """How a page is prepared: frames under virtual time (else Chrome's own), and the game held
+    at its first fault for a screenshot (``--output``). docs/smoke.md, "Faster than real time"."""
+
+    virtual: bool = False
+    capture: bool = False
+
+
 @dataclass
 class Page:
     """One scene's page: a fresh browser context and its one target (or a private Chrome's own
@@ -68,6 +77,7 @@ class Page:
     target_id: str
     session: str
     events: trio.MemoryReceiveChannel[tuple[str, dict[str, Any]]]
+    mode: PageMode = PageMode()
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         return await self.connection.call(method, params, self.session)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from pix3net.smoke._browser import Browser, BrowserSource, Page
+from pix3net.smoke._browser import Browser, BrowserSource, Page, PageMode
 from pix3net.smoke._run import open_game_page
 
 __all__ = ["PagePool", "open_pages"]
@@ -30,10 +30,11 @@ class _Pending:
 
 
 class PagePool:
-    def __init__(self, nursery: trio.Nursery, browsers: BrowserSource, frames: int) -> None:
+    def __init__(self, nursery: trio.Nursery, browsers: BrowserSource, frames: int, mode: PageMode) -> None:
         self._nursery = nursery
         self._browsers = browsers
         self._frames = frames
+        self.mode = mode
         self._queue: list[_Pending] = []
         self._all: list[_Pending] = []
 
@@ -47,7 +48,7 @@ class PagePool:
     async def _prepare(self, pending: _Pending) -> None:
         try:
             browser: Browser = await self._browsers.get()
-            pending.page = await open_game_page(browser, self._frames)
+            pending.page = await open_game_page(browser, self._frames, self.mode)
         except Exception as exc:  # handed to whoever takes the page
             pending.error = exc
         finally:
@@ -78,10 +79,12 @@ class PagePool:
 
 
 @contextlib.asynccontextmanager
-async def open_pages(browsers: BrowserSource, frames: int, *, early: bool = True) -> AsyncIterator[PagePool]:
+async def open_pages(
+    browsers: BrowserSource, frames: int, mode: PageMode, *, early: bool = True
+) -> AsyncIterator[PagePool]:
     """A pool whose first page starts being prepared now (``early``), else when first taken."""
     async with trio.open_nursery() as nursery:
-        pool = PagePool(nursery, browsers, frames)
+        pool = PagePool(nursery, browsers, frames, mode)
         if early:
             pool.prefetch()
         try:

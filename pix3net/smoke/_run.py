@@ -9,10 +9,13 @@ and the stacks are mapped through the page's source maps.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,17 +24,34 @@ from urllib.parse import quote, urlsplit
 import trio
 
 from pix3net.devserver.front.vite import find_vite
-from pix3net.smoke._browser import Browser, Page
+from pix3net.smoke._browser import Browser, Page, PageMode
 from pix3net.smoke._cdp import CdpError, Gone
+from pix3net.smoke._clock import Call, VirtualClock, resume_call
 from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
 from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, step_stats, timeout_failure
 
-__all__ = ["PageSource", "RunSettings", "open_game_page", "page_script", "run_scene", "scene_url"]
+__all__ = [
+    "PageMode",
+    "PageSource",
+    "RunSettings",
+    "SceneRun",
+    "open_game_page",
+    "page_script",
+    "run_scene",
+    "scene_url",
+]
 
 TERMINATE_SECONDS = 2.0  # for Runtime.terminateExecution on a page stuck in a loop
 COLLECT_SECONDS = 5.0  # the end-of-run evaluate, when nothing else bounds it
+SCREENSHOT_SECONDS = 5.0  # Page.captureScreenshot of one viewport (~30 ms here)
+# Virtual time for the end-of-run question: a game's snapshot may wait on a timer.
+COLLECT_BUDGET = {"policy": "advance", "budget": 250}
+VIRTUAL_NOTE = (
+    "Frames in virtual time: 1/60 s apart on the page's own clock, run as fast as the page draws them"
+    " (step times read 0 there: pix3 smoke --real-time measures them)."
+)
 BUSY_SECONDS = 1.0  # a page that does not answer the timeout's question this soon is stuck: terminate
 # The shared probe and rules: the editor page's own files (docs/game-page.md, "The judge").
 JUDGE_FILES = ("probe.js", "judge.js")
@@ -47,22 +67,118 @@ INSTALLER = """
   const send = globalThis.__BINDING__;
   try { delete globalThis.__BINDING__; } catch (_) { /* a non-configurable binding stays visible */ }
   if (typeof send !== 'function' || !probeApi || !judgeApi) return;
-  const probe = probeApi.install(globalThis, {
+  const top = globalThis.top === globalThis;
+  const virtual = __VIRTUAL__ && top, capture = __CAPTURE__ && top;
+  const hide = (name, value) => Object.defineProperty(globalThis, name, { configurable: true, enumerable: false, value });
+  // Virtual frames (docs/smoke.md, "Faster than real time"): under Chrome's virtual time the
+  // compositor's frames stay real, so the game's animation frames run on virtual timers, 1/60 s
+  // apart, from the page's load on; before that, and without virtual time, they are Chrome's.
+  let frames = null;
+  if (virtual) {
+    const win = globalThis, perf = win.performance, FRAME_MS = 1000 / 60;
+    const nativeRaf = win.requestAnimationFrame.bind(win), nativeCancel = win.cancelAnimationFrame.bind(win);
+    const setTimer = win.setTimeout.bind(win), report = win.reportError.bind(win);
+    let on = false, queue = new Map(), nextId = 0, timer = null, base = 0, count = 0;
+    const real = new Map();
+    const due = () => base + (count + 1) * FRAME_MS; // frame k at base + k/60 s, no drift
+    const schedule = () => {
+      if (timer !== null || queue.size === 0) return;
+      timer = setTimer(frame, Math.max(0, Math.ceil(due() - perf.now())));
+    };
+    const frame = () => {
+      timer = null;
+      const stamp = Math.min(due(), perf.now()); // a frame's time is never after the clock's
+      count += 1;
+      // A beat a frame: the clock stands still inside a task, so the probe's own heartbeat (a
+      // timer) cannot say which frame a busy page is stuck in; this one can (_clock.py).
+      send(JSON.stringify({ kind: 'beat', frame: count }));
+      const callbacks = queue;
+      queue = new Map();
+      for (const callback of callbacks.values()) {
+        try { callback(stamp); } catch (error) { report(error); }
+      }
+      schedule();
+    };
+    win.requestAnimationFrame = function requestAnimationFrame(callback) {
+      if (typeof callback !== 'function') return nativeRaf(callback); // the browser's own TypeError
+      const id = ++nextId;
+      if (on) {
+        queue.set(id, callback);
+        schedule();
+      } else {
+        real.set(id, nativeRaf((stamp) => {
+          real.delete(id);
+          if (!on) return callback(stamp);
+          queue.set(id, callback);
+          schedule();
+          return undefined;
+        }));
+      }
+      return id;
+    };
+    win.cancelAnimationFrame = function cancelAnimationFrame(id) {
+      if (queue.delete(id)) return;
+      const native = real.get(id);
+      if (native !== undefined) {
+        real.delete(id);
+        nativeCancel(native);
+      } else {
+        nativeCancel(id);
+      }
+    };
+    frames = { start() { if (!on) { on = true; base = perf.now(); schedule(); } } };
+  }
+  // The game held while smoke acts on the page: at load (virtual time turned on) and at the first
+  // fault (the screenshot of --output). A probe already paused (held until load) is left alone.
+  const holds = new Set();
+  let probe = null;
+  const hold = (why) => {
+    if (holds.size === 0 && probe.paused) return false;
+    holds.add(why);
+    probe.pause();
+    return true;
+  };
+  let faulted = false;
+  const fault = (fact) => fact.kind === 'error' || fact.kind === 'rejection' || (fact.kind === 'console' && fact.level === 'error');
+  probe = probeApi.install(globalThis, {
     holdUntilLoad: true, stopAfter: __FRAMES__, timings: true, endOnNavigation: true,
     report: (fact) => {
       if (fact.kind === 'end') send(JSON.stringify({ kind: 'end', why: fact.why, frame: fact.frame }));
       else if (fact.kind === 'beat') send(JSON.stringify(fact));
+      else if (capture && !faulted && fault(fact)) {
+        faulted = true;
+        send(JSON.stringify({ kind: 'fault', frame: fact.frame, held: hold('fault') }));
+      }
     },
   });
-  Object.defineProperty(globalThis, '__pix3SmokeResult', {
-    configurable: true,
-    enumerable: false,
-    value: async (ctx) => {
-      const facts = probe.facts();
-      const verdict = judgeApi.judge(facts, ctx);
-      const game = ctx.timedOut === undefined ? await probe.game() : null;
-      return { verdict, timings: facts.timings, game };
-    },
+  if (virtual) {
+    globalThis.addEventListener('load', () => {
+      if (String(globalThis.location.href).startsWith('about:')) return;
+      send(JSON.stringify({ kind: 'loaded', held: hold('load') }));
+    });
+  }
+  hide('__pix3SmokeResume', (makeVirtual) => {
+    if (makeVirtual && frames) frames.start();
+    holds.clear();
+    probe.resume();
+  });
+  hide('__pix3SmokeResult', async (ctx) => {
+    const facts = probe.facts();
+    // Under virtual time the page's clock stands still while a task runs, so the heartbeat's age
+    // is smoke's to say: how long the grant of virtual time has been running on the wall clock;
+    // a grant of a few frames that has not ended in a second is a busy main thread (_clock.py).
+    if (virtual && typeof ctx.busyMs === 'number') {
+      facts.beat.sinceMs = ctx.busyMs;
+      facts.beat.stallMs = Math.min(facts.beat.stallMs, ctx.busyAfterMs);
+    }
+    const verdict = judgeApi.judge(facts, ctx);
+    const game = ctx.timedOut === undefined ? await probe.game() : null;
+    const out = { verdict, timings: facts.timings, game };
+    if (ctx.console) {
+      out.console = facts.events.filter((e) => e.kind === 'console' || e.kind === 'error' || e.kind === 'rejection')
+        .map((e) => ({ frame: e.frame, level: e.kind === 'console' ? e.level : e.kind, text: e.kind === 'console' ? e.text : e.message, stack: e.stack }));
+    }
+    return out;
   });
 })();
 //# sourceURL=__SOURCE_URL__
@@ -73,13 +189,19 @@ _URI_COMPONENT_SAFE = "!*'()"
 NO_INPUT_NOTE = "Nothing was tapped or clicked: input received no events during the run."
 
 
-def page_script(frames: int) -> str:
+def page_script(frames: int, mode: PageMode | None = None) -> str:
     """The probe and the rules, read once, and smoke's installer for ``frames`` frames."""
     global _judge_source
+    mode = mode or PageMode()
     if _judge_source is None:
         folder = resources.files("pix3net.devserver").joinpath("static")
         _judge_source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in JUDGE_FILES)
-    installer = INSTALLER.replace("__BINDING__", BINDING).replace("__FRAMES__", str(frames))
+    installer = (
+        INSTALLER.replace("__BINDING__", BINDING)
+        .replace("__FRAMES__", str(frames))
+        .replace("__VIRTUAL__", json.dumps(mode.virtual))
+        .replace("__CAPTURE__", json.dumps(mode.capture))
+    )
     return _judge_source + installer.replace("__SOURCE_URL__", PAGE_SCRIPT_URL)
 
 
@@ -114,19 +236,40 @@ class RunSettings:
 PageSource = Callable[[], Awaitable[Page]]
 
 
-async def open_game_page(browser: Browser, frames: int) -> Page:
+@dataclass
+class SceneRun:
+    """One scene's outcome, and what ``--output`` keeps of it: the screenshot at the first fault
+    (or at the end), and the page's console."""
+
+    run: SmokeReport | Failure
+    screenshot: bytes | None = None
+    console: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class _Drive:
+    """What one attempt saw: the page's verdict (None when it gave none), or virtual time given up."""
+
+    outcome: dict[str, Any] | None = None
+    fallback: str | None = None  # why the frames go to real time
+    screenshot: bytes | None = None
+
+
+async def open_game_page(browser: Browser, frames: int, mode: PageMode | None = None) -> Page:
     """A fresh context and page, ready for a scene: domains on, the binding and the page script in.
 
     Nothing here depends on the scene, so it is done ahead of it (``_pages.PagePool``).
     """
     page = await browser.open_page()
+    page.mode = mode or PageMode()
     setup: tuple[tuple[str, dict[str, Any]], ...] = (
         ("Runtime.enable", {}),
         ("Page.enable", {}),
         ("Network.enable", {}),
         ("Inspector.enable", {}),
         ("Runtime.addBinding", {"name": BINDING}),
-        ("Page.addScriptToEvaluateOnNewDocument", {"source": page_script(frames)}),
+        ("Page.addScriptToEvaluateOnNewDocument", {"source": page_script(frames, page.mode)}),
     )
     try:
         await page.connection.call_many(setup, page.session)  # one round trip instead of six
@@ -137,44 +280,109 @@ async def open_game_page(browser: Browser, frames: int) -> Page:
 
 
 async def run_scene(
-    browser: Browser, scene: str, settings: RunSettings, sources: SourceMaps, pages: PageSource | None = None
-) -> SmokeReport | Failure:
+    browser: Browser,
+    scene: str,
+    settings: RunSettings,
+    sources: SourceMaps,
+    pages: PageSource | None = None,
+    *,
+    mode: PageMode | None = None,
+    keep: bool = False,
+) -> SceneRun:
     """Run one scene; every outcome is a report or a failure, and the page's context is gone after.
 
     ``pages`` gives a page made ready ahead (else one is opened now); the timeout counts from here.
-    """
+    Under virtual time (``mode.virtual``) a page that kept its main thread busy is run again in
+    real time, with its own ``--timeout``. ``keep``: a screenshot and the console are kept
+    (``--output``)."""
+    mode = mode or PageMode()
+    started = time.perf_counter()
+    first = await _attempt(browser, scene, settings, sources, pages, mode, keep)
+    if isinstance(first, _Fallback):
+        real = replace(mode, virtual=False)
+        again = await _attempt(browser, scene, settings, sources, None, real, keep)
+        assert not isinstance(again, _Fallback)
+        if isinstance(again.run, SmokeReport):
+            again.run.notes.insert(1, f"Frames in real time: {first.why}")
+        again.seconds = time.perf_counter() - started
+        return again
+    if isinstance(first.run, SmokeReport) and mode.virtual:
+        first.run.notes.insert(1, VIRTUAL_NOTE)
+    first.seconds = time.perf_counter() - started
+    return first
+
+
+@dataclass
+class _Fallback:
+    why: str
+
+
+async def _attempt(
+    browser: Browser,
+    scene: str,
+    settings: RunSettings,
+    sources: SourceMaps,
+    pages: PageSource | None,
+    mode: PageMode,
+    keep: bool,
+) -> SceneRun | _Fallback:
     started = time.perf_counter()
     collector = Collector(settings.origin, settings.frames)
-    outcome: dict[str, Any] | None = None
+    drive = _Drive()
+    clock = VirtualClock() if mode.virtual else None
     page: Page | None = None
     why: str | None = None
+    shot: bytes | None = None
+    console: list[dict[str, Any]] = []
     with trio.move_on_after(settings.timeout) as deadline:
         try:
-            page = await pages() if pages is not None else await open_game_page(browser, settings.frames)
-            outcome = await _drive(page, scene, settings, collector)
+            page = await pages() if pages is not None else await open_game_page(browser, settings.frames, mode)
+            if page.mode != mode:  # a page made ready ahead for another mode
+                await page.close()
+                page = await open_game_page(browser, settings.frames, mode)
+            drive = await _drive(page, scene, settings, collector, clock, keep)
         except Gone as gone:
-            return Failure("E_SMOKE_CRASH", f"Chrome went away during the run: {gone}.", scene)
+            return SceneRun(Failure("E_SMOKE_CRASH", f"Chrome went away during the run: {gone}.", scene))
         except CdpError as error:
-            return Failure("E_SMOKE_CRASH", f"Chrome refused the run: {error}.", scene)
+            return SceneRun(Failure("E_SMOKE_CRASH", f"Chrome refused the run: {error}.", scene))
         finally:
             if page is not None and deadline.cancel_called:
-                why = await _why_no_end(page, collector, settings)
+                why, console = await _why_no_end(page, collector, clock, settings, keep)
+            if page is not None and keep and drive.fallback is None and not collector.crashed:
+                shot = drive.screenshot or await _screenshot(page)
             if page is not None:
                 await page.close()
+    if drive.fallback is not None:
+        return _Fallback(drive.fallback)
+    shot = drive.screenshot or shot
     if deadline.cancelled_caught:
-        return timeout_failure(scene, settings.timeout, settings.frames, why)
+        return SceneRun(timeout_failure(scene, settings.timeout, settings.frames, why), shot, console)
     if collector.crashed:
-        return Failure(
-            "E_SMOKE_CRASH", f"the renderer running the game page crashed during frame {collector.frame}.", scene
-        )
+        crash = f"the renderer running the game page crashed during frame {collector.frame}."
+        return SceneRun(Failure("E_SMOKE_CRASH", crash, scene))
     if collector.load_failed:
-        return _not_loaded(scene, settings, collector, browser, time.perf_counter() - started)
+        return SceneRun(_not_loaded(scene, settings, collector, browser, time.perf_counter() - started), shot)
+    outcome = drive.outcome
     if outcome is None:
         where = f"left for {collector.left}, which it could not stop" if collector.left else "did not answer"
-        return Failure("E_SMOKE_CRASH", f"the game page {where}, so the run could not read what it saw.", scene)
+        reason = f"the game page {where}, so the run could not read what it saw."
+        return SceneRun(Failure("E_SMOKE_CRASH", reason, scene), shot)
     errors = outcome["verdict"].get("errors", [])
-    await sources.map_stacks(errors, settings.origin)
-    return _report(scene, settings, outcome, browser, time.perf_counter() - started)
+    console = [entry for entry in outcome.get("console") or [] if isinstance(entry, dict)]
+    await sources.map_stacks([*errors, *console], settings.origin)
+    return SceneRun(_report(scene, settings, outcome, browser, time.perf_counter() - started), shot, console)
+
+
+async def _screenshot(page: Page) -> bytes | None:
+    """What the page shows now, as PNG bytes; None when Chrome cannot say (bounded, shielded)."""
+    with trio.CancelScope(shield=True), trio.move_on_after(SCREENSHOT_SECONDS):
+        try:
+            shot = await page.call("Page.captureScreenshot", {"format": "png"})
+        except (Gone, CdpError):
+            return None
+        data = shot.get("data") if isinstance(shot, dict) else None
+        return base64.b64decode(data) if isinstance(data, str) else None
+    return None
 
 
 async def _result(page: Page, ctx: dict[str, Any]) -> dict[str, Any] | None:
@@ -187,15 +395,22 @@ async def _result(page: Page, ctx: dict[str, Any]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
 
 
-async def _why_no_end(page: Page, collector: Collector, settings: RunSettings) -> str | None:
-    """The timeout's reason, as the shared rules word it. The page is asked first; a page that
-    does not answer within a second is busy (a loop never yields), so its script is terminated
-    from outside and the same question is answered after it. None when the page cannot say."""
+async def _why_no_end(
+    page: Page, collector: Collector, clock: VirtualClock | None, settings: RunSettings, keep: bool
+) -> tuple[str | None, list[dict[str, Any]]]:
+    """The timeout's reason, as the shared rules word it (and the console, when kept). The page
+    is asked first; a page that does not answer within a second is busy (a loop never yields), so
+    its script is terminated from outside and the same question is answered after it. None when
+    the page cannot say."""
     answer: list[dict[str, Any] | None] = []
     asked = trio.Event()
     ctx = collector.context(settings.advice, settings.timeout)
 
     async def ask() -> None:
+        ctx = collector.context(settings.advice, settings.timeout)
+        ctx["console"] = keep
+        if clock is not None and clock.on:
+            ctx["busyMs"], ctx["busyAfterMs"] = clock.busy_ms(time.monotonic()), round(BUSY_SECONDS * 1000)
         with contextlib.suppress(Gone, CdpError):
             answer.append(await _result(page, ctx))
         asked.set()
@@ -221,12 +436,15 @@ async def _why_no_end(page: Page, collector: Collector, settings: RunSettings) -
                 nursery.start_soon(ask)
             await asked.wait()
     if not answer or answer[0] is None:
-        return None
+        return None, []
     reason = answer[0]["verdict"].get("timeout")
-    return reason if isinstance(reason, str) else None
+    console = [entry for entry in answer[0].get("console") or [] if isinstance(entry, dict)]
+    return (reason if isinstance(reason, str) else None), console
 
 
-async def _drive(page: Page, scene: str, settings: RunSettings, collector: Collector) -> dict[str, Any] | None:
+async def _drive(
+    page: Page, scene: str, settings: RunSettings, collector: Collector, clock: VirtualClock | None, keep: bool
+) -> _Drive:
     collector.main_frame = page.target_id
     width, height = (max(1, round(v)) for v in settings.viewport)
     url = scene_url(settings.base_url, scene)
@@ -235,27 +453,72 @@ async def _drive(page: Page, scene: str, settings: RunSettings, collector: Colle
     _, navigation = await page.connection.call_many(
         [("Emulation.setDeviceMetricsOverride", metrics), ("Page.navigate", {"url": url})], page.session
     )
+    drive = _Drive()
     if isinstance(navigation, dict) and navigation.get("errorText"):
         collector.navigation_failed(url, str(navigation["errorText"]))
-        return None
-    await _follow(page, collector)
-    if collector.crashed:
-        return None
+        return drive
+    await _follow(page, collector, clock, drive)
+    if drive.fallback is not None or collector.crashed:
+        return drive
     with trio.move_on_after(COLLECT_SECONDS):
-        result = await _result(page, collector.context(settings.advice))
+        if clock is not None and clock.on:  # timers the game's snapshot may wait on
+            await page.connection.send("Emulation.setVirtualTimePolicy", COLLECT_BUDGET, page.session)
+        ctx = collector.context(settings.advice)
+        ctx["console"] = keep
+        drive.outcome = await _result(page, ctx)
         await _drain(page, collector)
-        return result
-    return None
+    return drive
 
 
-async def _follow(page: Page, collector: Collector) -> None:
-    """Feed the page's events to the collector until the run ends one way or another."""
-    async for method, params in page.events:
-        for call, args in collector.feed(method, params):
-            await page.connection.send(call, args, page.session)
-        if collector.finished:
-            return
-    raise Gone(page.connection.gone or "the connection to Chrome was closed")
+async def _follow(page: Page, collector: Collector, clock: VirtualClock | None, drive: _Drive) -> None:
+    """Feed the page's events to the collector (and the virtual clock) until the run ends one way
+    or another; take the screenshot of the first fault when the page holds its game for it."""
+    while True:
+        due = clock.deadline() if clock is not None else None
+        with trio.move_on_at(math.inf if due is None else trio.current_time() + max(0.0, due - time.monotonic())):
+            try:
+                method, params = await page.events.receive()
+            except trio.EndOfChannel:
+                raise Gone(page.connection.gone or "the connection to Chrome was closed") from None
+            now = time.monotonic()
+            calls = collector.feed(method, params)
+            if clock is not None:
+                calls += clock.feed(method, params, now)
+            if method == "Runtime.bindingCalled" and params.get("name") == BINDING:
+                calls += await _signal(page, params.get("payload"), clock, drive, now)
+            for call, args in calls:
+                await page.connection.send(call, args, page.session)
+            if collector.finished:
+                return
+            continue
+        if clock is not None:
+            for call, args in clock.tick(time.monotonic()):
+                await page.connection.send(call, args, page.session)
+            if clock.busy_s is not None:
+                drive.fallback = (
+                    f"under virtual time the page's main thread was busy for {clock.busy_s:.1f} s at frame"
+                    f" {collector.frame} (the clock does not move inside a task, so a loop that waits on it"
+                    " never ends), so the scene ran again on Chrome's own clock."
+                )
+                return
+
+
+async def _signal(page: Page, payload: Any, clock: VirtualClock | None, drive: _Drive, now: float) -> list[Call]:
+    """The page script's own messages: it loaded and holds its game (virtual time goes on), or it
+    met its first fault and holds its game (the screenshot is taken, then it goes on)."""
+    try:
+        message = json.loads(payload) if isinstance(payload, str) else None
+    except ValueError:
+        return []
+    if not isinstance(message, dict):
+        return []
+    if message.get("kind") == "loaded" and clock is not None and not clock.on:
+        return clock.loaded(now)
+    if message.get("kind") == "fault" and drive.screenshot is None:
+        drive.screenshot = await _screenshot(page)
+        if message.get("held"):
+            return [resume_call(False)]
+    return []
 
 
 async def _drain(page: Page, collector: Collector) -> None:

@@ -1,5 +1,6 @@
-"""`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]`
-(docs/smoke.md).
+"""`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--workers N]
+[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
+[--project <dir>]` (docs/smoke.md).
 
 Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
 errors (warnings allowed), 1 errors, 2 could not run or a usage error; with several scenes the
@@ -10,6 +11,7 @@ is gone.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -28,13 +30,18 @@ from pix3tools.smoke import frame_count, positive_number
 if TYPE_CHECKING:
     from pix3net.smoke._browser import BrowserSource
     from pix3net.smoke._pages import PagePool
-    from pix3tools.smoke import Failure, Manifest, Run, RunPlan, Selection
+    from pix3net.smoke._run import SceneRun
+    from pix3tools.smoke import Failure, Manifest, Run, RunPlan, Selection, Shard
 
 __all__ = ["SYNTAX", "SmokeArgs", "main", "run_plan", "smoke"]
 
 Progress = Callable[[str], None]
+Keep = Callable[["SceneRun"], None]  # what --output keeps of a scene, called as each one ends
 DEFAULT_FRAMES = 120  # 2 s at 60 frames a second
 DEFAULT_TIMEOUT_S = 20.0  # per scene
+REPORTERS = ("line", "json", "github", "junit")
+STDOUT_REPORTERS = ("line", "json", "github")  # the report on stdout: one of these; junit is a file
+DEFAULT_JUNIT_FILE = "pix3-smoke-junit.xml"  # in the current folder, unless --junit-file names one
 
 
 def _value(name: str, text: str) -> str:
@@ -55,27 +62,78 @@ def _frames(name: str, text: str) -> int:
     return frame_count(_positive(name, text))
 
 
-def _exclusive(args: Args) -> None:
+def _workers(name: str, text: str) -> int:
+    value = _value(name, text).strip()
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise UsageError(f"{name} needs a whole number ≥ 1")
+    return int(value)
+
+
+def _shard(name: str, text: str) -> Shard:
+    from pix3tools.smoke import parse_shard
+
+    shard = parse_shard(_value(name, text))
+    if shard is None:
+        raise UsageError(f"{name} needs i/n with 1 ≤ i ≤ n (e.g. {name} 2/4)")
+    return shard
+
+
+def _reporters(name: str, text: str) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(part.strip() for part in _value(name, text).split(",") if part.strip()))
+    unknown = [r for r in chosen if r not in REPORTERS]
+    if unknown or not chosen:
+        raise UsageError(f"{name} takes {', '.join(REPORTERS)} (comma-separated; got {text!r})")
+    printed = [r for r in chosen if r in STDOUT_REPORTERS]
+    if len(printed) > 1:
+        raise UsageError(f"{name}: {' and '.join(printed)} both write the report on stdout; pick one")
+    return chosen
+
+
+def _folder(name: str, text: str) -> str:
+    if not _value(name, text):
+        raise UsageError(f"{name} needs a folder")
+    return text
+
+
+def _file(name: str, text: str) -> str:
+    if not _value(name, text):
+        raise UsageError(f"{name} needs a file path")
+    return text
+
+
+def _rules(args: Args) -> None:
     changed, every = args.flag("--changed"), args.flag("--all")
     if changed and every:
         raise UsageError("--changed and --all exclude each other")
     if args.words and (changed or every):
         raise UsageError(f"{'--changed' if changed else '--all'} picks the scenes; drop {args.words[0]} or the flag")
+    if args.words and args.get("--shard", object) is not None:
+        raise UsageError(f"--shard splits a set of scenes; drop {args.words[0]} or --shard")
+    reporters = args.get("--reporter", tuple) or ()
+    if args.flag("--json") and any(r in STDOUT_REPORTERS and r != "json" for r in reporters):
+        raise UsageError("--json is --reporter json; drop one")
+    if args.flag("--output-all") and args.text("--output") is None:
+        raise UsageError("--output-all needs --output <dir>")
 
 
 SYNTAX = Syntax(
     "smoke",
-    flags=("--changed", "--all", "--json", "--no-sync"),
+    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--real-time"),
     options=(
         Option("--frames", convert=_frames),
         Option("--timeout", convert=_positive),
         Option("--project", convert=_value),  # any text, even empty (`--project=` is the current folder)
+        Option("--workers", convert=_workers),
+        Option("--shard", convert=_shard),
+        Option("--reporter", convert=_reporters),
+        Option("--junit-file", convert=_file),
+        Option("--output", convert=_folder),
     ),
     words=1,
     too_many="one scene at a time (got {first} and {arg})",
     unknown="unknown argument {arg}",
     help="parsed",
-    check=_exclusive,
+    check=_rules,
 )
 
 
@@ -89,9 +147,18 @@ class SmokeArgs:
     json: bool = False
     no_sync: bool = False
     project: str | None = None
+    workers: int | None = None  # None: what fits this machine
+    shard: Shard | None = None
+    reporters: tuple[str, ...] = ()
+    junit_file: str | None = None
+    output: str | None = None
+    output_all: bool = False
+    real_time: bool = False
 
     @classmethod
     def of(cls, args: Args) -> SmokeArgs:
+        from pix3tools.smoke import Shard
+
         frames, timeout = args.get("--frames", int), args.get("--timeout", float)
         return cls(
             scene=args.words[0] if args.words else None,
@@ -102,15 +169,40 @@ class SmokeArgs:
             json=args.flag("--json"),
             no_sync=args.flag("--no-sync"),
             project=args.text("--project"),
+            workers=args.get("--workers", int),
+            shard=args.get("--shard", Shard),
+            reporters=args.get("--reporter", tuple) or (),
+            junit_file=args.text("--junit-file"),
+            output=args.text("--output"),
+            output_all=args.flag("--output-all"),
+            real_time=args.flag("--real-time"),
         )
+
+    def stdout_reporter(self, env: Mapping[str, str]) -> str:
+        """The report on stdout: as named, else ``json`` for --json, else ``github`` inside GitHub
+        Actions (``GITHUB_ACTIONS`` set), else ``line``."""
+        named = [r for r in self.reporters if r in STDOUT_REPORTERS]
+        if named:
+            return named[0]
+        if self.json:
+            return "json"
+        return "github" if env.get("GITHUB_ACTIONS") else "line"
+
+    def junit_path(self, cwd: Path) -> Path | None:
+        if self.junit_file is None and "junit" not in self.reporters:
+            return None
+        return cwd / (self.junit_file or DEFAULT_JUNIT_FILE)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the command prints: one run (a scene argument, or nothing could run), or a set."""
+    """What the command prints: one run (a scene argument, or nothing could run), or a set
+    (``selected`` scenes, of which a shard ran ``runs``)."""
 
     runs: list[Run]
     selection: Selection | None = None
+    durations_ms: list[float] | None = None
+    selected: int | None = None
 
 
 def _no_project(cwd: Path) -> Failure:
@@ -141,37 +233,63 @@ async def run_plan(
     frames: int,
     seconds: float,
     viewport: tuple[float, float],
+    workers: int = 1,
+    keep: Keep | None = None,
     progress: Progress | None = None,
-) -> list[Run]:
-    """Run every planned scene, one after another, on one dev server and one browser."""
+) -> list[SceneRun]:
+    """Run every planned scene on one dev server and one browser, ``workers`` scenes at a time
+    (each in its own browser context); the results in the plan's order, whatever finished first."""
     from pix3net.smoke._browser import BrowserUnavailable
     from pix3net.smoke._devserver import DevServerError, game_server
-    from pix3net.smoke._run import RunSettings, run_scene
+    from pix3net.smoke._run import RunSettings, SceneRun, run_scene
     from pix3net.smoke._sources import SourceMaps
     from pix3tools.smoke import Failure, attached_scripts
 
-    runs: list[Run] = []
+    results: list[SceneRun | None] = [None] * len(plan.scenes)
+    if not plan.scenes:  # an empty shard: no dev server, no page
+        return []
     project = plan.project
     try:
         async with game_server(root) as (base_url, _):
             browser = await browsers.get()
             sources = SourceMaps(root)
-            for index, scene in enumerate(plan.scenes):
-                if progress is not None:
-                    progress(f"pix3 smoke: {scene} ({index + 1}/{len(plan.scenes)})…")
-                if index + 1 < len(plan.scenes):
-                    pages.prefetch()  # the next scene's page gets ready while this one runs
-                scripts = attached_scripts(scene, project.read) if project is not None else []
-                settings = RunSettings(
-                    root=root, base_url=base_url, frames=frames, timeout=seconds, viewport=viewport, scripts=scripts
-                )
-                runs.append(await run_scene(browser, scene, settings, sources, pages.take))
+            todo = iter(enumerate(plan.scenes))  # shared by the workers: each scene is taken once
+
+            async def worker() -> None:
+                for index, scene in todo:
+                    if progress is not None:
+                        progress(f"pix3 smoke: {scene} ({index + 1}/{len(plan.scenes)})…")
+                    if index + 1 < len(plan.scenes):
+                        pages.prefetch()  # the next scene's page gets ready while this one runs
+                    scripts = attached_scripts(scene, project.read) if project is not None else []
+                    settings = RunSettings(
+                        root=root, base_url=base_url, frames=frames, timeout=seconds, viewport=viewport, scripts=scripts
+                    )
+                    try:
+                        done = await run_scene(
+                            browser, scene, settings, sources, pages.take, mode=pages.mode, keep=keep is not None
+                        )
+                    except BrowserUnavailable as error:
+                        done = SceneRun(Failure(error.code, error.reason, scene))
+                    results[index] = done
+                    if keep is not None:
+                        await trio.to_thread.run_sync(keep, done)
+
+            async with trio.open_nursery() as nursery:
+                for _ in range(max(1, min(workers, len(plan.scenes)))):
+                    nursery.start_soon(worker)
     except DevServerError as error:
         reason = f"could not serve the game page: {error}"
-        runs += [Failure("E_SMOKE_BUNDLE", reason, scene) for scene in plan.scenes[len(runs) :]]
+        results = [
+            r or SceneRun(Failure("E_SMOKE_BUNDLE", reason, s)) for r, s in zip(results, plan.scenes, strict=True)
+        ]
     except BrowserUnavailable as error:
-        runs += [Failure(error.code, error.reason, scene) for scene in plan.scenes[len(runs) :]]
-    return runs
+        failed = [SceneRun(Failure(error.code, error.reason, scene)) for scene in plan.scenes]
+        results = [r or f for r, f in zip(results, failed, strict=True)]
+    return [
+        r if r is not None else SceneRun(Failure("E_SMOKE_CRASH", "the run ended early.", s))
+        for r, s in zip(results, plan.scenes, strict=True)
+    ]
 
 
 def _plan(root: Path, cwd: Path, args: SmokeArgs) -> tuple[RunPlan, Manifest]:
@@ -190,31 +308,61 @@ def _scene_may_exist(root: Path, cwd: Path, scene: str | None) -> bool:
 
 
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
-    from pix3net.smoke._browser import open_browser
+    from pix3net.smoke._browser import PageMode, open_browser
 
     # The browser, and the first page on it, get ready now, while the editor flushes and the
     # scenes are chosen (both in a worker thread) — unless the scene named is plainly missing.
     early = _scene_may_exist(root, cwd, args.scene)
+    mode = PageMode(virtual=not args.real_time, capture=args.output is not None)
     async with open_browser(pix3_home(env), env, early=early) as browsers:
         # Let the browser's task run up to its first wait (a private Chrome is spawned by then)
         # before the run's own modules and the scene model are imported (~100 ms).
         await trio.lowlevel.checkpoint()
         from pix3net.smoke._pages import open_pages
 
-        async with open_pages(browsers, args.frames, early=early) as pages:
+        async with open_pages(browsers, args.frames, mode, early=early) as pages:
             return await _smoke_in(args, root, cwd, pages, browsers, progress)
+
+
+def machine_workers() -> int:
+    """``--workers`` unset: what fits this machine (its usable cores and available memory)."""
+    from pix3tools.smoke import default_workers
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return default_workers(cores, _available_memory())
+
+
+def _available_memory(meminfo: str = "/proc/meminfo") -> int | None:
+    """``MemAvailable`` in bytes (Linux), None elsewhere."""
+    try:
+        with open(meminfo, encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 async def _smoke_in(
     args: SmokeArgs, root: Path, cwd: Path, pages: PagePool, browsers: BrowserSource, progress: Progress | None
 ) -> Outcome:
+    from pix3tools.smoke import shard_scenes
+
     unsynced = await trio.to_thread.run_sync(_flush, root, args)
     if unsynced is not None:
         return Outcome([unsynced])
     plan, manifest = await trio.to_thread.run_sync(_plan, root, cwd, args)
     if plan.failure is not None:
         return Outcome([plan.failure])
-    runs = await run_plan(
+    selected = len(plan.scenes)
+    if args.shard is not None:
+        plan = dataclasses.replace(plan, scenes=shard_scenes(plan.scenes, args.shard))
+    keep = _keeper(cwd / args.output, root, args.output_all) if args.output is not None else None
+    done = await run_plan(
         plan,
         pages,
         browsers,
@@ -222,9 +370,25 @@ async def _smoke_in(
         frames=args.frames,
         seconds=args.timeout,
         viewport=manifest.viewport,
+        workers=args.workers or machine_workers(),
+        keep=keep,
         progress=progress,
     )
-    return Outcome(runs, None if plan.single else plan.selection)
+    return Outcome(
+        [d.run for d in done],
+        None if plan.single else plan.selection,
+        durations_ms=[d.seconds * 1000 for d in done],
+        selected=selected,
+    )
+
+
+def _keeper(folder: Path, root: Path, every: bool) -> Keep:
+    def keep(done: SceneRun) -> None:
+        from pix3net.smoke._artifacts import write_artifacts
+
+        write_artifacts(folder, done, root, every=every)
+
+    return keep
 
 
 def _write_json(out: TextIO, value: Any) -> None:
@@ -242,8 +406,49 @@ def _progress(err: TextIO) -> Progress | None:
     return line
 
 
+def _workspace_prefix(root: Path, env: Mapping[str, str]) -> str:
+    """The project folder's path from the repository's root GitHub checked out (for annotations)."""
+    workspace = env.get("GITHUB_WORKSPACE")
+    if not workspace:
+        return ""
+    try:
+        inside = Path(os.path.realpath(root)).relative_to(os.path.realpath(workspace))
+    except ValueError:
+        return ""
+    return "" if str(inside) == "." else inside.as_posix() + "/"
+
+
+def _write_junit(path: Path, outcome: Outcome, root: Path, args: SmokeArgs, err: TextIO) -> bool:
+    import socket
+    from datetime import datetime
+
+    from pix3tools.smoke import junit_xml
+
+    properties = [("project", str(root))]
+    if outcome.selection is not None:
+        properties.append(("selection", outcome.selection.reason))
+    if args.shard is not None:
+        properties.append(("shard", str(args.shard)))
+    durations: list[float | None] = [*outcome.durations_ms] if outcome.durations_ms else [None] * len(outcome.runs)
+    text = junit_xml(
+        outcome.runs,
+        root,
+        durations_ms=durations,
+        timestamp=datetime.now(),
+        hostname=socket.gethostname(),
+        properties=properties,
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        err.write(f"pix3 smoke: could not write the JUnit file {path} ({exc.strerror or exc}); check the folder.\n")
+        return False
+    return True
+
+
 def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str, str]) -> int:
-    from pix3tools.smoke import Failure, exit_code, human_run, human_set, run_json, set_json
+    from pix3tools.smoke import Failure, exit_code, github_annotations, human_run, human_set, run_json, set_json
 
     # --project as given (resolved lexically, no manifest asked): a folder without one is still run.
     root = Path(os.path.abspath(cwd / args.project)) if args.project is not None else find_project_root(cwd)
@@ -254,18 +459,28 @@ def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str
         outcome = Outcome([Failure("E_SMOKE_NO_PROJECT", f"{root} is not a folder.", args.scene)])
     else:
         outcome = trio.run(_smoke, args, root, cwd, env, _progress(err))
+    printed = args.stdout_reporter(env)
+    shard = str(args.shard) if args.shard is not None else None
+    if printed == "github":
+        for line in github_annotations(outcome.runs, shown, _workspace_prefix(shown, env)):
+            out.write(line + "\n")
     if outcome.selection is not None:
-        if args.json:
-            _write_json(out, set_json(outcome.selection, outcome.runs, shown))
+        if printed == "json":
+            _write_json(out, set_json(outcome.selection, outcome.runs, shown, shard=shard, selected=outcome.selected))
         else:
-            out.write(human_set(outcome.selection, outcome.runs, shown))
-        return max((exit_code(r) for r in outcome.runs), default=0)
-    [run] = outcome.runs
-    if args.json:
-        _write_json(out, run_json(run, shown))
+            out.write(human_set(outcome.selection, outcome.runs, shown, shard=shard, selected=outcome.selected))
+        code = max((exit_code(r) for r in outcome.runs), default=0)
     else:
-        out.write(human_run(run, shown))
-    return exit_code(run)
+        [run] = outcome.runs
+        if printed == "json":
+            _write_json(out, run_json(run, shown))
+        else:
+            out.write(human_run(run, shown))
+        code = exit_code(run)
+    junit = args.junit_path(cwd)
+    if junit is not None and not _write_junit(junit, outcome, shown, args, err):
+        code = max(code, 2)
+    return code
 
 
 def _interrupted(exc: BaseException) -> bool:

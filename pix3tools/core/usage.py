@@ -41,7 +41,8 @@ OVERVIEW_BLOCKS: dict[str, str] = {
     ),
     "smoke": (
         "  pix3 smoke [scene] [--changed|--all] [--frames N] [--timeout S] [--json] [--no-sync]\n"
-        "             [--project <dir>]          run the game headless in Chrome, report what threw"
+        "             [--workers N] [--shard i/n] [--reporter R] [--output <dir>] [--project <dir>]\n"
+        "                                        run the game headless in Chrome, report what threw"
     ),
     "tree": (
         "  pix3 tree [scene] [--depth N] [--types A,B] [--props] [--json] [--project <dir>]\n"
@@ -130,15 +131,20 @@ Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
   --no-sync      do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
   --project dir  project root (default: nearest folder with pix3project.yaml)
 """,
-    "smoke": """Usage: pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--project <dir>]
+    "smoke": """Usage: pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync]
+                  [--workers N] [--shard i/n] [--reporter line|json|github|junit] [--junit-file <path>]
+                  [--output <dir>] [--output-all] [--real-time] [--project <dir>]
 
 Run the game headless in a real Chrome, scene by scene, and report what went wrong: the project's
 game page (/?scene=<res path>) from its dev server, N animation frames after it loaded; uncaught
 exceptions and unhandled rejections (with the frame and a stack in the project's files),
 console.error/warn, project files the page asked for and did not get, a page that does not load,
 a renderer crash, per-frame step time, and the game's debug snapshot. Nothing is tapped: input
-receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in a fresh
-browser context; otherwise a private headless Chrome runs for this command only.
+receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in fresh
+browser contexts; otherwise a private headless Chrome runs for this command only. The frames run
+under Chrome's virtual time (1/60 s apart on the page's clock, as fast as the page draws them); a
+page whose main thread stays busy for 2 s there is run again on Chrome's own clock (step times
+are measured only on Chrome's clock: --real-time).
 
   [scene]              one .pix3scene (res://, project path or a path from here); none: a set,
                        the scenes changed files reach (git), else every top-level scene
@@ -146,7 +152,20 @@ browser context; otherwise a private headless Chrome runs for this command only.
   --all                every top-level scene, whatever git says
   --frames N           animation frames to run after the page loaded (default 120: 2 s)
   --timeout S          seconds a scene may take before it is stopped (default 20)
-  --json               the report as JSON on stdout
+  --workers N          scenes run side by side, each in its own browser context of one Chrome
+                       (default: one per usable CPU core plus one, at most one per 512 MiB of
+                       available memory (MemAvailable), at least 1, at most 16)
+  --shard i/n          run only the i-th of n equal parts of the selected scenes (round-robin over
+                       them sorted by path: a CI matrix of n jobs covers each scene once)
+  --reporter R         comma-separated: line (the text below), json, github (GitHub Actions
+                       ::error/::warning annotations, then the text), junit (a JUnit XML file);
+                       one of line/json/github. Default: github when GITHUB_ACTIONS is set, else line
+  --junit-file <path>  where junit writes (default ./pix3-smoke-junit.xml); implies junit
+  --json               the report as JSON on stdout (--reporter json)
+  --output <dir>       for each scene that failed or could not run: <dir>/<scene>/screenshot.png
+                       (at its first error), console.log and report.json
+  --output-all         the same for the scenes that passed
+  --real-time          frames on Chrome's own clock (60 a second), not under virtual time
   --no-sync            do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
   --project <dir>      the project folder (default: the nearest folder with pix3project.yaml)
 

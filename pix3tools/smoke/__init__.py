@@ -16,7 +16,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pix3tools.smoke._artifacts import (
+        CONSOLE_FILE,
+        REPORT_FILE,
+        SCREENSHOT_FILE,
+        artifact_folder,
+        console_log,
+        wants_artifacts,
+    )
     from pix3tools.smoke._git import changed_files, parse_porcelain
+    from pix3tools.smoke._github import escape_data, escape_property, github_annotations
+    from pix3tools.smoke._junit import junit_xml, xml_text
     from pix3tools.smoke._numbers import frame_count, positive_number
     from pix3tools.smoke._project import Failure, Manifest, Project, RunPlan, plan_runs, read_manifest, resolve_scene
     from pix3tools.smoke._report import (
@@ -35,12 +45,23 @@ if TYPE_CHECKING:
         timeout_failure,
         trim_stack,
     )
+    from pix3tools.smoke._scale import WORKER_BYTES, Shard, default_workers, parse_shard, shard_scenes
     from pix3tools.smoke._select import Selection, SelectionError, attached_scripts, select_scenes
     from pix3tools.smoke._sourcemap import SourceMap, SourceMapError, decode_data_url, map_url_of
-    from pix3tools.smoke._stack import map_location, rewrite_stack, stack_urls
+    from pix3tools.smoke._stack import first_project_location, map_location, rewrite_stack, stack_urls
 
 _HOMES = {
+    "_artifacts": (
+        "CONSOLE_FILE",
+        "REPORT_FILE",
+        "SCREENSHOT_FILE",
+        "artifact_folder",
+        "console_log",
+        "wants_artifacts",
+    ),
     "_git": ("changed_files", "parse_porcelain"),
+    "_github": ("github_annotations", "escape_data", "escape_property"),
+    "_junit": ("junit_xml", "xml_text"),
     "_numbers": ("frame_count", "positive_number"),
     "_project": ("Failure", "Manifest", "Project", "RunPlan", "plan_runs", "read_manifest", "resolve_scene"),
     "_report": (
@@ -59,13 +80,18 @@ _HOMES = {
         "timeout_failure",
         "trim_stack",
     ),
+    "_scale": ("WORKER_BYTES", "Shard", "default_workers", "parse_shard", "shard_scenes"),
     "_select": ("Selection", "SelectionError", "attached_scripts", "select_scenes"),
     "_sourcemap": ("SourceMap", "SourceMapError", "decode_data_url", "map_url_of"),
-    "_stack": ("map_location", "rewrite_stack", "stack_urls"),
+    "_stack": ("first_project_location", "map_location", "rewrite_stack", "stack_urls"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
+    "CONSOLE_FILE",
+    "REPORT_FILE",
+    "SCREENSHOT_FILE",
+    "WORKER_BYTES",
     "Failure",
     "Manifest",
     "Project",
@@ -73,22 +99,32 @@ __all__ = [
     "RunPlan",
     "Selection",
     "SelectionError",
+    "Shard",
     "SmokeReport",
     "SourceMap",
     "SourceMapError",
+    "artifact_folder",
     "attached_scripts",
     "changed_files",
+    "console_log",
     "decode_data_url",
+    "default_workers",
+    "escape_data",
+    "escape_property",
     "exit_code",
+    "first_project_location",
     "format_snapshot",
     "frame_count",
     "from_verdict",
+    "github_annotations",
     "human_run",
     "human_set",
+    "junit_xml",
     "map_location",
     "map_url_of",
     "ms",
     "parse_porcelain",
+    "parse_shard",
     "plan_runs",
     "positive_number",
     "read_manifest",
@@ -98,10 +134,13 @@ __all__ = [
     "select_scenes",
     "set_json",
     "set_ok",
+    "shard_scenes",
     "stack_urls",
     "step_stats",
     "timeout_failure",
     "trim_stack",
+    "wants_artifacts",
+    "xml_text",
 ]
 
 

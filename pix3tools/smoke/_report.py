@@ -173,10 +173,17 @@ def run_json(run: Run, root: Path) -> dict[str, Any]:
     return run.to_json() if isinstance(run, Failure) else run.to_json(root)
 
 
-def set_json(selection: Selection, runs: Sequence[Run], root: Path) -> dict[str, Any]:
+def set_json(
+    selection: Selection, runs: Sequence[Run], root: Path, *, shard: str | None = None, selected: int | None = None
+) -> dict[str, Any]:
+    """A set's report; with ``shard`` (``"2/4"``), also the shard and how many scenes were selected
+    before it was taken (``runs`` are the shard's)."""
     out: dict[str, Any] = {"ok": set_ok(runs), "selection": selection.mode, "reason": selection.reason}
     if selection.changed:
         out["changed"] = list(selection.changed)
+    if shard is not None:
+        out["shard"] = shard
+        out["selected"] = selected if selected is not None else len(runs)
     out["runs"] = [run_json(r, root) for r in runs]
     return out
 
@@ -288,8 +295,11 @@ def _status(run: Run) -> str:
     )
 
 
-def human_set(selection: Selection, runs: Sequence[Run], root: Path) -> str:
-    lines = [f"pix3 smoke: {_count(len(runs), 'scene')} — {selection.reason}"]
+def human_set(
+    selection: Selection, runs: Sequence[Run], root: Path, *, shard: str | None = None, selected: int | None = None
+) -> str:
+    of = f" of {selected if selected is not None else len(runs)} in shard {shard}" if shard is not None else ""
+    lines = [f"pix3 smoke: {_count(len(runs), 'scene')}{of} — {selection.reason}"]
     for run in runs:
         scene = run.scene if run.scene else "?"
         lines.append(f"  {scene.ljust(SET_SCENE_WIDTH)} {_status(run)}")

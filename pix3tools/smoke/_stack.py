@@ -14,7 +14,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from pix3tools.smoke._sourcemap import SourceMap
 
-__all__ = ["Locate", "map_location", "project_path_of_url", "rewrite_stack", "stack_urls"]
+__all__ = ["Locate", "first_project_location", "map_location", "project_path_of_url", "rewrite_stack", "stack_urls"]
 
 _FRAME = re.compile(
     r"^(?P<indent>\s*at )(?:(?P<fn>.*?) \()?(?P<url>[^()\s]+?):(?P<line>\d+):(?P<col>\d+)(?P<close>\)?)\s*$"
@@ -34,6 +34,28 @@ def stack_urls(stack: str) -> list[str]:
         if match and match.group("url") not in seen:
             seen.append(match.group("url"))
     return seen
+
+
+def first_project_location(stack: str, root: Path) -> tuple[str, int, int] | None:
+    """The first frame of a (rewritten) stack that names a project file: ``(path, line, column)``.
+
+    A rewritten frame names a project path (``games/throws.js:5:11``); a frame still naming a URL
+    or a file outside the project is skipped, and so is one in an installed package
+    (``node_modules/``): the annotation belongs on the game's own line that called it."""
+    prefixes = (root.as_uri() + "/", str(root) + "/")
+    for line in stack.split("\n"):
+        match = _FRAME.match(line)
+        if match is None:
+            continue
+        place = match.group("url")
+        for prefix in prefixes:
+            if place.startswith(prefix):
+                place = place[len(prefix) :]
+        parts = place.split("/")
+        if not place or ":" in place or place.startswith("/") or ".." in parts or "node_modules" in parts:
+            continue
+        return place, int(match.group("line")), int(match.group("col"))
+    return None
 
 
 def project_path_of_url(url: str, origin: str, root: Path) -> str | None:

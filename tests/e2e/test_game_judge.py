@@ -306,7 +306,10 @@ def smoke_rows(editor: Editor) -> dict[str, dict[str, Any]]:
     """Every row but the CDP-only one in one `pix3 smoke` set on the editor's owner, then the crash
     row, crashed from outside while it runs."""
     done = run_pix3(
+        # one scene at a time: SMOKE_TIMEOUT_S is tight (the loop's row), and scenes side by side
+        # share the cores (workers are test_smoke_scale.py's)
         "smoke", "--all", "--frames", str(FRAMES), "--timeout", str(SMOKE_TIMEOUT_S), "--no-sync", "--json",
+        "--workers", "1",
         cwd=editor.root, env=editor.env, timeout=180,
     )  # fmt: skip
     assert done.stdout.strip(), done.stderr

@@ -16,6 +16,10 @@ def pix3_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
     env.pop("SSH_CONNECTION", None)
+    # Inside GitHub Actions `pix3 smoke` prints annotations by default: a test that wants them
+    # sets these itself, every other child runs as it would on a developer's machine.
+    for name in ("GITHUB_ACTIONS", "GITHUB_WORKSPACE"):
+        env.pop(name, None)
     if extra:
         env.update(extra)
     return env

@@ -13,6 +13,7 @@ import pytest
 from pix3tools.core.argv import Args, Option, Syntax, UsageError, parse
 from pix3tools.core.commands import COMMANDS, HIDDEN
 from pix3tools.core.usage import command_usage
+from pix3tools.smoke import Shard
 
 SYNTAXES = {
     name: importlib.import_module(module).SYNTAX
@@ -89,6 +90,27 @@ OK = [
     ("smoke", ["--frames", " 0x10 ", "--changed"], {"--changed"}, {"--frames": 16}, ()),  # JavaScript's Number()
     ("smoke", ["--project="], set(), {"--project": ""}, ()),
     ("smoke", ["--project", "-odd"], set(), {"--project": "-odd"}, ()),
+    (
+        "smoke",
+        ["--all", "--workers", "4", "--shard=2/4", "--reporter", "github,junit", "--junit-file", "out/j.xml"],
+        {"--all"},
+        {"--workers": 4, "--shard": Shard(2, 4), "--reporter": ("github", "junit"), "--junit-file": "out/j.xml"},
+        (),
+    ),
+    (
+        "smoke",
+        ["--output", "artifacts", "--output-all", "--real-time", "--json", "--reporter=junit"],
+        {"--output-all", "--real-time", "--json"},
+        {"--output": "artifacts", "--reporter": ("junit",)},
+        (),
+    ),
+    (
+        "smoke",
+        ["--shard", " 1 / 1 ", "--reporter", " json , json "],
+        set(),
+        {"--shard": Shard(1, 1), "--reporter": ("json",)},
+        (),
+    ),
 ]
 
 ERRORS = [
@@ -151,6 +173,21 @@ ERRORS = [
         True,
     ),
     ("smoke", ["--changed", "x.pix3scene"], "--changed picks the scenes; drop x.pix3scene or the flag", True),
+    ("smoke", ["--workers", "0"], "--workers needs a whole number ≥ 1", True),
+    ("smoke", ["--workers", "1.5"], "--workers needs a whole number ≥ 1", True),
+    ("smoke", ["--workers", "--all"], "--workers needs a value", True),
+    ("smoke", ["--shard", "0/4"], "--shard needs i/n with 1 ≤ i ≤ n (e.g. --shard 2/4)", True),
+    ("smoke", ["--shard", "5/4"], "--shard needs i/n with 1 ≤ i ≤ n (e.g. --shard 2/4)", True),
+    ("smoke", ["--shard", "2"], "--shard needs i/n with 1 ≤ i ≤ n (e.g. --shard 2/4)", True),
+    ("smoke", ["--shard", "1/4", "x.pix3scene"], "--shard splits a set of scenes; drop x.pix3scene or --shard", True),
+    ("smoke", ["--reporter", "dot"], "--reporter takes line, json, github, junit (comma-separated; got 'dot')", True),
+    ("smoke", ["--reporter", ","], "--reporter takes line, json, github, junit (comma-separated; got ',')", True),
+    ("smoke", ["--reporter", "line,json"], "--reporter: line and json both write the report on stdout; pick one", True),
+    ("smoke", ["--json", "--reporter", "github"], "--json is --reporter json; drop one", True),
+    ("smoke", ["--output-all"], "--output-all needs --output <dir>", True),
+    ("smoke", ["--output="], "--output needs a folder", True),
+    ("smoke", ["--junit-file", "--all"], "--junit-file needs a value", True),
+    ("smoke", ["--junit-file="], "--junit-file needs a file path", True),
 ]
 
 HELP = [

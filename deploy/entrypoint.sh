@@ -1,0 +1,13 @@
+#!/bin/sh
+# The container's entry (deploy/Dockerfile): `pix3 <arguments>`, with Chrome's sandbox kept when
+# the runtime allows it. Chrome's sandbox on Linux needs an unprivileged user namespace; a runtime
+# that forbids one (Docker's default seccomp profile, some AppArmor policies) makes Chrome exit with
+# "No usable sandbox". Then, and only then, Chrome runs with --no-sandbox, and this says so.
+# As root pix3 adds --no-sandbox itself (Chrome refuses its sandbox as root).
+set -eu
+if [ -z "${PIX3_CHROME:-}" ] && [ "$(id -u)" != 0 ] && ! unshare --user --map-root-user true 2>/dev/null; then
+  echo "pix3 container: this runtime allows no user namespace, so Chrome runs without its sandbox (deploy/README.md says how to keep it)." >&2
+  PIX3_CHROME=/usr/local/bin/chromium-no-sandbox
+  export PIX3_CHROME
+fi
+exec pix3 "$@"
