@@ -405,10 +405,9 @@ async def _why_no_end(
     answer: list[dict[str, Any] | None] = []
     asked = trio.Event()
     ctx = collector.context(settings.advice, settings.timeout)
+    ctx["console"] = keep
 
     async def ask() -> None:
-        ctx = collector.context(settings.advice, settings.timeout)
-        ctx["console"] = keep
         if clock is not None and clock.on:
             ctx["busyMs"], ctx["busyAfterMs"] = clock.busy_ms(time.monotonic()), round(BUSY_SECONDS * 1000)
         with contextlib.suppress(Gone, CdpError):
