@@ -153,7 +153,9 @@ def test_two_shards_on_one_worker_and_the_whole_set_on_two_agree_with_junit_and_
     seen = stamps["game"]["snapshot"]["seen"]
     assert len(seen) == 60
     steps = {b[0] - a[0] for a, b in itertools.pairwise(seen)}
-    assert all(abs(step - 1000 / 60) < 1e-6 for step in steps), steps  # 1/60 s apart, exactly
+    # 1/60 s apart, to the clock's grain: a page's performance.now is coarsened to 0.1 ms, and a
+    # frame's stamp is the clock's when the timer fired a grain early (16.567 / 16.767 seen at load 14)
+    assert all(abs(step - 1000 / 60) <= 0.2 for step in steps), steps
     assert all(0 <= now - stamp < 1000 / 60 for stamp, now, _ in seen)  # a frame's time is the clock's
     assert len({round(date - now) for _, now, date in seen}) <= 2  # Date.now moves with performance.now
     assert 9 <= stamps["game"]["snapshot"]["timers"] <= 11  # 60 frames = 1 s: a 100 ms timer ran 10 times
