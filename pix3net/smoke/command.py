@@ -1,5 +1,5 @@
 """`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--workers N]
-[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
+[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--virtual-time]
 [--project <dir>]` (docs/smoke.md).
 
 Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
@@ -118,7 +118,7 @@ def _rules(args: Args) -> None:
 
 SYNTAX = Syntax(
     "smoke",
-    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--real-time"),
+    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--virtual-time"),
     options=(
         Option("--frames", convert=_frames),
         Option("--timeout", convert=_positive),
@@ -153,7 +153,7 @@ class SmokeArgs:
     junit_file: str | None = None
     output: str | None = None
     output_all: bool = False
-    real_time: bool = False
+    virtual_time: bool = False
 
     @classmethod
     def of(cls, args: Args) -> SmokeArgs:
@@ -175,7 +175,7 @@ class SmokeArgs:
             junit_file=args.text("--junit-file"),
             output=args.text("--output"),
             output_all=args.flag("--output-all"),
-            real_time=args.flag("--real-time"),
+            virtual_time=args.flag("--virtual-time"),
         )
 
     def stdout_reporter(self, env: Mapping[str, str]) -> str:
@@ -313,7 +313,7 @@ async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str],
     # The browser, and the first page on it, get ready now, while the editor flushes and the
     # scenes are chosen (both in a worker thread) — unless the scene named is plainly missing.
     early = _scene_may_exist(root, cwd, args.scene)
-    mode = PageMode(virtual=not args.real_time, capture=args.output is not None)
+    mode = PageMode(virtual=args.virtual_time, capture=args.output is not None)
     async with open_browser(pix3_home(env), env, early=early) as browsers:
         # Let the browser's task run up to its first wait (a private Chrome is spawned by then)
         # before the run's own modules and the scene model are imported (~100 ms).

@@ -99,8 +99,8 @@ OK = [
     ),
     (
         "smoke",
-        ["--output", "artifacts", "--output-all", "--real-time", "--json", "--reporter=junit"],
-        {"--output-all", "--real-time", "--json"},
+        ["--output", "artifacts", "--output-all", "--virtual-time", "--json", "--reporter=junit"],
+        {"--output-all", "--virtual-time", "--json"},
         {"--output": "artifacts", "--reporter": ("junit",)},
         (),
     ),
