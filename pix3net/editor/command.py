@@ -16,11 +16,10 @@ from pix3net.editor.args import EditorArgs, editor_url
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
+from pix3tools.core.ports import CDP_PORT
 
 if TYPE_CHECKING:
     from pix3tools.core.devrecord import DevInfo
-
-DEFAULT_CDP_PORT = 9333
 
 
 def _valued(name: str, convert: Convert | None = None) -> Option:
@@ -116,7 +115,7 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
     found = find_dev_server(root)
     starting = None
     remote = is_remote_host(os.environ, headless=args.headless)
-    preferred = args.cdp_port or DEFAULT_CDP_PORT
+    preferred = args.cdp_port or CDP_PORT
     if found.state == "live" and found.info is not None:
         info = found.info
         io.line(f"Dev server: {info.url} (pid {info.pid}, reused)")
@@ -273,7 +272,7 @@ def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
             " (`pix3 editor` there) and its port forwarded here (VS Code: the Ports tab)?"
         )
     io.line(f"Editor:     {url} (a dev server reached through a port forward)")
-    chrome = _chrome_step(home, url, args.cdp_port or DEFAULT_CDP_PORT, args.headless, io)
+    chrome = _chrome_step(home, url, args.cdp_port or CDP_PORT, args.headless, io)
     if isinstance(chrome, int):
         return chrome
     from pix3net.chrome.state import read_record
@@ -283,7 +282,7 @@ def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
     port, _ = chrome
     record = read_record(home)
     owner = record.owner_pid if record is not None and record.port == port else None
-    remote_port = args.remote_port or DEFAULT_CDP_PORT
+    remote_port = args.remote_port or CDP_PORT
     record_forward(home, args.ssh_host, remote_port, owner)  # replaces this host's earlier forward
     for line in human_side_block(str(home / "cdp-token"), args.ssh_host, remote_port, port):
         io.line(line)

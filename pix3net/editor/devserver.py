@@ -8,11 +8,9 @@ detached and waits up to 15 s for a new record that answers. The server is ours
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +20,7 @@ from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
 from pix3net.daemonlog import open_in
+from pix3net.devserver.front.bind import first_free_port
 from pix3net.pids import pid_alive
 from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, log_tail, read_dev_info
 from pix3tools.core.private import Refused, private_folder
@@ -34,8 +33,6 @@ POLL_S = 0.02
 # Our own server says when it is up (`pix3net.ready`): the poll is then only a safety net.
 QUIET_POLL_S = 0.25
 OURS = "the dev server"
-DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
-PREDICT_SPAN = 100  # ports tried when guessing the next free one
 STOP_WAIT_S = 5.0
 JS_PLUGIN = "@pix3/vite-plugin"
 
@@ -102,21 +99,8 @@ def predict_editor_url(root: Path, port: int | None) -> str | None:
     if uses_js_plugin(root):
         return None
     if port is None:
-        port = next((p for p in range(DEFAULT_DEV_PORT, DEFAULT_DEV_PORT + PREDICT_SPAN) if _loopback_free(p)), None)
+        port = first_free_port()
     return f"http://localhost:{port}/__pix3/" if port is not None else None
-
-
-def _loopback_free(port: int) -> bool:
-    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-        try:
-            with socket.socket(family, socket.SOCK_STREAM) as sock:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
-                sock.bind((host, port))
-        except OSError as exc:
-            if family == socket.AF_INET6 and exc.errno != errno.EADDRINUSE:
-                continue  # no IPv6 here: the server binds 127.0.0.1 only
-            return False
-    return True
 
 
 class Starting:

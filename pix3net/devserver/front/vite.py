@@ -21,7 +21,6 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import trio
+
+from pix3net.devserver.front.bind import any_free_port
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 READY_POLL_S = 0.05
@@ -61,13 +62,6 @@ def package_version(root: Path, name: str) -> str | None:
                 return None
             return version if isinstance(version, str) else None
     return None
-
-
-def free_loopback_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _die_with_parent(parent: int) -> None:
@@ -153,7 +147,7 @@ class Vite:
             self._stop_now()
 
     async def _run_once(self) -> None:
-        port = free_loopback_port()
+        port = any_free_port()
         argv = [self.node, str(self.vite_js), "--host", "127.0.0.1", "--port", str(port), "--strictPort"]
         env = {**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"}
         out: Any = self.log_file if self.log_file is not None else subprocess.DEVNULL
