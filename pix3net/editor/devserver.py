@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
-from pix3net.daemonlog import open_in
+from pix3net.daemonlog import open_in, tail_lines
 from pix3net.devserver.front.bind import first_free_port
 from pix3net.pids import pid_alive
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, log_tail, read_dev_info
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3tools.core.nodemodules import find_installed, find_vite
 from pix3tools.core.private import Refused, private_folder
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
@@ -35,10 +36,22 @@ QUIET_POLL_S = 0.25
 OURS = "the dev server"
 STOP_WAIT_S = 5.0
 JS_PLUGIN = "@pix3/vite-plugin"
+LOG_TAIL_LINES = 15  # what a failed start shows of dev.log
 
 
 class DevServerError(RuntimeError):
     pass
+
+
+def log_tail(root: Path, lines: int = LOG_TAIL_LINES) -> str:
+    """The last ``lines`` lines of ``.pix3/dev.log`` (empty when it cannot be read without
+    following a link)."""
+    try:
+        with private_folder(root) as folder:
+            fd = folder.open_read(DEV_LOG.name)
+    except OSError:
+        return ""
+    return "\n".join(tail_lines(fd)[-lines:])
 
 
 def probe_hello(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
@@ -58,28 +71,15 @@ def find_dev_server(root: Path, probe: Callable[[str], bool] = probe_hello) -> F
     return Found("live" if probe(info.url) else "stale", info)
 
 
-def find_upward(root: Path, relative: str) -> Path | None:
-    """``node_modules/<relative>`` in ``root`` or the nearest ancestor that has it."""
-    for folder in (root, *root.parents):
-        candidate = folder / "node_modules" / relative
-        if candidate.exists():
-            return candidate
-    return None
-
-
-def find_vite_bin(root: Path) -> Path | None:
-    return find_upward(root, "vite/bin/vite.js")
-
-
 def uses_js_plugin(root: Path) -> bool:
     """The project installs the reference plugin: plain Vite writes dev.json, as the reference runs it."""
-    return find_upward(root, f"{JS_PLUGIN}/package.json") is not None
+    return find_installed(root, f"{JS_PLUGIN}/package.json") is not None
 
 
 def server_argv(root: Path, port: int | None) -> tuple[list[str], str]:
     """The detached command for this project, and how a failure names it."""
     if uses_js_plugin(root):
-        vite = find_vite_bin(root)
+        vite = find_vite(root)
         node = shutil.which("node")
         if vite is None or node is None:
             raise DevServerError(

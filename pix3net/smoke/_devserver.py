@@ -12,40 +12,37 @@ stale ``.pix3/dev.json``, which every reader already treats as no server.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator
-from functools import partial
 from pathlib import Path
 
 import trio
 
 from pix3net import ready
-from pix3net.editor.devserver import OURS, START_TIMEOUT_S, DevServerError, probe_hello, server_argv, spawn_server
-from pix3tools.core.devrecord import DEV_LOG, log_tail, read_dev_info
+from pix3net.editor.devserver import (
+    OURS,
+    START_TIMEOUT_S,
+    DevServerError,
+    log_tail,
+    probe_hello,
+    server_argv,
+    spawn_server,
+)
+from pix3net.pids import dies_with_us
+from pix3tools.core.devrecord import DEV_LOG, read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
 
 POLL_S = 0.1
 STOP_GRACE_S = 5.0  # SIGTERM, then SIGKILL to the group
-_PR_SET_PDEATHSIG = 1
 
 
 async def answers(url: str) -> bool:
     """``GET <url>__pix3/api/hello`` is 2xx within the probe time (`pix3 editor`'s own probe)."""
     return await trio.to_thread.run_sync(probe_hello, url)
-
-
-def _die_with_parent(parent: int, sig: int) -> None:
-    """preexec_fn (Linux): ``sig`` when the spawning thread dies; close the race with an early death."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:
@@ -73,8 +70,7 @@ async def game_server(root: Path) -> AsyncIterator[tuple[str, bool]]:
         # From this (main) thread on purpose: the death signal follows the thread that spawned the
         # child. Its own process group: the terminal's Ctrl-C reaches only us, and we stop it (and
         # its Vite) as a group.
-        die = partial(_die_with_parent, os.getpid(), signal.SIGKILL) if sys.platform == "linux" else None
-        child = spawn_server(root, argv, pipe, preexec_fn=die)
+        child = spawn_server(root, argv, pipe, preexec_fn=dies_with_us())
     except OSError as exc:
         if pipe is not None:
             pipe.close()

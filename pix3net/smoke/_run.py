@@ -20,12 +20,12 @@ from urllib.parse import quote, urlsplit
 
 import trio
 
-from pix3net.devserver.front.vite import find_vite
 from pix3net.smoke._browser import Browser, Page
 from pix3net.smoke._cdp import CdpError, Gone
 from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
+from pix3tools.core.nodemodules import find_vite
 from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, step_stats, timeout_failure
 
 __all__ = ["PageSource", "RunSettings", "open_game_page", "page_script", "run_scene", "scene_url"]

@@ -14,6 +14,7 @@ from pix3net.devserver.barrier import parse_expect, parse_timeout
 from pix3net.devserver.errors import ApiError
 from pix3net.devserver.page import gate_page, version_gate
 from pix3tools.core import devrecord
+from pix3tools.core.timestamps import iso_time
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_record_keys_order_format_and_time() -> None:
         port=5173,
         pid=42,
         versions={"plugin": "2.0.0-alpha.0", "runtime": None, "editorCore": None, "vite": "8.4.0"},
-        started_at=devinfo.iso_now(when),
+        started_at=iso_time(when),
         public_url="http://localhost:15999/",
     )
     assert list(record) == [

@@ -59,6 +59,43 @@ def top_level_functions(paths: list[Path]) -> dict[str, list[str]]:
     return places
 
 
+# Helpers that had several homes, each defined once now (a private copy counts too: ``_iso_time``).
+ONCE = frozenset(
+    {
+        "iso_time",  # toISOString: chrome/state, devserver/devinfo, new, gap
+        "package_version",  # the npm version reader: pix3tools/_npm, check/_layout, devserver/front/vite
+        "installed_version",
+        "find_installed",  # node_modules/<x> walking up: editor/devserver, front/vite, wiring
+        "find_vite",
+        "dies_with_us",  # the parent-death signal: smoke/_devserver, devserver/front/vite
+        "die_with_parent",
+        "tail_lines",  # a log's tail: core/devrecord, chrome/control
+        "first_free_port",  # the first free port from 5173: front/bind, editor/devserver
+        "any_free_port",
+    }
+)
+# The names the copies had: a new definition under one of them is a copy coming back.
+RETIRED = frozenset(
+    {
+        "iso_now",
+        "iso_ms",
+        "iso",
+        "find_upward",
+        "find_vite_bin",
+        "find_editor_css",
+        "free_loopback_port",
+        "loopback_free",
+    }
+)
+
+
+def test_each_helper_that_had_several_homes_has_one() -> None:
+    places = top_level_functions(_sources())
+    assert {name: where for name, where in places.items() if name in ONCE and len(where) > 1} == {}
+    assert {name: where for name, where in places.items() if name in RETIRED} == {}
+    assert ONCE <= places.keys()
+
+
 def test_the_checks_can_fail(tmp_path: Path) -> None:
     copy = tmp_path / "copy.py"
     copy.write_text("PORT = 9333\n\n\ndef iso_now():\n    pass\n\n\ndef _iso_now():\n    pass\n")
