@@ -108,7 +108,7 @@ def _setup(call: Call) -> int:
     remote, repair, cdp_port = call.args.flag("--remote"), call.args.flag("--repair"), call.args.get("--cdp-port", int)
     home = pix3_home(os.environ)
     if remote:
-        from pix3net.agents.remote import remote_endpoint
+        from pix3net.agents.remotecheck import remote_endpoint
 
         found = remote_endpoint(home, cdp_port, out=out, err=err)
         if found is None:

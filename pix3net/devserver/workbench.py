@@ -114,7 +114,7 @@ def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = No
         # loopback requests, in a thread); no proxy → null and why (docs/editor.md, "Status").
         if home is None:
             return json_response(200, {"agents": None, "detail": "no PIX3_HOME"})
-        from pix3net.editor.status import StatusError, agent_count
+        from pix3net.chrome.ownerstatus import StatusError, agent_count
 
         try:
             count = await trio.to_thread.run_sync(agent_count, home)

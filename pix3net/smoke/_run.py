@@ -21,7 +21,7 @@ from urllib.parse import quote, urlsplit
 import trio
 
 from pix3net.smoke._browser import Browser, Page
-from pix3net.smoke._cdp import CdpError, Gone
+from pix3net.smoke._cdpconnection import CdpError, Gone
 from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps

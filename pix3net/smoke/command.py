@@ -145,7 +145,7 @@ async def run_plan(
 ) -> list[Run]:
     """Run every planned scene, one after another, on one dev server and one browser."""
     from pix3net.smoke._browser import BrowserUnavailable
-    from pix3net.smoke._devserver import DevServerError, game_server
+    from pix3net.smoke._gameserver import DevServerError, game_server
     from pix3net.smoke._run import RunSettings, run_scene
     from pix3net.smoke._sources import SourceMaps
     from pix3tools.smoke import Failure, attached_scripts

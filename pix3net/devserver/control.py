@@ -1,8 +1,10 @@
-"""Find, start and stop the project's dev server (docs/editor.md, "The flow", steps 5–6).
+"""Find, start and stop the project's dev server: the one client of its lifecycle, for `pix3
+editor` (docs/editor.md, "The flow", steps 5–6) and `pix3 smoke` (docs/smoke.md, "The dev server").
 
-`pix3 editor` reuses a live `.pix3/dev.json` (its hello answers within 2 s), else starts one
-detached and waits up to 15 s for a new record that answers. The server is ours
+A live `.pix3/dev.json` (its hello answers within 2 s) is reused; else a server is started
+detached and waited for up to 15 s, until a new record answers. The server is ours
 (`pix3 __dev-server`) unless the project installs the reference JS plugin, which plain Vite runs.
+No trio, no HTTP library: `pix3 editor` imports this on its way to the first line it prints.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ POLL_S = 0.02
 # Our own server says when it is up (`pix3net.ready`): the poll is then only a safety net.
 QUIET_POLL_S = 0.25
 OURS = "the dev server"
-STOP_WAIT_S = 5.0
+STOP_WAIT_S = 5.0  # for the recorded server to remove its record; also the grace before SIGKILL
 JS_PLUGIN = "@pix3/vite-plugin"
 LOG_TAIL_LINES = 15  # what a failed start shows of dev.log
 
@@ -148,6 +150,18 @@ class Starting:
             else:
                 self.child.terminate()
 
+    def end(self, grace: float = STOP_WAIT_S) -> None:
+        """Stop a server started for one run (`pix3 smoke`): SIGTERM to its process group (it
+        removes its record and stops its Vite), SIGKILL to what is left after ``grace``; reaped."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(OSError):
+                os.killpg(self.child.pid, sig)
+            try:
+                self.child.wait(timeout=grace)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
 
 def _server_env() -> dict[str, str]:
     """The started server's environment: no colours in its log, and this pix3net importable by
@@ -203,12 +217,19 @@ def spawn_server(
             pipe.spawned()  # only the child holds the write end now
 
 
-def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
-    """Start the server detached (it outlives this command); returns at once."""
+def spawn_dev_server(
+    root: Path, port: int | None, previous: DevInfo | None, *, preexec_fn: Callable[[], None] | None = None
+) -> Starting:
+    """Start the server detached (it outlives this command unless ``preexec_fn`` ties it to this
+    process: `pix3 smoke` passes `pids.dies_with_us`); returns at once."""
     argv, name = server_argv(root, port)
     pipe = ready.Pipe() if name == OURS else None
     try:
-        child = spawn_server(root, argv, pipe)
+        child = spawn_server(root, argv, pipe, preexec_fn)
+    except OSError as exc:
+        if pipe is not None:
+            pipe.close()
+        raise DevServerError(f"could not start the dev server: {exc}") from None
     except BaseException:
         if pipe is not None:
             pipe.close()

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from pix3net.editor.devserver import find_dev_server, stop_dev_server
+from pix3net.devserver.control import find_dev_server, stop_dev_server
 from pix3tools.core.devrecord import read_dev_info
 from pix3tools.core.nodemodules import find_vite
 from tests.support.editor import hello_server, write_dev_json
