@@ -38,8 +38,9 @@ bench *ARGS: setup
 soak *ARGS: setup
     {{python}} -m tests.soak {{ARGS}}
 
-# A new 2D project in $PIX3_DEMO_DIR (default /tmp/pix3-demo), served by `pix3 editor --headless`:
-# dev server and Chrome behind the token proxy; prints where an agent connects. Both stay running:
-# `pix3 editor --stop-chrome` and `pix3 editor --stop` (in the project) end them.
+# The demo game (`pix3 new demo`: plain JavaScript, it plays without npm install) in $PIX3_DEMO_DIR
+# (default /tmp/pix3-demo), served by `pix3 editor --headless`: dev server and Chrome behind the
+# token proxy; prints where an agent connects. Both stay running: `pix3 editor --stop-chrome` and
+# `pix3 editor --stop` (in the project) end them.
 demo: setup
-    dir="${PIX3_DEMO_DIR:-/tmp/pix3-demo}"; [ -f "$dir/pix3project.yaml" ] || {{python}} -m pix3net new 2d "$dir"; cd "$dir" && {{python}} -m pix3net editor --headless
+    dir="${PIX3_DEMO_DIR:-/tmp/pix3-demo}"; [ -f "$dir/pix3project.yaml" ] || {{python}} -m pix3net new demo "$dir"; cd "$dir" && {{python}} -m pix3net editor --headless

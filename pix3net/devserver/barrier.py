@@ -160,5 +160,7 @@ class Barrier:
         if reply.get("viteClient") is True:
             result["viteClient"] = True
             result["warning"] = VITE_CLIENT_WARNING
+        if verdict["ok"] is True and isinstance(reply.get("game"), dict):
+            result["game"] = reply["game"]  # ours: a playing game took the changes live (docs/game-page.md)
         result["ms"] = elapsed_ms()
         return result

@@ -48,6 +48,8 @@ PAGE_MODULES = (
     "predicates.js",
     "gamerun.js",
     "scene.js",
+    "scene2d.js",
+    "sceneview.js",
     "workbench.js",
     "ui.js",
     "webmcp.js",

@@ -3,10 +3,12 @@ scene structure it shapes into `pix3_scene` answers (docs/bridge.md, docs/devser
 
 - ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/static``).
 - ``GET /__pix3/api/scenes``: ``{"scenes": [project paths], "defaultScene": path | null}``.
-- ``GET /__pix3/api/scene?path=<wire>[&saved=1]``: the scene's outline, exactly what
+- ``GET /__pix3/api/scene?path=<wire>[&saved=1][&draw=1]``: the scene's outline, exactly what
   `pix3 tree <scene> --json` prints; ``saved=1`` adds each node's mapping as the file has it
-  (``saved``) and the scene's ``description``. ``ETag`` is the SHA-256 of the bytes read.
-- ``POST /__pix3/api/scene {path, text, saved?}``: the same for a text the page holds unsaved.
+  (``saved``) and the scene's ``description``; ``draw=1`` adds what each node draws with
+  (``draw``) and the design size (``viewport``): the 2D renderer's input (docs/tree.md, "Drawing
+  data"). ``ETag`` is the SHA-256 of the bytes read.
+- ``POST /__pix3/api/scene {path, text, saved?, draw?}``: the same for a text the page holds unsaved.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ _ASSET_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charse
 NOT_A_SCENE = Refusal(400, "not_a_scene", "`path` must name a .pix3scene file.")
 BAD_TEXT = Refusal(400, "bad_request", "`text` must be a string.")
 BAD_SAVED = Refusal(400, "bad_request", "`saved` must be a boolean.")
+BAD_DRAW = Refusal(400, "bad_request", "`draw` must be a boolean.")
 
 
 def page_assets() -> dict[str, tuple[bytes, str, str]]:
@@ -77,7 +80,9 @@ def scene_wire_path(value: object) -> str:
     return wire
 
 
-def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[dict[str, Any], str]:
+def read_outline(
+    root: Path, wire: str, text: str | None, saved: bool, draw: bool = False
+) -> tuple[dict[str, Any], str]:
     """The outline and the SHA-256 of what was read (worker thread: parsing takes a while)."""
     if text is None:
         kind, _ = resolve(str(root), wire)
@@ -89,7 +94,7 @@ def read_outline(root: Path, wire: str, text: str | None, saved: bool) -> tuple[
     from pix3tools.tree import SceneError, scene_outline  # on first use: not on the dev server's way up
 
     try:
-        outline = scene_outline(root, wire, raw, saved=saved)
+        outline = scene_outline(root, wire, raw, saved=saved, draw=draw)
     except SceneError as exc:
         raise ApiError(422, "bad_scene", f"{wire} {exc}.", path=wire) from None
     return outline, hashlib.sha256(raw).hexdigest()
@@ -149,8 +154,12 @@ def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = No
             saved = body.get("saved", False)
             if not isinstance(saved, bool):
                 raise BAD_SAVED.error()
+            draw = body.get("draw", False)
+            if not isinstance(draw, bool):
+                raise BAD_DRAW.error()
         else:
             wire = scene_wire_path(query_value("path"))
             saved = query_value("saved") == "1"
-        outline, sha = await trio.to_thread.run_sync(read_outline, root, wire, text, saved)
+            draw = query_value("draw") == "1"
+        outline, sha = await trio.to_thread.run_sync(read_outline, root, wire, text, saved, draw)
         return json_response(200, outline, {"ETag": f'"{sha}"'})

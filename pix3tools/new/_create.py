@@ -63,7 +63,8 @@ def _substitute(text: str, values: dict[str, str], *, escape_html: bool) -> str:
 
 
 def template_files(template: Template, values: dict[str, str]) -> dict[str, bytes]:
-    """Target path → bytes: layers first, the template's own files override the same path."""
+    """Target path → bytes: layers first, the template's own files override the same path; the
+    template's ``omit`` paths are left out."""
     files: dict[str, bytes] = {}
     for layer in template.layer_dirs:
         for source in sorted(p for p in layer.rglob("*") if p.is_file()):
@@ -75,6 +76,8 @@ def template_files(template: Template, values: dict[str, str]) -> dict[str, byte
                 text = _substitute(data.decode("utf-8"), values, escape_html=source.suffix == ".html")
                 data = text.encode("utf-8")
             files[target] = data
+    for target in template.omit:
+        files.pop(target, None)
     return dict(sorted(files.items()))
 
 

@@ -35,6 +35,8 @@ class Template:
     order: int
     hidden: bool
     directories: tuple[str, ...]
+    # Files of the layers this template leaves out (target paths: `package.json`, `src/main.ts`).
+    omit: tuple[str, ...] = ()
     # Folders whose files are copied, in order (layers first, the template's own last).
     layer_dirs: tuple[Path, ...] = field(default=())
 
@@ -90,6 +92,7 @@ def _template(root: Path, folder: Path, err: TextIO) -> Template | None:
         order=int(meta.get("order", 1000)),
         hidden=bool(meta.get("hidden", False)),
         directories=tuple(str(d) for d in meta.get("directories") or ()),
+        omit=tuple(str(p) for p in meta.get("omit") or ()),
         layer_dirs=tuple(layers),
     )
 

@@ -89,20 +89,33 @@ def _report(created: object, cwd: Path) -> str:
     ]
     if rel != ".":
         lines.append(f"  cd {rel}")
-    # While the @pix3 packages are unpublished, the starter's own tsconfig.json wants them in a
-    # node_modules npm cannot make (docs/new.md, "Before the packages are published"); check says the same.
-    lines += [
-        f"  {USE_GENERATED_TYPES}",
-        "                           type-check the scripts against the types pix3 generates",
-        "  pix3 check               validate the scenes and type-check the scripts",
-        "  pix3 editor              the editor page in Chrome: scenes, node trees, Check",
-    ]
+    # While the @pix3 packages are unpublished, a starter whose package.json names them has a
+    # tsconfig.json that wants them in a node_modules npm cannot make (docs/new.md, "Before the
+    # packages are published"); check says the same. The demo has neither (plain JavaScript).
+    packages = "package.json" in created.files
+    if packages:
+        lines += [
+            f"  {USE_GENERATED_TYPES}",
+            "                           type-check the scripts against the types pix3 generates",
+            "  pix3 check               validate the scenes and type-check the scripts",
+            "  pix3 editor              the editor page in Chrome: scenes, node trees, Check",
+        ]
+    else:
+        lines += [
+            "  pix3 editor              the editor page in Chrome: the game plays in its frame (Play)",
+            "  pix3 check               validate the scenes",
+        ]
     if "agent-setup" in COMMANDS:
         lines.append("  pix3 agent-setup         give your coding agent the editor's browser tools")
+    lines.append("")
+    if packages:
+        lines += [
+            "The @pix3 packages are not on npm yet: npm install fails (E404), and the game needs them to",
+            "start (npm run dev). Once they are published: npm install, then npm run dev to play.",
+        ]
+    else:
+        lines.append("The game is plain JavaScript (src/game.js): no npm install, nothing to build.")
     lines += [
-        "",
-        "The @pix3 packages are not on npm yet: npm install fails (E404), and the game needs them to",
-        "start (npm run dev). Once they are published: npm install, then npm run dev to play.",
         "",
         "Your coding agent reads AGENTS.md (CLAUDE.md for Claude Code) and the skills in .claude/skills/;",
         "after a batch of edits it runs pix3 check.",

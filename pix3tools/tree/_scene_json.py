@@ -12,6 +12,7 @@ from typing import Any
 
 from pix3tools.core import PROJECT_FILE
 from pix3tools.project import load_manifest
+from pix3tools.tree._draw import draw_record, draw_viewport
 from pix3tools.tree._outline import Node, OutlineOptions, Size, build_outline
 from pix3tools.tree._paths import parse_scene, read_scene
 from pix3tools.tree._render import node_json
@@ -54,16 +55,31 @@ def _add_saved(node: Node, data: dict[str, Any]) -> None:
         _add_saved(child, child_data)
 
 
-def scene_outline(root: Path, scene: str, text: str | bytes | None = None, *, saved: bool = False) -> dict[str, Any]:
+def _add_draw(node: Node, data: dict[str, Any]) -> None:
+    data["draw"] = draw_record(node)
+    for child, child_data in zip(node.children, data["children"], strict=True):
+        _add_draw(child, child_data)
+
+
+def scene_outline(
+    root: Path, scene: str, text: str | bytes | None = None, *, saved: bool = False, draw: bool = False
+) -> dict[str, Any]:
     """``{"scene": scene, "nodes": [...]}`` as `pix3 tree <scene> --json` gives it.
 
     ``scene`` is the project-relative path; ``text`` replaces the file's content when given.
     ``saved`` adds ``"saved"`` (the node's mapping minus ``children``) to every node and
-    ``"description"`` (``metadata.description`` or None) to the answer. Raises SceneError.
+    ``"description"`` (``metadata.description`` or None) to the answer. ``draw`` adds ``"draw"``
+    (what the node draws with, docs/tree.md "Drawing data") to every node and ``"viewport"`` (the
+    design size) to the answer. Raises SceneError.
     """
     doc = read_scene(root / scene) if text is None else parse_scene(text)
-    nodes = build_outline(doc, root, viewport_of(manifest_data(root)), OutlineOptions())
+    viewport = viewport_of(manifest_data(root))
+    nodes = build_outline(doc, root, viewport, OutlineOptions())
     data: dict[str, Any] = {"scene": scene, "nodes": [node_json(n) for n in nodes]}
+    if draw:
+        for node, node_data in zip(nodes, data["nodes"], strict=True):
+            _add_draw(node, node_data)
+        data["viewport"] = draw_viewport(viewport)
     if saved:
         for node, node_data in zip(nodes, data["nodes"], strict=True):
             _add_saved(node, node_data)

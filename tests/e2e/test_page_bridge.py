@@ -173,7 +173,8 @@ async def test_scene_matches_pix3_tree(server: DevServer, devtools: int, project
                 node.get("name"),
             )
             assert one["node"].get("childCount", 0) == len(node["children"]) and "children" not in one["node"]
-            assert one["saved"]["id"] == node["id"] and "screen" not in one
+            # not the scene the view shows (the active one): no position on the page, and why
+            assert one["saved"]["id"] == node["id"] and one["screen"] is None and "active scene" in one["note"]
 
     await with_page(devtools, server.record()["editorUrl"], body)
 
@@ -207,7 +208,9 @@ async def test_scene_shapes_and_refusals(server: DevServer, devtools: int) -> No
         ]
         assert (await page.evaluate("window.__PIX3_DEBUG__.node('lives')"))["saved"]["id"] == "lives"
         assert await page.evaluate("window.__PIX3_DEBUG__.find('nothing-here')") == []
-        assert await page.evaluate("window.__PIX3_DEBUG__.screen('lives')") is None
+        # a hidden node of the active 2D scene still has its place on the page (the scene view's)
+        assert lives["screen"] == await page.evaluate("window.__PIX3_DEBUG__.screen('lives')")
+        assert set(lives["screen"]) == {"x", "y"} and "note" not in lives
 
         assert await page.call("pix3_scene", {"nodeId": "ghost"}) == {
             "ok": False,
@@ -256,7 +259,7 @@ async def test_every_inline_refusal(server: DevServer, devtools: int, project: P
             ("pix3_status", '{"extra": 1}'): 'params has an unknown key "extra"',
             ("pix3_game_run", "{}"): 'params needs "until"',
             ("pix3_game_run", '{"until": [3]}'): "params.until[0] must be of type object",
-            ("pix3_screenshot", '{"target": "page"}'): 'params.target must be one of "game", "viewport"',
+            ("pix3_screenshot", '{"target": "page"}'): 'params.target must be one of "game", "viewport", "scene"',
             ("pix3_errors", '{"since": -5}'): "params.since must be >= 0",
         }
         for (name, params), detail in invalid.items():
@@ -338,6 +341,7 @@ async def test_every_inline_refusal(server: DevServer, devtools: int, project: P
             none = {"ok": False, "reason": "no_scene", "detail": "No active scene."}
             assert await page.call("pix3_scene") == none
             assert await page.call("pix3_screenshot", {"target": "viewport"}) == none
+            assert await page.call("pix3_screenshot", {"target": "scene"}) == none
             started = await page.call("pix3_play", {"action": "start"})
             assert {k: started[k] for k in ("ok", "reason", "detail", "playing")} == {**none, "playing": False}
             assert (await page.call("pix3_status"))["activeScene"] is None

@@ -226,9 +226,7 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
         )
         assert box == [0, 0, True, True]
         back = await page.call("pix3_screenshot", {"target": "viewport"})
-        assert (
-            back["prepared"] == f"The editor page with the node tree of {MAIN} (this page renders no scene viewport)."
-        )
+        assert back["prepared"] == f"The editor page with the node tree and the scene view of {MAIN}."
         assert await page.evaluate("document.body.classList.contains('view-game')") is False
 
         # restart starts the active scene; stop ends it and the frame goes away

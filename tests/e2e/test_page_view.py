@@ -1,13 +1,13 @@
 """The editor page for a person, in real Chromium: it loads with no console error, renders the
 scenes and the node tree, a node's properties, a check result, the game with its errors and
-the file events. The screenshot in docs/editor-page.png comes from this test
-(`PIX3_UPDATE_DOCS=1 pytest tests/e2e/test_page_view.py` writes it)."""
+the file events. The screenshot in docs/editor-page.png (README's picture) is the demo as `just
+demo` makes it, playing, taken by the second test (`PIX3_UPDATE_DOCS=1 pytest
+tests/e2e/test_page_view.py` writes it)."""
 
 from __future__ import annotations
 
 import base64
 import os
-import struct
 from pathlib import Path
 
 import pytest
@@ -16,8 +16,10 @@ import trio
 from tests.support.devserver import dev_server
 from tests.support.devtools import chromium_with_port
 from tests.support.editor_page import EditorPage, editor_page, make_game_project
-from tests.support.node import NODE_DIR
-from tests.support.pix3 import REPO
+from tests.support.images import png_size
+from tests.support.just import just_dry_run
+from tests.support.node import NODE_DIR, seed_three_types
+from tests.support.pix3 import REPO, run_pix3
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
@@ -36,12 +38,6 @@ root:
 """
 RULES = "export const lives: number = 'three';\n"
 WIDTH, HEIGHT = 1440, 900
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
 
 
 async def text(page: EditorPage, selector: str) -> str:
@@ -140,6 +136,47 @@ async def test_the_page_for_a_person(tmp_path: Path, chromium: str, node_modules
                 data = base64.b64decode(shot["data"])
                 assert png_size(data) == (WIDTH, HEIGHT)
                 (tmp_path / "editor-page.png").write_bytes(data)
+            nursery.cancel_scope.cancel()
+
+
+async def test_the_readme_screenshot_is_the_demo_playing(tmp_path: Path, chromium: str, node_modules: Path) -> None:
+    """`just demo`'s project (`pix3 new demo` into pix3-demo) in the editor page: checked, the game
+    playing and scoring, the ship selected in the scene view. docs/editor-page.png is this picture."""
+    assert any(" new demo " in command for command in just_dry_run("demo"))  # the starter just demo makes
+    assert run_pix3("new", "demo", "pix3-demo", cwd=tmp_path).returncode == 0
+    root = tmp_path / "pix3-demo"
+    home = seed_three_types(tmp_path / "home", node_modules)
+    env = {"PIX3_TYPESCRIPT": str(node_modules / "typescript"), "PIX3_HOME": str(home)}
+    with dev_server(root, env=env) as server, chromium_with_port(chromium, tmp_path / "profile") as devtools:
+        async with trio.open_nursery() as nursery:
+            async with editor_page(devtools, server.record()["editorUrl"], nursery) as page:
+                await page.page.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+                )
+                await page.page.wait_for("document.querySelectorAll('#pix3-tree .row').length === 18")
+                await page.evaluate("document.getElementById('pix3-check-run').click()")
+                await page.page.wait_for(
+                    "document.getElementById('pix3-check-summary').textContent.startsWith('ok · 0 errors')", within=120
+                )
+                await page.evaluate("document.querySelector('#pix3-tree .row[data-id=\"ship\"] .name').click()")
+                await page.evaluate("document.getElementById('pix3-play').click()")
+                await page.page.wait_for("document.getElementById('pix3-play-status').textContent === 'running · you'")
+                game = "document.querySelector('#pix3-game-stage iframe').contentWindow.__PIX3_GAME_DEBUG__"
+                await page.page.wait_for(f"{game}?.snapshot().score >= 2", within=30)
+                # the scene view draws the ship where the file puts it, outlined
+                ship = (await page.call("pix3_scene", {"nodeId": "ship"}))["screen"]
+                lit = await page.evaluate(
+                    "(() => { const c = document.getElementById('pix3-view'); const r = c.getBoundingClientRect();"
+                    f" return [...c.getContext('2d').getImageData({ship['x']} - r.left, {ship['y']} + 8 - r.top, 1, 1).data]; }})()"
+                )
+                assert min(lit[:3]) > 150, lit  # the ship's light body, from sprites/ship.png
+                assert await text(page, "#pix3-node .node-head") == "Sprite2DShip#ship"
+                assert page.console_errors() == []
+                shot = await page.page.call("Page.captureScreenshot", {"format": "png"})
+                data = base64.b64decode(shot["data"])
+                assert png_size(data) == (WIDTH, HEIGHT)
+                await trio.Path(tmp_path / "editor-page.png").write_bytes(data)
                 if os.environ.get("PIX3_UPDATE_DOCS") == "1":
-                    (REPO / "docs" / "editor-page.png").write_bytes(data)
+                    await trio.Path(REPO / "docs" / "editor-page.png").write_bytes(data)
             nursery.cancel_scope.cancel()

@@ -554,7 +554,15 @@ async def test_flush_and_sync_with_a_tab(server: DevServer) -> None:
         tab.answers["sync"] = {"ok": True, "rev": 10**6, "viteClient": True}
         body = (await client.post("/__pix3/api/sync", json={"tabId": "tab-a"})).json()
         assert (body["ok"], body["viteClient"]) == (True, True)
-        assert "`pix3 check`" in body["warning"]
+        assert "`pix3 check`" in body["warning"] and "game" not in body
+
+        # a playing game that took the changes live: its answer comes back with the barrier's
+        game = {"applied": ["a.txt"], "stale": [], "ms": 4}
+        tab.answers["sync"] = {"ok": True, "rev": 10**6, "playing": "agent", "game": game}
+        body = (await client.post("/__pix3/api/sync", json={"tabId": "tab-a"})).json()
+        assert (body["ok"], body["game"]) == (True, game) and "playing" not in body
+        tab.answers["sync"] = {"ok": True, "rev": 10**6, "game": "not an object"}
+        assert "game" not in (await client.post("/__pix3/api/sync", json={"tabId": "tab-a"})).json()
         nursery.cancel_scope.cancel()
 
 

@@ -71,7 +71,7 @@ def new(argv: list[str], cwd: Path) -> tuple[int, str, str]:
 
 def test_the_starters() -> None:
     templates = list_templates(PACKAGED_ROOT)
-    assert [t.id for t in templates] == ["2d", "3d"]
+    assert [(t.id, t.hidden) for t in templates] == [("demo", True), ("2d", False), ("3d", False)]
     for t in templates:
         assert t.layer_dirs == (PACKAGED_ROOT / "base" / "files", PACKAGED_ROOT / t.id / "files")
         assert t.entry_scene == "scenes/main.pix3scene"
@@ -174,6 +174,54 @@ def test_new_project_files(tmp_path: Path, template_id: str) -> None:
     assert gitignore.count(".pix3/*") == 1
 
 
+DEMO_FILES = {
+    ".gitignore",
+    ".pix3/template.json",
+    "README.md",
+    "index.html",
+    "pix3project.yaml",
+    "scenes/main.pix3scene",
+    "sprites/coin.png",
+    "sprites/ship.png",
+    "src/game.js",
+}
+
+
+def test_the_hidden_demo(tmp_path: Path) -> None:
+    """`pix3 new demo` (what `just demo` makes): the base layer without its TypeScript player, its
+    packages and its Vite config; a plain-JavaScript game with real textures; Next: says so."""
+    code, out, err = new(["demo", "game", "--name", "Star <Catcher>"], tmp_path)
+    assert (code, err) == (0, "")
+    root = tmp_path / "game"
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files = {path for path in files if not path.startswith(".pix3/types/")}  # the kit's generated types
+    kit = load_kit()
+    assert files == DEMO_FILES | set(kit.files) | {
+        ".pix3/kit-manifest.json",
+        ".pix3/tsconfig.check.json",
+        "tsconfig.json",
+    }
+    assert (root / "tsconfig.json").read_text() != (PACKAGED_ROOT / "base/files/tsconfig.json").read_text()  # the kit's
+    page = (root / "index.html").read_text()
+    assert "<title>Star &lt;Catcher&gt;</title>" in page and '<script type="module" src="/src/game.js">' in page
+    game = (root / "src/game.js").read_text()
+    assert 'from "/__pix3/page/scene2d.js"' in game and "__PIX3_GAME_DEBUG__" in game
+    for name in ("ship.png", "coin.png"):
+        data = (root / "sprites" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 200
+    scene = (root / "scenes/main.pix3scene").read_text()
+    assert "res://sprites/ship.png" in scene and "res://sprites/coin.png" in scene
+    manifest = _load(root / "pix3project.yaml")
+    assert isinstance(manifest, dict) and manifest["projectType"] == "2d"
+    assert manifest["metadata"]["templateId"] == "demo"
+    next_lines = out.split("Next:\n")[1].split("\n\n")[0]
+    assert "pix3 editor" in next_lines and "tsconfig" not in next_lines and "npm" not in next_lines
+    assert "plain JavaScript (src/game.js): no npm install" in out
+    assert ".pix3/*" in (root / ".gitignore").read_text().splitlines()  # the base layer's
+    done = run_pix3("validate", cwd=root)
+    assert done.returncode == 0 and "0 error(s), 0 warning(s)" in done.stdout, done.stdout + done.stderr
+
+
 def test_every_project_gets_its_own_id(tmp_path: Path) -> None:
     template = find_template(list_templates(PACKAGED_ROOT), "2d")
     a = create_project(template, tmp_path / "a")
@@ -224,6 +272,7 @@ def test_unknown_template_and_listing(tmp_path: Path) -> None:
     done = run_pix3("new", cwd=tmp_path)
     assert done.returncode == 0
     assert done.stdout.startswith("Starters:\n  2d  Empty 2D — An empty 2D game")
+    assert "demo" not in done.stdout  # hidden: `just demo` makes it
     assert "pix3 new <id> [dir]" in done.stdout
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pix3tools.tree import scene_outline
 from tests.support.devserver import DevServer, dev_server
 from tests.support.editor_page import big_scene
 from tests.support.pix3 import REPO, run_pix3
@@ -132,6 +133,21 @@ def test_post_outlines_an_unsaved_text(server: DevServer) -> None:
     assert new.status_code == 200 and new.json()["nodes"][0]["id"] == "only"
 
 
+def test_draw_adds_what_the_renderer_draws_with(server: DevServer, project: Path) -> None:
+    """`draw=1` (GET) / `draw: true` (POST): the scene model's drawing data, nothing else changed."""
+    drawn = httpx.get(f"{server.url}/__pix3/api/scene", params={"path": "scenes/main.pix3scene", "draw": "1"}).json()
+    assert drawn == scene_outline(project, "scenes/main.pix3scene", draw=True)
+    assert drawn["viewport"] == [1920, 1080]
+    background = drawn["nodes"][0]["children"][0]["draw"]
+    assert background["family"] == "2d" and background["props"]["color"] == "#1a1a2e"
+    assert (background["props"]["width"], background["props"]["height"]) == (1920, 1080)  # stretched
+    text = "root:\n  - id: cam\n    type: Camera3D\n"
+    posted = httpx.post(
+        f"{server.url}/__pix3/api/scene", headers=X, json={"path": "scenes/x.pix3scene", "text": text, "draw": True}
+    ).json()
+    assert posted["nodes"][0]["draw"] == {"family": "3d"} and "saved" not in posted["nodes"][0]
+
+
 def refusal(reply: httpx.Response) -> tuple[int, str, str]:
     body = reply.json()
     return reply.status_code, body["error"], body["message"]
@@ -166,6 +182,11 @@ def test_scene_route_refusals(server: DevServer) -> None:
         400,
         "bad_request",
         "`saved` must be a boolean.",
+    )
+    assert refusal(httpx.post(url, headers=X, json={"path": "scenes/a.pix3scene", "text": "", "draw": 1})) == (
+        400,
+        "bad_request",
+        "`draw` must be a boolean.",
     )
     assert refusal(httpx.post(url, headers=X, content=b"[1]"))[:2] == (400, "bad_json")
     assert refusal(httpx.post(url, headers=X, json={"path": "scenes/a.pix3scene", "text": "root: 3\n"})) == (

@@ -66,7 +66,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "pix3_screenshot": {
         "type": "object",
-        "properties": {"target": {"type": "string", "enum": ["game", "viewport"]}},
+        "properties": {"target": {"type": "string", "enum": ["game", "viewport", "scene"]}},
         "required": ["target"],
         "additionalProperties": False,
     },

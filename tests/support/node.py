@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,21 @@ def fake_three(prefix: Path, version: str = THREE_TYPES_VERSION) -> None:
         package.mkdir(parents=True)
         (package / "package.json").write_text(json.dumps({"name": f"@types/{name}", "version": version}))
         (package / "index.d.ts").write_text(f"export declare const {name}: number;\n")
+
+
+def run_node_tests(path: Path, passes: int) -> None:
+    """Runs a ``*.test.mjs`` file of the editor page's modules under node's own runner and wants
+    exactly ``passes`` tests passed, none failed (a test that silently vanished fails too)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is missing: install Node.js 20 (the page's modules are tested with node:test)")
+    # The page's modules are ES modules in a folder without a package.json: say so to node.
+    done = subprocess.run(
+        [node, "--experimental-default-type=module", "--test", "--test-reporter=tap", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout and f"# pass {passes}\n" in done.stdout, done.stdout[-2000:]

@@ -43,7 +43,7 @@ test("the inline validator's messages", () => {
     ["pix3_game_run", { until: [], maxFrames: 0 }, "params.maxFrames must be >= 1"],
     ["pix3_game_run", { until: [], fixedDeltaSec: Infinity }, "params.fixedDeltaSec must be of type number"],
     ["pix3_game_run", { until: [], watch: ["a", 2] }, "params.watch[1] must be of type string"],
-    ["pix3_screenshot", { target: "page" }, 'params.target must be one of "game", "viewport"'],
+    ["pix3_screenshot", { target: "page" }, 'params.target must be one of "game", "viewport", "scene"'],
     ["pix3_errors", { since: -1 }, "params.since must be >= 0"],
     ["pix3_errors", { clear: 1 }, "params.clear must be of type boolean"],
   ];
@@ -75,7 +75,7 @@ test("the dispatcher: unknown tool, null params, a thrown error, keepalive", asy
 
 test("the discovery group and the debug object", async () => {
   const calls = [];
-  const call = async (name, params) => { calls.push([name, params]); return { ok: true, scene: { s: 1 }, node: { nodeId: "n" }, saved: { id: "n" }, matches: ["m"], pending: { a: 1 } }; };
+  const call = async (name, params) => { calls.push([name, params]); return { ok: true, scene: { s: 1 }, node: { nodeId: "n" }, saved: { id: "n" }, screen: { x: 3, y: 4 }, matches: ["m"], pending: { a: 1 } }; };
   const group = toolGroup(call);
   assert.equal(group.name, "pix3");
   assert.deepEqual(group.tools.map((t) => t.name), TOOL_NAMES);
@@ -91,7 +91,8 @@ test("the discovery group and the debug object", async () => {
   assert.deepEqual(calls.pop(), ["pix3_scene", { maxDepth: 2 }]);
   assert.deepEqual(await debug.node("n"), { nodeId: "n", saved: { id: "n" } });
   assert.deepEqual(await debug.find("x"), ["m"]);
-  assert.equal(await debug.screen("n"), null);
+  assert.deepEqual(await debug.screen("n"), { x: 3, y: 4 });
+  assert.deepEqual(calls.pop(), ["pix3_scene", { nodeId: "n" }]);
   assert.deepEqual(await debug.pending(), { a: 1 });
   await debug.play.start();
   assert.deepEqual(calls.pop(), ["pix3_play", { action: "start", scenePath: undefined }]);
@@ -150,9 +151,12 @@ test("pix3_scene tree: depth counting", () => {
 test("pix3_scene nodeId and find", () => {
   const ctx = { path: "res://scenes/main.pix3scene", version: null, selection: {} };
   const answer = shapeScene(outline, { nodeId: "cam", maxDepth: 1 }, ctx);
-  assert.deepEqual(Object.keys(answer), ["ok", "node", "saved", "path", "note"]);
+  assert.deepEqual(Object.keys(answer), ["ok", "node", "saved", "screen", "path", "note"]);
   assert.equal(answer.note, NO_SCREEN);
-  assert.equal("screen" in answer, false);
+  assert.equal(answer.screen, null);
+  const placed = shapeScene(outline, { nodeId: "hero" }, { ...ctx, screenOf: (id) => ({ screen: { x: 1, y: 2 }, screenRect: { x: 0, y: 0, width: 2, height: 4 }, id }) });
+  assert.deepEqual(Object.keys(placed), ["ok", "node", "saved", "screen", "screenRect", "path"]);
+  assert.deepEqual([placed.screen, placed.screenRect], [{ x: 1, y: 2 }, { x: 0, y: 0, width: 2, height: 4 }]);
   assert.deepEqual(answer.node.components, [
     { index: 0, type: "user:Follow", id: null, enabled: true, config: { config: { speed: 2 } } },
     { index: 1, type: "core:Rotate", id: "r", enabled: false, config: {} },

@@ -80,7 +80,7 @@ export function debugObject(call, page) {
         "call(name, params)": "Run a pix3 tool by name; the answer is {ok:true, …} or {ok:false, reason, detail}.",
         "short forms": {
           "status()": "pix3_status", "sync(options)": "pix3_sync", "scene(maxDepth)": "pix3_scene",
-          "node(nodeId)": "pix3_scene", "find(text)": "pix3_scene", "screen(nodeId)": "pix3_scene (always null here)",
+          "node(nodeId)": "pix3_scene", "find(text)": "pix3_scene", "screen(nodeId)": "pix3_scene",
           "play.start|stop|restart|pause|resume|status": "pix3_play", "errors() / clearErrors()": "pix3_errors",
         },
       };
@@ -92,7 +92,7 @@ export function debugObject(call, page) {
     scene: (maxDepth = 3) => answerOr("pix3_scene", { maxDepth }, (a) => a.scene, null),
     node: (nodeId) => answerOr("pix3_scene", { nodeId }, (a) => ({ ...a.node, saved: a.saved }), null),
     find: (text) => answerOr("pix3_scene", { find: text }, (a) => a.matches, []),
-    screen: async () => null, // no rendered viewport on this page: no node has a position on it
+    screen: (nodeId) => answerOr("pix3_scene", { nodeId }, (a) => a.screen ?? null, null),
     pending: () => answerOr("pix3_status", {}, (a) => a.pending, {}),
     selection: () => page.selection(),
     errors: () => page.errors(),

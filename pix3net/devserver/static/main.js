@@ -5,6 +5,7 @@ import { createDispatcher, debugObject, installDiscovery } from "./bridge.js";
 import { ErrorBuffer, captureWindow } from "./errors.js";
 import { Host } from "./host.js";
 import { Player } from "./play.js";
+import { SceneView } from "./sceneview.js";
 import { Ui } from "./ui.js";
 import { registerWebMcp } from "./webmcp.js";
 import { Workbench } from "./workbench.js";
@@ -29,7 +30,12 @@ const host = new Host({
   applySync: (request) => bench.applySync(request),
 });
 const player = new Player({ stage: document.getElementById("pix3-game-stage"), errors, onChange: changed });
-bench = new Workbench({ host, player, errors, onChange: changed });
+const sceneView = new SceneView({
+  canvas: document.getElementById("pix3-view"),
+  note: document.getElementById("pix3-view-note"),
+  onSelect: (nodeId) => bench.select(nodeId),
+});
+bench = new Workbench({ host, player, errors, sceneView, onChange: changed });
 
 const dispatcher = createDispatcher(
   bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),

@@ -5,8 +5,8 @@
 export const DEFAULT_MAX_DEPTH = 3;
 export const SCENE_ROOT_ID = "<scene-root>";
 export const NO_SCREEN =
-  "No `screen`: this editor page renders no scene viewport, so nodes have no position on the " +
-  "page; the game runs in the play frame (pix3_play, pix3_screenshot {target:\"game\"}).";
+  "No `screen`: the scene view shows the active scene only; open this scene (pix3_status's " +
+  "activeScene is the one shown) to read its nodes' positions on the page.";
 
 // `res://a/b`, `./a/b`, `/a/b/`, `a\\b` → `a/b` (the editor's project-path rule).
 export function toProjectPath(value) {
@@ -165,13 +165,20 @@ export function componentsOf(node) {
 }
 
 // The answer of pix3_scene for an outline the page holds (`params` already validated).
-export function shapeScene(outline, params, { path, version, selection }) {
+// `screenOf(nodeId)` → {screen, screenRect?, note?}: where the scene view shows the node (only
+// for the scene it shows; without it `screen` is null with NO_SCREEN).
+export function shapeScene(outline, params, { path, version, selection, screenOf = null }) {
   if (typeof params.nodeId === "string") {
     const node = findNode(outline, params.nodeId);
     if (!node) return { ok: false, reason: "not_found", detail: `No node "${params.nodeId}" in the scene.`, path };
     const dto = nodeDto(node, 0);
     dto.components = componentsOf(node);
-    return { ok: true, node: dto, saved: safeSerialize(savedOf(node), 6), path, note: NO_SCREEN };
+    const placed = screenOf ? screenOf(node.id) : { screen: null, note: NO_SCREEN };
+    const answer = { ok: true, node: dto, saved: safeSerialize(savedOf(node), 6), screen: placed.screen };
+    if (placed.screenRect) answer.screenRect = placed.screenRect;
+    answer.path = path;
+    if (placed.note) answer.note = placed.note;
+    return answer;
   }
   if (typeof params.find === "string") return { ok: true, path, matches: findNodes(outline, params.find) };
   const maxDepth = params.maxDepth ?? DEFAULT_MAX_DEPTH;

@@ -45,8 +45,9 @@ export const TOOLS = [
       "Read a scene as the editor page holds it (an unsaved text wins over the file): the node " +
       "tree {nodeId, type, name, properties, children…} of the active scene or `path`, maxDepth " +
       "levels deep (default 3); one node with its components and `saved` (as the file has it) " +
-      "with nodeId; or the nodes whose name or type contains `find`. Read-only. No on-screen " +
-      "positions: this page renders no scene viewport.",
+      "and `screen` (its origin on the page in CSS px, from the scene view of the active 2D " +
+      "scene; ours: `screenRect`, its box) with nodeId; or the nodes whose name or type contains " +
+      "`find`. Read-only.",
     inputSchema: {
       type: "object",
       properties: {
@@ -114,12 +115,13 @@ export const TOOLS = [
     name: "pix3_screenshot",
     description:
       "Prepare the page so that chrome-devtools-mcp's take_screenshot shows what you want: " +
-      "`game` makes the running game's frame fill the viewport, `viewport` brings back the " +
-      "editor page with the active scene's node tree (this page renders no scene viewport). " +
-      "Then call take_screenshot; no image data is returned here.",
+      "`game` makes the running game's frame fill the viewport, `scene` the scene view (the " +
+      "active 2D scene as stored, the selected node outlined), `viewport` brings back the " +
+      "editor page (node tree, scene view, game). Then call take_screenshot; no image data is " +
+      "returned here.",
     inputSchema: {
       type: "object",
-      properties: { target: { type: "string", enum: ["game", "viewport"] } },
+      properties: { target: { type: "string", enum: ["game", "viewport", "scene"] } },
       required: ["target"],
       additionalProperties: false,
     },

@@ -113,10 +113,12 @@ export class Ui {
     const { bench } = this;
     const host = bench.host;
     document.body.classList.toggle("view-game", bench.view === "game" && bench.player.playing);
+    document.body.classList.toggle("view-scene", bench.view === "scene");
     const conn = $("pix3-connection");
     conn.textContent = host.connected ? "connected" : "disconnected, retrying";
     conn.className = `pill ${host.connected ? "on" : "off"}`;
     $("pix3-tab").textContent = host.tabId;
+    $("pix3-tab").title = `this tab's id on the editor socket: ${host.tabId}`;
     const agents = $("pix3-agents");
     agents.textContent = this.agents?.agents ?? "–";
     agents.title = this.agents?.detail ?? "";
@@ -131,6 +133,7 @@ export class Ui {
     this.renderScenes();
     this.renderTree();
     this.renderNode();
+    this.renderView();
     this.renderPlay();
     this.renderCheck();
     this.renderErrors();
@@ -148,6 +151,7 @@ export class Ui {
     list.replaceChildren(...bench.scenes.map((path) => {
       const item = el("li", path === active ? "active" : "");
       item.dataset.path = path;
+      item.title = path;
       const slash = path.lastIndexOf("/");
       item.append(el("span", "dir", path.slice(0, slash + 1)), el("span", "file", path.slice(slash + 1)));
       if (bench.host.unsaved.has(path)) item.append(el("span", "badge", "unsaved"));
@@ -181,12 +185,22 @@ export class Ui {
     }
     const selected = bench.selection.primaryNodeId;
     for (const [id, row] of this.rows) row.classList.toggle("selected", id === selected);
+    if (selected !== this.shownSelection) {
+      this.shownSelection = selected;
+      const row = this.rows.get(selected);
+      // selected in the scene view: open its branch and bring its row into sight
+      for (let box = row?.parentElement; box && box.id !== "pix3-tree"; box = box.parentElement) {
+        box.classList.remove("collapsed");
+      }
+      row?.scrollIntoView({ block: "nearest" });
+    }
   }
 
   branch(node, depth) {
     const box = el("div", depth >= OPEN_LEVELS && node.children.length ? "branch collapsed" : "branch");
     const row = el("div", "row");
     row.dataset.id = node.id;
+    row.title = `${node.type} ${node.name ?? node.id} #${node.id}`;
     row.style.setProperty("--depth", String(depth));
     row.append(el("span", node.children.length ? "twisty" : "twisty leaf", ""));
     row.append(el("span", `type t-${String(node.type).replace(/[^A-Za-z0-9]/g, "")}`, node.type));
@@ -257,11 +271,23 @@ export class Ui {
     panel.replaceChildren(...parts);
   }
 
+  renderView() {
+    const { bench } = this;
+    const open = bench.open;
+    const label = $("pix3-view-scene");
+    label.textContent = open ? resPath(open.path) : "";
+    label.title = label.textContent;
+    bench.sceneView?.show(open, bench.selection.primaryNodeId);
+  }
+
   renderPlay() {
     const { bench } = this;
     const status = bench.player.status();
     const active = bench.activeScene;
-    $("pix3-play-scene").textContent = status.playing ? status.scene : active ? resPath(active) : "no scene";
+    const scene = $("pix3-play-scene");
+    scene.textContent = status.playing ? status.scene : active ? resPath(active) : "no scene";
+    scene.title = scene.textContent;
+    document.querySelector(".center").classList.toggle("playing", status.playing);
     const state = $("pix3-play-status");
     state.textContent = status.playing ? `${status.status} · ${status.playOwner === "agent" ? "agent" : "you"}` : "stopped";
     state.className = `pill ${status.playing ? (status.status === "paused" ? "warn" : "on") : "idle"}`;

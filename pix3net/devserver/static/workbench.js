@@ -3,17 +3,20 @@
 
 import { refusal } from "./bridge.js";
 import { runGame } from "./gamerun.js";
+import { NO_FILES, afterOffer, offerFiles, syncReply } from "./live.js";
 import { LOAD_WAIT_MS } from "./play.js";
 import { normalizeSpec } from "./predicates.js";
-import { resPath, shapeScene, toProjectPath } from "./scene.js";
+import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scene.js";
+import { has2D, sceneNodes } from "./scene2d.js";
 
 const NOT_OWNER =
   "The person at the editor page started this play session: wait for them to stop it, or ask " +
   "them. force does not override this.";
 
 export class Workbench {
-  constructor({ host, player, errors, onChange = () => {} }) {
+  constructor({ host, player, errors, sceneView = null, onChange = () => {} }) {
     this.host = host;
+    this.sceneView = sceneView; // the drawn view of the active scene (sceneview.js), when there is a page
     this.player = player;
     this.errors = errors;
     this.onChange = onChange;
@@ -25,6 +28,8 @@ export class Workbench {
     this.open = null; // {path, outline, version} | {path, error} for the UI
     this.running = false;
     this.listing = null; // the first read of the scene list, once started (firstList)
+    this.files = { session: null, ...NO_FILES }; // the playing game's changed files (live.js)
+    this.offers = Promise.resolve(); // offers to the game, one at a time, in the order files changed
   }
 
   // The person's choice, else scenes/main.pix3scene, else the manifest's default (project path).
@@ -57,15 +62,16 @@ export class Workbench {
     return this.scenes.includes(path);
   }
 
-  // The outline of a scene as the page holds it: an unsaved text wins over the file.
-  async readOutline(path) {
+  // The outline of a scene as the page holds it: an unsaved text wins over the file. `draw`: with
+  // what the 2D renderer draws (the scene view, `screen`).
+  async readOutline(path, { draw = false } = {}) {
     const text = this.host.unsaved.get(path);
     const response = text === undefined
-      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1`)
+      ? await fetch(`/__pix3/api/scene?path=${encodeURIComponent(path)}&saved=1${draw ? "&draw=1" : ""}`)
       : await fetch("/__pix3/api/scene", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Pix3": "1" },
-        body: JSON.stringify({ path, text, saved: true }),
+        body: JSON.stringify({ path, text, saved: true, draw }),
       });
     const body = await response.json();
     if (response.status === 404) return { error: refusal("no_scene", `"${path}" is not a scene of this project.`) };
@@ -84,7 +90,7 @@ export class Workbench {
     if (!path) {
       this.open = null;
     } else {
-      const read = await this.readOutline(path);
+      const read = await this.readOutline(path, { draw: true });
       if (path !== this.activeScene) return; // another scene was chosen meanwhile
       this.open = read.error ? { path, error: read.error.detail } : { path, outline: read.outline, version: read.version };
     }
@@ -101,18 +107,42 @@ export class Workbench {
     this.onChange();
   }
 
-  // The reply to the server's `sync` request: files changed while a game plays are stale for it.
-  applySync({ paths }) {
+  // Files that changed while a game plays: offered to it when it takes them live (filesChanged),
+  // else pending for it (docs/game-page.md, "Live edits"). Queued: one offer at a time.
+  offer(paths) {
+    this.offers = this.offers.then(() => this.offerNow(paths)).catch(() => {});
+    return this.offers;
+  }
+
+  async offerNow(paths) {
     const player = this.player;
-    if (!player.playing) return { ok: true };
-    const pending = [...new Set([...player.pendingPaths, ...paths])];
-    player.pendingPaths = pending;
-    const playing = player.session.owner;
-    if (pending.length) return { ok: false, reason: "stale", playing, pending };
-    return { ok: true, playing };
+    const session = player.session;
+    if (!session) return;
+    if (this.files.session !== session) this.files = { session, ...NO_FILES, pending: player.pendingPaths };
+    const all = [...new Set([...this.files.pending, ...paths])];
+    if (!all.length) return;
+    const offered = await offerFiles(session.snapshotProvider(), all);
+    if (player.session !== session) return; // stopped meanwhile: nothing is pending for a new one
+    this.files = { session, ...afterOffer(this.files, paths, offered) };
+    player.pendingPaths = this.files.pending;
+    this.onChange();
+  }
+
+  // The reply to the server's `sync` request: while a game plays, what it made of the changed files.
+  async applySync({ paths }) {
+    if (!this.player.playing) return { ok: true };
+    await this.offer(paths);
+    const session = this.player.session;
+    if (!session) return { ok: true };
+    if (this.files.session !== session) this.files = { session, ...NO_FILES, pending: this.player.pendingPaths };
+    const reply = syncReply(session.owner, this.files);
+    this.files = { ...this.files, taken: [], ms: null }; // the next sync says what was taken after this one
+    return reply;
   }
 
   onFiles(events) {
+    const files = events.filter((e) => e.kind !== "dir").flatMap((e) => (e.from ? [e.path, e.from] : [e.path]));
+    if (this.player.playing && files.length) this.offer([...new Set(files)]);
     if (events.some((e) => e.op !== "modify" && (e.path.endsWith(".pix3scene") || e.from?.endsWith(".pix3scene")))) {
       this.loadScenes().then(() => this.refreshOpen()).catch(() => {});
     } else if (events.some((e) => e.path === this.activeScene)) {
@@ -159,9 +189,16 @@ export class Workbench {
     const path = given ? toProjectPath(params.path) : this.activeScene;
     if (!path) return refusal("no_scene", "No active scene.");
     if (!(await this.hasScene(path))) return refusal("no_scene", `"${params.path}" is not a scene of this project.`);
-    const read = await this.readOutline(path);
+    const shown = this.sceneView && path === this.activeScene && this.view !== "game";
+    const read = await this.readOutline(path, { draw: Boolean(shown && typeof params.nodeId === "string") });
     if (read.error) return read.error;
-    return shapeScene(read.outline, params, { path: resPath(path), version: read.version, selection: this.selection });
+    const screenOf = (nodeId) => (shown ? this.sceneView.screenOf(read.outline, nodeId) : {
+      screen: null,
+      note: this.sceneView && path === this.activeScene
+        ? "No `screen`: the game fills the page now; pix3_screenshot {target:\"viewport\"} brings the scene view back."
+        : NO_SCREEN,
+    });
+    return shapeScene(read.outline, params, { path: resPath(path), version: read.version, selection: this.selection, screenOf });
   }
 
   async play(params, owner = "agent") {
@@ -235,7 +272,7 @@ export class Workbench {
     }
   }
 
-  screenshot(params) {
+  async screenshot(params) {
     if (params.target === "game") {
       if (!this.player.playing) return refusal("not_playing", "Nothing is playing; start play first, or screenshot the viewport.");
       this.setView("game");
@@ -246,10 +283,24 @@ export class Workbench {
     }
     const active = this.activeScene;
     if (!active) return refusal("no_scene", "No active scene.");
+    if (params.target === "scene") {
+      if (!this.open || this.open.path !== active) await this.refreshOpen();
+      if (this.open?.error) return refusal("error", this.open.error);
+      if (!this.sceneView || !has2D(sceneNodes(this.open.outline))) {
+        return refusal("refused", `The scene view draws 2D scenes only; ${resPath(active)} has no 2D node. Screenshot the viewport (its node tree) instead.`);
+      }
+      this.setView("scene");
+      await this.sceneView.ready();
+      return {
+        ok: true, target: "scene", next: "take_screenshot",
+        prepared: `The scene view of ${resPath(active)} (as stored, the selected node outlined) fills the page; pix3_screenshot {target:"viewport"} brings the editor back.`,
+      };
+    }
     this.setView("workbench");
+    if (this.sceneView) await this.sceneView.ready();
     return {
       ok: true, target: "viewport", next: "take_screenshot",
-      prepared: `The editor page with the node tree of ${resPath(active)} (this page renders no scene viewport).`,
+      prepared: `The editor page with the node tree and the scene view of ${resPath(active)}.`,
     };
   }
 

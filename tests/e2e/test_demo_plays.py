@@ -1,0 +1,181 @@
+"""The demo plays, end to end through real processes: `pix3 new demo` (what `just demo` makes),
+`pix3 editor --headless`, `pix3 agent-setup claude`, and chrome-devtools-mcp 1.10.1 started as the
+`.mcp.json` says. The agent plays the game and `pix3_game_run` passes on its score with a
+snapshot; `pix3 smoke --all` (reusing the editor's headless Chrome) is ok with the game's script
+run and frames drawn; an agent that changes a node property through the file API and calls
+`pix3_sync` sees the change in the running game — its snapshot and its canvas — within a second
+(docs/game-page.md, "Live edits")."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.chrome import chrome_wrapper
+from tests.support.editor import dev_pid
+from tests.support.mcp import McpClient, npx_shim
+from tests.support.pix3 import pix3_env, run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import Cleanup, wait_gone
+
+pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
+
+SCENE = "scenes/main.pix3scene"
+OLD_COLOUR, NEW_COLOUR = "#141a33", "#663311"
+LIVE_WITHIN_S = 1.0  # the issue's bound: the change shows in the running game within a second
+GAME = "document.querySelector('#pix3-game-stage iframe').contentWindow"
+
+
+@pytest.fixture
+def cleanup() -> Iterator[Cleanup]:
+    procs = Cleanup()
+    yield procs
+    procs.kill_all()
+
+
+def execute(client: McpClient, page: int, tool: str, params: dict[str, Any] | None = None) -> Any:
+    arguments: dict[str, Any] = {"pageId": page, "toolName": tool}
+    if params is not None:
+        arguments["params"] = json.dumps(params)
+    text = client.call_tool("execute_3p_developer_tool", arguments)
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
+
+
+def evaluate(client: McpClient, page: int, function: str) -> Any:
+    """chrome-devtools-mcp's evaluate_script on the page: the function's JSON value."""
+    text = client.call_tool("evaluate_script", {"pageId": page, "function": function, "waitForStableDom": False})
+    found = re.search(r"```json\n(.*)\n```", text, re.DOTALL)
+    assert found is not None, text
+    return json.loads(found.group(1))
+
+
+# The game canvas' pixel at the design point (x, y) of the 1920×1080 viewport (Y up), letterboxed.
+PIXEL = """() => {
+  const canvas = %(game)s.document.getElementById('game');
+  const w = canvas.width, h = canvas.height, s = Math.min(w / 1920, h / 1080);
+  const x = Math.round(w / 2 + %(x)s * s), y = Math.round(h / 2 - %(y)s * s);
+  const d = canvas.getContext('2d').getImageData(x, y, 1, 1).data;
+  return '#' + [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, '0')).join('');
+}"""
+
+
+def test_the_demo_plays_for_an_agent(
+    tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, cleanup: Cleanup
+) -> None:
+    assert run_pix3("new", "demo", "pix3-demo", cwd=tmp_path).returncode == 0
+    game = tmp_path / "pix3-demo"
+    wrapper, _ = chrome_wrapper(tmp_path, chromium)
+    cdp = free_port()
+    env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
+    done = run_pix3(
+        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
+    )
+    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
+    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
+    if (game / ".pix3" / "dev.json").exists():
+        cleanup.pids.append(dev_pid(game))
+    assert done.returncode == 0, done.stderr + done.stdout
+    dev = json.loads((game / ".pix3" / "dev.json").read_text())
+    assert run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env).returncode == 0
+    entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]
+    shim = npx_shim(tmp_path / "shim", node_modules)
+    mcp_env = pix3_env({"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "PIX3_HOME": str(pix3_home)})
+    client = McpClient(entry["command"], entry["args"], mcp_env, game)
+    try:
+        client.initialize()
+        pages = client.call_tool("list_pages", {})
+        match = re.search(r"^(\d+): .*" + re.escape(dev["editorUrl"]), pages, re.MULTILINE)
+        assert match is not None, pages
+        page = int(match.group(1))
+        client.call_tool("select_page", {"pageId": page})
+        client.call_tool("list_3p_developer_tools", {"pageId": page})
+
+        # Play: the game runs and scores by itself; the run passes on the score, with a snapshot
+        started = execute(client, page, "pix3_play", {"action": "start"})
+        assert (started["ok"], started["loaded"], started["playOwner"]) == (True, True, "agent"), started
+        run = execute(
+            client,
+            page,
+            "pix3_game_run",
+            {"until": [{"kind": "gameStateChanged", "path": "score", "by": 1}], "fail": [{"kind": "newErrors"}],
+             "maxWallMs": 20000, "pauseOnOutcome": False},
+        )  # fmt: skip
+        assert run["verdict"].startswith("PASS until[0] gameStateChanged score by +1"), run["verdict"]
+        snapshot = run["game"]["snapshot"]
+        assert run["game"]["provider"] == "pix3-demo" and snapshot["score"] >= 1
+        assert set(snapshot["nodes"]) >= {"ship", "coin", "score", "background"}
+        assert snapshot["nodes"]["score"]["label"] == f"SCORE {snapshot['score']}"
+        assert run["metrics"]["frames"] > 10 and run["newErrors"] == []
+
+        # pix3 smoke --all, beside the editor (its headless Chrome reused): the game runs clean
+        smoked = run_pix3("smoke", "--all", "--json", cwd=game, env=env, timeout=120)
+        report = json.loads(smoked.stdout)
+        assert (smoked.returncode, report["ok"]) == (0, True), smoked.stdout + smoked.stderr
+        (scene_run,) = report["runs"]
+        assert scene_run["scene"] == SCENE and scene_run["errors"] == [] and scene_run["warnings"] == []
+        notes = " ".join(scene_run["notes"])
+        judged = re.search(
+            r"The game page: 1 of 1 entry script ran, (\d+) frames drawn in (\d+) animation frames", notes
+        )
+        assert judged is not None, notes  # the one judge's words: the script ran, the game drew
+        assert int(judged.group(1)) == scene_run["frames"] >= 60 and int(judged.group(2)) == 120, notes
+        assert scene_run["game"]["snapshot"]["frame"] == scene_run["frames"]  # the game counted what it drew
+        assert "the running Chrome owner on port" in notes, notes  # the editor's headless Chrome, reused
+
+        # a live edit: the agent writes the background's colour through the file API, then syncs
+        assert evaluate(client, page, PIXEL % {"game": GAME, "x": 0, "y": 0}) == OLD_COLOUR
+        writer = execute(client, page, "pix3_status")["writerId"]
+        text = (game / SCENE).read_text()
+        assert text.count(f'color: "{OLD_COLOUR}"') == 1
+        changed = text.replace(f'color: "{OLD_COLOUR}"', f'color: "{NEW_COLOUR}"').encode()
+        with httpx.Client(base_url=dev["url"]) as files:  # a client made before the clock starts
+            started_at = time.monotonic()
+            put = files.put(
+                "__pix3/api/file",
+                params={"path": SCENE},
+                content=changed,
+                headers={"X-Pix3": "1", "X-Pix3-Writer": writer, "If-Match": hashlib.sha256(text.encode()).hexdigest()},
+            )
+            synced = execute(client, page, "pix3_sync", {"expect": {SCENE: put.json()["sha256"]}})
+            elapsed = time.monotonic() - started_at
+        assert put.status_code == 200, put.text
+        # when pix3_sync answers ok, the running game has taken the change: its state and its pixels
+        assert synced["ok"] is True and SCENE in synced["game"]["applied"], synced
+        assert (
+            evaluate(client, page, f"() => {GAME}.__PIX3_GAME_DEBUG__.snapshot().nodes.background.color") == NEW_COLOUR
+        )
+        assert evaluate(client, page, PIXEL % {"game": GAME, "x": 0, "y": 0}) == NEW_COLOUR
+        print(f"live edit: PUT + pix3_sync {elapsed * 1000:.0f} ms, the game's reload {synced['game']['ms']} ms")
+        assert elapsed < LIVE_WITHIN_S, f"PUT + pix3_sync took {elapsed:.2f} s ({synced['game']['ms']} ms in the game)"
+        after = execute(client, page, "pix3_game_run", {"until": [{"kind": "frames", "n": 30}]})
+        assert after["verdict"].startswith("PASS") and after["game"]["snapshot"]["reloads"] == 1
+        assert after["game"]["snapshot"]["score"] >= snapshot["score"]  # the game went on, its state kept
+
+        # a change the game cannot take live: its own script. The sync says so; a restart takes it
+        (game / "src" / "game.js").write_text((game / "src" / "game.js").read_text() + "\n// touched\n")
+        stale = execute(client, page, "pix3_sync", {})
+        assert (stale["ok"], stale["reason"], stale["playing"], stale["pending"]) == (
+            False, "stale", "agent", ["src/game.js"],
+        ), stale  # fmt: skip
+        assert execute(client, page, "pix3_play", {"action": "restart"})["ok"] is True
+        assert execute(client, page, "pix3_sync", {})["ok"] is True
+        assert execute(client, page, "pix3_play", {"action": "stop"})["ok"] is True
+        assert execute(client, page, "pix3_errors")["count"] == 0
+    finally:
+        client.close()
+
+    chrome_pid = record["chromePid"]
+    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
+    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
+    pid = dev_pid(game)
+    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
+    assert wait_gone(pid)
