@@ -14,7 +14,6 @@ BASE = "/"
 PREFIX = BASE + "__pix3"
 
 
-NOT_FOUND = Refusal(404, "not_found", "Not found.")
 FORBIDDEN_HOST = Refusal(403, "forbidden_host", "Forbidden host.")
 FORBIDDEN_REMOTE = Refusal(
     403,

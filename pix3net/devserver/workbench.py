@@ -24,11 +24,11 @@ import trio
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.answers import json_response
+from pix3net.devserver.answers import error_response, json_response
 from pix3net.devserver.bodies import read_json
-from pix3net.devserver.errors import ApiError, Refusal
+from pix3net.devserver.errors import NOT_FOUND, ApiError, Refusal
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
-from pix3net.devserver.guard import NOT_FOUND, PREFIX
+from pix3net.devserver.guard import PREFIX
 
 SCENE_SUFFIX = ".pix3scene"
 MAIN_SCENE = "scenes/main.pix3scene"  # where the starters put the game; the page opens it first
@@ -131,7 +131,7 @@ def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = No
     async def _asset(name: str) -> Response:
         found = assets.get(name)
         if found is None:
-            return json_response(NOT_FOUND.status, NOT_FOUND.body())
+            return error_response(NOT_FOUND)
         data, kind, etag = found
         headers = {"Content-Type": kind, "Cache-Control": "no-cache", "ETag": etag}
         if request.headers.get("If-None-Match") == etag:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.errors import ApiError, link_refused
 from pix3net.devserver.mediatypes import content_type
 from pix3net.pids import pid_alive
 from pix3tools.core.private import Folder, Refused, private_folder
@@ -28,7 +28,7 @@ from pix3tools.core.walk import sort_paths  # not pix3tools.project: its scene m
 
 from ._changeset import recover
 from ._conditions import check_preconditions
-from ._errors import link_refused, not_found
+from ._errors import not_found
 from ._fsutil import (
     fsync_parent,
     makedirs_nofollow,
