@@ -12,16 +12,22 @@ from typing import Protocol
 
 import trio
 
-from pix3net.devserver.app import Context, create_app
-from pix3net.devserver.barrier import Barrier
+from pix3net.devserver.app import (
+    Barrier,
+    Context,
+    Frame,
+    Hub,
+    create_app,
+    gate_page,
+    host_page,
+    register_workbench_routes,
+    version_gate,
+)
 from pix3net.devserver.files import FileStore, parse_wire_path, register_file_routes
 from pix3net.devserver.front.dispatch import Dispatch
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.proxy import ViteProxy
 from pix3net.devserver.front.vite import Vite
-from pix3net.devserver.page import gate_page, host_page, version_gate
-from pix3net.devserver.tabs import Frame, Hub
-from pix3net.devserver.workbench import register_workbench_routes
 from pix3tools.core import pix3_home
 from pix3tools.core.nodemodules import find_installed
 

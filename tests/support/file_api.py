@@ -25,9 +25,8 @@ from hypercorn.trio import serve
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.answers import answer_errors
-from pix3net.devserver.bodies import pace_bodies
 from pix3net.devserver.files import ApiError, FileStore, register_file_routes
+from pix3net.devserver.http import answer_errors, pace_bodies
 
 
 @dataclass

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devserver.mediatypes import COMPILED_SOURCE, CONTENT_TYPES, content_type
+from pix3net.devserver.http import COMPILED_SOURCE, CONTENT_TYPES, content_type
 
 
 @pytest.mark.parametrize("name", ["main.ts", "src/Game.TSX", "a.mts", "a.cts", "view.jsx", "types.d.ts"])

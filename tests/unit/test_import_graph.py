@@ -65,13 +65,21 @@ def edges() -> list[Edge]:
 
 def subpackage(module: str) -> str:
     """The graph's node: ``pix3tools.kit`` for ``pix3tools.kit._install``; a package's own
-    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``)."""
-    return ".".join(module.split(".")[:2])
+    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``).
+    One level deeper, a subpackage's own subpackages are nodes too (``pix3net.devserver.files``
+    for ``pix3net.devserver.files._core``), so a cycle between them is seen; the subpackage's
+    other modules stay its node (``pix3net.devserver`` for ``pix3net.devserver.wiring``)."""
+    parts = module.split(".")
+    if len(parts) > 3 and (REPO.joinpath(*parts[:3]) / "__init__.py").is_file():
+        return ".".join(parts[:3])
+    if len(parts) == 3 and (REPO.joinpath(*parts) / "__init__.py").is_file():
+        return module
+    return ".".join(parts[:2])
 
 
 def _private_inside(module: str) -> bool:
-    """A private module inside a subpackage (``pix3tools.kit._install``)."""
-    return any(part.startswith("_") for part in module.split(".")[2:])
+    """A private module inside a node (``pix3tools.kit._install``, ``pix3net.devserver.files._core``)."""
+    return any(part.startswith("_") for part in module.split(".")[len(subpackage(module).split(".")) :])
 
 
 def _private_anywhere(module: str) -> bool:
@@ -171,7 +179,20 @@ def test_the_checks_can_fail() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
     assert _private_inside("pix3tools.kit._install") and not _private_inside("pix3tools._js")
     assert _private_anywhere("pix3tools._js") and not _private_anywhere("pix3tools.core.argv")
-    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver"
+    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver.files"
+    assert subpackage("pix3net.devserver.files") == "pix3net.devserver.files"
+    assert subpackage("pix3net.devserver.wiring") == "pix3net.devserver"
+    assert _private_inside("pix3net.devserver.files._core") and not _private_inside("pix3net.devserver.files")
+
+
+def test_the_subpackages_one_level_deeper_are_nodes() -> None:
+    """The dev server's rooms are nodes of their own: the shared leaves point at none of the
+    others, and the file API never reaches back into the app or the dev server around it."""
+    nodes = graph()
+    rooms = {"pix3net.devserver." + room for room in ("app", "files", "front", "http")}
+    assert rooms <= set(nodes)
+    assert not nodes["pix3net.devserver.http"] & (rooms | {"pix3net.devserver"})
+    assert not nodes["pix3net.devserver.files"] & {"pix3net.devserver", "pix3net.devserver.app"}
 
 
 if __name__ == "__main__":

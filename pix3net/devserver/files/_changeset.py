@@ -20,7 +20,7 @@ import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 from pix3tools.core.private import Folder, Refused, private_folder
 
 from ._conditions import check_preconditions

@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pix3net.devserver.errors import ApiError, link_refused
-from pix3net.devserver.mediatypes import content_type
+from pix3net.devserver.http import ApiError, content_type, link_refused
 from pix3net.pids import pid_alive
 from pix3tools.core.private import Folder, Refused, private_folder
 from pix3tools.core.walk import sort_paths  # not pix3tools.project: its scene model is not needed here

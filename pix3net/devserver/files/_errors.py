@@ -1,9 +1,9 @@
 """The file API's own refusals that more than one of its modules raises (the error type, and the
-refusals every route may answer, are the dev server's: `pix3net.devserver.errors`)."""
+refusals every route may answer, are the dev server's: `pix3net.devserver.http`)."""
 
 from __future__ import annotations
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 
 
 def closed_error() -> ApiError:

@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from pix3net.devserver.errors import INTERNAL, ApiError
+from pix3net.devserver.http import INTERNAL, ApiError
 
 MAX_IDS = 2000  # mutation-id memory
 

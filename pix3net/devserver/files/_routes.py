@@ -2,7 +2,7 @@
 
 The guard (Host, peer, `X-Pix3`, Origin, `.pix3` filter) runs before these in the app's
 `before_request`, and what a route raises is answered by the app's one error handler
-(`answers.answer_errors`); here: body limits, parsing, exact statuses, bodies and headers.
+(`devserver.http.answer_errors`); here: body limits, parsing, exact statuses, bodies and headers.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ import quart
 import trio
 from quart import Response, request
 
-from pix3net.devserver.answers import json_response
-from pix3net.devserver.bodies import BodyChunks, drain, read_json
-from pix3net.devserver.errors import NOT_FOUND, ApiError
-from pix3net.devserver.mediatypes import content_type
+from pix3net.devserver.http import NOT_FOUND, ApiError, BodyChunks, content_type, drain, json_response, read_json
 
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from pix3net.devserver.errors import INTERNAL, ApiError, api_error_of
+from pix3net.devserver.http import INTERNAL, ApiError, api_error_of
 from pix3tools.core.private import Refused
 
 from ._changeset import ChangeEntry, fingerprint, run_changeset
@@ -137,7 +137,7 @@ class FileStore:
             return 200, await op()
 
         def on_error(exc: BaseException) -> Outcome:
-            # The app's one answer (`answers.answer_errors`), kept here as the outcome a retry
+            # The app's one answer (`devserver.http.answer_errors`), kept here as the outcome a retry
             # with the same X-Mutation-Id replays.
             answer = api_error_of(exc, self.root)
             if answer is None:

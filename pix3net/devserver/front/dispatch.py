@@ -14,13 +14,12 @@ from pathlib import Path
 
 import trio
 
-from pix3net.devserver import guard
-from pix3net.devserver.answers import JSON_TYPE, json_bytes, send_error
-from pix3net.devserver.errors import NOT_FOUND, Refusal
+from pix3net.devserver.app import FORBIDDEN_HOST
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.plainfiles import serve_static
 from pix3net.devserver.front.proxy import Receive, Scope, Send, ViteProxy
+from pix3net.devserver.http import JSON_TYPE, NOT_FOUND, Refusal, json_bytes, send_error
 
 Asgi = Callable[..., Awaitable[None]]
 
@@ -41,7 +40,7 @@ class Dispatch:
             return
         hosts = [value.decode("latin-1") for name, value in scope["headers"] if name.lower() == b"host"]
         if not self._door.host_ok(hosts):
-            await _refuse(guard.FORBIDDEN_HOST, kind, receive, send)
+            await _refuse(FORBIDDEN_HOST, kind, receive, send)
             return
         raw = scope.get("raw_path") or scope["path"].encode()
         route = targets.route_of(raw.split(b"?", 1)[0])

@@ -18,7 +18,7 @@ import h11
 import trio
 import trio_websocket
 
-from pix3net.devserver.answers import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_error
+from pix3net.devserver.http import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_error
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]

@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pix3net.devserver.answers import VITE_CLOSED, VITE_REFUSED, error_bytes
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.httphead import (
@@ -34,6 +33,7 @@ from pix3net.devserver.front.httphead import (
     parse_response,
     path_of,
 )
+from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
 
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too

@@ -2,7 +2,7 @@
 
 Every `/__pix3` JSON reply is compact UTF-8 with `Content-Type: application/json; charset=utf-8`
 and `Cache-Control: no-store` (docs/devserver.md); errors are `{"error": code, "message": text,
-…extra}` (`errors.py`). The same bytes are sent from Quart routes (`json_response`,
+…extra}` (`_errors.py`). The same bytes are sent from Quart routes (`json_response`,
 `error_response`) and from raw ASGI code in front of the app (`send_json`, `send_error`). What an
 exception a route did not catch answers is decided once, for every route of the app, by the
 handlers :func:`answer_errors` installs.
@@ -19,7 +19,7 @@ from typing import Any
 import quart
 from quart import Response, request
 
-from pix3net.devserver.errors import INTERNAL, NOT_FOUND, ApiError, Refusal, api_error_of
+from ._errors import INTERNAL, NOT_FOUND, ApiError, Refusal, api_error_of
 
 JSON_TYPE = "application/json; charset=utf-8"
 SendAsgi = Callable[[dict[str, Any]], Awaitable[None]]
@@ -82,7 +82,7 @@ def error_bytes(error: ApiError | Refusal) -> bytes:
 
 def answer_errors(app: quart.Quart, root: str, log: logging.Logger) -> None:
     """Install on ``app`` the one answer to what a route raises: its `ApiError`, a link refused or
-    a full disk (`errors.api_error_of`), 404 `not_found` for an unknown route or method, else 500
+    a full disk (`api_error_of`), 404 `not_found` for an unknown route or method, else 500
     `internal` (logged with where it happened)."""
 
     @app.errorhandler(404)

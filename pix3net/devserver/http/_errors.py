@@ -2,7 +2,7 @@
 
 `Refusal` is the value pure checks return (and the constants below); `ApiError` is the exception
 routes raise. Either becomes `{"error": code, "message": text, …extra}` with its status, written
-one way (`answers.py`). :func:`api_error_of` says what any other exception answers: a link where
+one way (`_answers.py`). :func:`api_error_of` says what any other exception answers: a link where
 a `.pix3` folder should be (409), a full disk (507), else nothing (the caller answers 500
 `internal` and logs it).
 """

@@ -24,11 +24,10 @@ import trio
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.answers import error_response, json_response
-from pix3net.devserver.bodies import read_json
-from pix3net.devserver.errors import NOT_FOUND, ApiError, Refusal
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
-from pix3net.devserver.guard import PREFIX
+from pix3net.devserver.http import NOT_FOUND, ApiError, Refusal, error_response, json_response, read_json
+
+from ._guard import PREFIX
 
 SCENE_SUFFIX = ".pix3scene"
 MAIN_SCENE = "scenes/main.pix3scene"  # where the starters put the game; the page opens it first

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from pix3net.devserver.errors import Refusal
+from pix3net.devserver.http import Refusal
 from pix3net.hosts import host_allowed
 
 BASE = "/"

@@ -16,13 +16,21 @@ import trio
 from quart import Response, request, websocket
 from quart_trio import QuartTrio
 
-from pix3net.devserver import guard
-from pix3net.devserver.answers import answer_errors, error_response, json_response
-from pix3net.devserver.barrier import Barrier, parse_expect, parse_timeout
-from pix3net.devserver.bodies import drain, pace_bodies, read_json
-from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
-from pix3net.devserver.errors import NOT_FOUND, Refusal
-from pix3net.devserver.tabs import TAB_ID_RE, Frame, Hub
+from pix3net.devserver.http import (
+    NOT_FOUND,
+    Refusal,
+    answer_errors,
+    drain,
+    error_response,
+    json_response,
+    pace_bodies,
+    read_json,
+)
+
+from . import _guard as guard
+from ._barrier import Barrier, parse_expect, parse_timeout
+from ._checks import BAD_CHECK, check_options, run_checks
+from ._tabs import TAB_ID_RE, Frame, Hub
 
 P = guard.PREFIX
 BAD_WRITER = Refusal(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
