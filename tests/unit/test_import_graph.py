@@ -159,6 +159,18 @@ def test_no_cycle_between_subpackages() -> None:
     assert _cycles(graph()) == []
 
 
+def test_no_cycle_between_modules() -> None:
+    """Inside a subpackage too, no two modules import each other, even for a type only: the
+    names both need live in a module of their own (`scene._scalars`) or as the protocol of
+    what one uses of the other (`files._changeset.ChangesetCore`, `files._watch.WatchedStore`)."""
+    modules: dict[str, set[str]] = defaultdict(set)
+    for edge in filter(_ours, edges()):
+        modules[edge.source]
+        if edge.source != edge.target:
+            modules[edge.source].add(edge.target)
+    assert _cycles(modules) == []
+
+
 def test_the_core_is_stdlib_only_and_the_file_tools_never_load_the_network() -> None:
     stdlib = sys.stdlib_module_names
     core = [

@@ -121,6 +121,11 @@ class FileStore:
         async with self.mutex:
             return await self._thread(fn, *args)
 
+    async def under_mutex(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` in a thread on the write mutex, even once closed (the watcher checks)."""
+        async with self.mutex:
+            await self._thread(fn)
+
     async def unlocked(self, fn: Callable[..., T], *args: Any) -> T:
         self._check_open()
         return await self._thread(fn, *args)
