@@ -2,7 +2,7 @@
 
 ``accept(2)`` failing with EMFILE and its kin means "no resources right now", not "the listener
 is broken": the loop waits (50 ms, doubling to 1 s) and tries again, and the daemon keeps serving
-the connections it has (docs/reliability.md, "Limits"). Each daemon says so in its own words, once
+the connections it has (docs/devserver.md, "Limits"). Each daemon says so in its own words, once
 per episode. Trio only; the CDP proxy's listener and the dev server's front door use it.
 """
 

@@ -1,7 +1,8 @@
 """The two default ports, each defined once: the usage texts print them, the commands use them.
 
 Standard library only (nothing imported at all): `pix3 editor`, `pix3 agent-setup`, the CDP proxy's
-client side and the dev server's binder all read them from here (docs/cli.md, "Ports").
+client side and the dev server's binder all read them from here (docs/devserver.md, "Running it";
+docs/cdp-proxy.md).
 """
 
 from __future__ import annotations
