@@ -2,14 +2,17 @@
 
 Every ``import`` in ``pix3tools`` and ``pix3net`` counts, also the ones inside functions and under
 ``TYPE_CHECKING``: a lazy import may keep start-up fast, never hide an edge. Run as a script
-(``python -m tests.unit.test_import_graph``) to print the graph between subpackages.
+(``python -m tests.unit.test_import_graph``) to print the graph between subpackages, as
+docs/architecture.md must show it.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
+import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,6 +210,64 @@ def test_the_subpackages_one_level_deeper_are_nodes() -> None:
     assert not nodes["pix3net.devserver.files"] & {"pix3net.devserver", "pix3net.devserver.app"}
 
 
+# The distribution that provides an import name, where the two are spelled differently.
+DISTRIBUTIONS = {"trio_websocket": "trio-websocket", "quart_trio": "quart-trio", "ruamel": "ruamel.yaml"}
+
+
+def declared() -> set[str]:
+    """The distributions pyproject.toml's ``dependencies`` name (versions and markers dropped)."""
+    table = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return {re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0].lower() for line in table["project"]["dependencies"]}
+
+
+def test_every_library_imported_is_declared() -> None:
+    """A library the code imports directly is a dependency of ours, even when another one brings it
+    (h11 and wsproto were imported for a while and declared nowhere)."""
+    imported = {e.target.split(".")[0] for e in edges()} - set(sys.stdlib_module_names) - set(PACKAGES)
+    assert (
+        imported
+        and sorted(
+            DISTRIBUTIONS.get(name, name) for name in imported if DISTRIBUTIONS.get(name, name) not in declared()
+        )
+        == []
+    )
+
+
+EVERYONE_MAY_USE = "pix3tools.core"  # not drawn: every node may use it
+DOC = REPO / "docs" / "architecture.md"
+FENCE = "```imports"
+
+
+def drawn() -> list[str]:
+    """The graph as docs/architecture.md draws it: one line per node, ``node -> what it imports``
+    (a leaf alone), every node of both packages, ``pix3tools.core`` left out of the targets."""
+    nodes = graph()
+    names = {subpackage(module) for module in _modules()} | set(nodes)
+    lines = []
+    for node in sorted(names):
+        targets = sorted(nodes.get(node, set()) - {EVERYONE_MAY_USE})
+        lines.append(f"{node} -> {', '.join(targets)}" if targets else node)
+    return lines
+
+
+def documented(text: str) -> list[str]:
+    """The lines of the one ```` ```imports ```` block of ``text``."""
+    start = text.index(FENCE + "\n") + len(FENCE) + 1
+    return text[start : text.index("```", start)].splitlines()
+
+
+def test_the_documented_graph_is_the_code_s() -> None:
+    """docs/architecture.md's graph is derived from the imports; when it differs, print the
+    new one (``python -m tests.unit.test_import_graph``) and paste it there."""
+    assert documented(DOC.read_text(encoding="utf-8")) == drawn()
+
+
+def test_the_drawn_graph_can_fail() -> None:
+    text = f"intro\n{FENCE}\na -> b\nc\n```\nafter ```x```\n"
+    assert documented(text) == ["a -> b", "c"]
+    assert "pix3net.cli -> pix3net.sync" in drawn()  # an edge the code has
+    assert all(EVERYONE_MAY_USE not in line.partition(" -> ")[2] for line in drawn())
+
+
 if __name__ == "__main__":
-    for node, targets in sorted(graph().items()):
-        print(f"{node} -> {', '.join(sorted(targets)) or '(nothing of ours)'}")
+    print(FENCE, *drawn(), "```", sep="\n")
