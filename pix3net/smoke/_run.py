@@ -77,7 +77,7 @@ def page_script(frames: int) -> str:
     """The probe and the rules, read once, and smoke's installer for ``frames`` frames."""
     global _judge_source
     if _judge_source is None:
-        folder = resources.files("pix3net.devserver").joinpath("static")
+        folder = resources.files("pix3net.devserver").joinpath("page")
         _judge_source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in JUDGE_FILES)
     installer = INSTALLER.replace("__BINDING__", BINDING).replace("__FRAMES__", str(frames))
     return _judge_source + installer.replace("__SOURCE_URL__", PAGE_SCRIPT_URL)

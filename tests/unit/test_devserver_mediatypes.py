@@ -51,7 +51,7 @@ def test_known_and_unknown_extensions(name: str, kind: str) -> None:
 
 def test_the_judge_and_the_server_agree_on_what_needs_compiling() -> None:
     """The shared rules (judge.js) call a refused script TypeScript by these same suffixes."""
-    rules = (Path(__file__).parents[2] / "pix3net/devserver/static/judge.js").read_text()
+    rules = (Path(__file__).parents[2] / "pix3net/devserver/page/judge.js").read_text()
     found = re.search(r"const COMPILED_SOURCE = \[([^\]]*)\];", rules)
     assert found is not None
     assert {ext.strip().strip('"').lstrip(".") for ext in found[1].split(",")} == COMPILED_SOURCE

@@ -1,7 +1,7 @@
 """The editor page's own routes (ours, beyond the reference contract): its script modules and the
 scene structure it shapes into `pix3_scene` answers (docs/bridge.md, docs/devserver.md).
 
-- ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/static``).
+- ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/page``).
 - ``GET /__pix3/api/scenes``: ``{"scenes": [project paths], "defaultScene": path | null}``.
 - ``GET /__pix3/api/scene?path=<wire>[&saved=1][&draw=1]``: the scene's outline, exactly what
   `pix3 tree <scene> --json` prints; ``saved=1`` adds each node's mapping as the file has it
@@ -43,7 +43,7 @@ BAD_DRAW = Refusal(400, "bad_request", "`draw` must be a boolean.")
 
 def page_assets() -> dict[str, tuple[bytes, str, str]]:
     """Every servable file of the page: name → (bytes, content type, ETag), read once."""
-    folder = resources.files("pix3net.devserver") / "static"
+    folder = resources.files("pix3net.devserver") / "page"
     assets: dict[str, tuple[bytes, str, str]] = {}
     for entry in folder.iterdir():
         match = _ASSET.match(entry.name)
