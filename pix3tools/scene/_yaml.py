@@ -110,12 +110,10 @@ def _libyaml() -> tuple[Any, Any, Any, Any] | None:
     return c_parser, events, MarkedYAMLError, YAMLError
 
 
-def _libyaml_events(text: str) -> Iterator[Event] | None:
-    libyaml = _libyaml()
-    if libyaml is None:
-        return None
-    CParser, events, MarkedYAMLError, YAMLError = libyaml
-    kinds: dict[type, str] = {
+def _event_kinds(events: Any) -> dict[type, str]:
+    """The event classes of ``events`` (libyaml's binding's or ruamel's own module) by the kind
+    our readers name them."""
+    return {
         events.ScalarEvent: "scalar",
         events.MappingStartEvent: "map",
         events.SequenceStartEvent: "seq",
@@ -124,6 +122,14 @@ def _libyaml_events(text: str) -> Iterator[Event] | None:
         events.AliasEvent: "alias",
         events.DocumentStartEvent: "doc",
     }
+
+
+def _libyaml_events(text: str) -> Iterator[Event] | None:
+    libyaml = _libyaml()
+    if libyaml is None:
+        return None
+    CParser, events, MarkedYAMLError, YAMLError = libyaml
+    kinds = _event_kinds(events)
 
     def gen() -> Iterator[Event]:
         parser = CParser(text)
@@ -164,15 +170,7 @@ def _ruamel_events(text: str) -> Iterator[Event]:
     from ruamel.yaml import YAML, events
     from ruamel.yaml.error import MarkedYAMLError
 
-    kinds: dict[type, str] = {
-        events.ScalarEvent: "scalar",
-        events.MappingStartEvent: "map",
-        events.SequenceStartEvent: "seq",
-        events.MappingEndEvent: "end",
-        events.SequenceEndEvent: "end",
-        events.AliasEvent: "alias",
-        events.DocumentStartEvent: "doc",
-    }
+    kinds = _event_kinds(events)
     loader = YAML(typ="safe", pure=True)
     try:
         for event in loader.parse(text):
