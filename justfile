@@ -19,9 +19,12 @@ setup:
     # pi and the Node 22 it needs, apart from the other clients (the `node` package puts its own `node` in .bin).
     if [ ! -d tests/pi/node_modules ] || [ tests/pi/package-lock.json -nt tests/pi/node_modules/.package-lock.json ]; then (cd tests/pi && npm ci --no-audit --no-fund --loglevel=error); fi
 
-# The whole suite: unit, integration (fake Chrome, real hypercorn) and e2e (real Chromium, real clients).
+# The whole suite: unit, integration (fake Chrome, real hypercorn) and e2e (real Chromium, real clients),
+# in 3 pytest-xdist workers (a file stays on one worker: its module fixtures start once). Most tests
+# wait on Chrome, Vite, tsc or a child process, so 3 workers fill 2 cores. With arguments (a part of
+# the suite), one process unless they say otherwise (`just test -n 3 tests/e2e`).
 test *ARGS: setup
-    {{python}} -m pytest {{ARGS}}
+    {{python}} -m pytest {{ if ARGS == "" { "-n 3 --dist loadfile" } else { "" } }} {{ARGS}}
 
 # ruff and mypy --strict (setup installs both; run through the interpreter, so no PATH shim is needed).
 lint: setup

@@ -35,8 +35,18 @@ CREATE_CONTEXT = "Target.createBrowserContext"
 DISPOSE_CONTEXT = "Target.disposeBrowserContext"
 CLOSE_TARGET = "Target.closeTarget"
 BROWSER_CLOSE = "Browser.close"
-# The old, unflattened way to talk to a target: a whole message wrapped in this one.
+# The old, unflattened way to talk to a target: a whole message wrapped in this one. The proxy
+# never passes it: what it wraps would reach Chrome unread (a page session has the Browser domain,
+# so a wrapped `Browser.close` ended Chrome for every client).
 SEND_TO_TARGET = "Target.sendMessageToTarget"
+# Gives a page's own scripts a protocol session (`window.cdp`) that never passes the proxy.
+EXPOSE_PROTOCOL = "Target.exposeDevToolsProtocol"
+NAVIGATE = "Page.navigate"
+# Chrome's debugging pages (chrome://inducebrowsercrashforrealz, chrome://quit, chrome://hang …)
+# act when navigated to "from the address bar": measured on Chromium here, the first ended the
+# browser. `about:` names of them did nothing, so only this scheme is refused.
+DEBUG_SCHEME = "chrome"
+VIEW_SOURCE = "view-source"
 # The methods the router looks at twice; every other message is relayed without a second look.
 WATCHED = frozenset(
     {
@@ -50,10 +60,27 @@ WATCHED = frozenset(
         "Page.close",
         "Page.crash",
         SEND_TO_TARGET,
+        EXPOSE_PROTOCOL,
+        NAVIGATE,
     }
 )
-# Methods that need the message's params (parsed again: they are small and rare).
-NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET, SEND_TO_TARGET})
+# Methods that need the message's params (parsed again: they are small).
+NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET, CREATE_TARGET, NAVIGATE})
+
+
+def url_scheme(url: str) -> str:
+    """The scheme Chrome reads in ``url``, lowercased, under any ``view-source:`` prefixes: leading
+    and trailing spaces and control characters go, tabs and newlines inside are dropped (the URL
+    standard's first steps). "" when there is none."""
+    text = "".join(c for c in url.strip("".join(map(chr, range(33)))) if c not in "\t\n\r")
+    while True:
+        scheme, colon, rest = text.partition(":")
+        scheme = scheme.lower()
+        if not colon or not scheme.isascii() or not scheme[:1].isalpha():
+            return ""
+        if scheme != VIEW_SOURCE:
+            return scheme
+        text = rest
 
 
 def connect_options(target: str) -> tuple[bool, str | None]:
@@ -93,7 +120,8 @@ class Owners:
         self.context_owner: dict[str, int] = {}
         self.editor: str | None = None
         self.editor_tab: str | None = None  # the `tab` target holding the editor page, once seen
-        self.tabs: set[str] = set()  # targets clients' sessions were told are of type `tab`
+        self.tabs: set[str] = set()  # targets Chrome reported (or clients' sessions were told) are of type `tab`
+        self.tab_page: dict[str, str] = {}  # tab → the page a client's session saw attached below it
         self.editor_url = ""
         self.page_urls: dict[str, str] = {}  # page targets Chrome reported → their URL
         self.reported = False  # Chrome has reported the targets it had when the proxy started
@@ -120,15 +148,30 @@ class Owners:
             return f"{method} is refused: the browser belongs to pix3 and other clients share it ({STOP_HINT})"
         if method in ("Page.close", "Page.crash") and session_target is not None and session_target == self.editor:
             return f"{method} is refused: this session is attached to the pix3 editor tab, which clients share ({STOP_HINT})"
-        if method == SEND_TO_TARGET and session_target is not None and session_target == self.editor:
-            # What it wraps is not read: a flat session (attachToTarget flatten: true) is checked.
+        if method == SEND_TO_TARGET:
             return (
-                f"{method} is refused on the pix3 editor tab: attach with flatten: true and send the"
-                " command on that session"
+                f"{method} is refused: the proxy does not pass wrapped commands; attach with flatten: true"
+                " and send the command on that session"
             )
-        target = params.get("targetId") if method == CLOSE_TARGET else None
-        if target is not None and target in (self.editor, self.editor_tab):
+        if method == EXPOSE_PROTOCOL:
+            return f"{method} is refused: it gives a page's scripts a protocol session that bypasses the proxy"
+        if method in (NAVIGATE, CREATE_TARGET):
+            url = params.get("url")
+            if isinstance(url, str) and url_scheme(url) == DEBUG_SCHEME:
+                return (
+                    f"{method} is refused: chrome: URLs include Chrome's debugging pages, which crash or hang"
+                    " the browser other clients share"
+                )
+        given = params.get("targetId") if method == CLOSE_TARGET else None
+        target = given if isinstance(given, str) else None
+        holds_editor = target is not None and self.editor is not None and self.tab_page.get(target) == self.editor
+        if target is not None and (target in (self.editor, self.editor_tab) or holds_editor):
             return f"{method} is refused: {target} is the pix3 editor tab, which clients share ({STOP_HINT})"
+        if target is not None and target in self.tabs and target not in self.tab_page:
+            return (
+                f"{method} is refused: {target} is a tab target and the proxy has not seen which page it holds"
+                " (it may be the pix3 editor tab): close the page target instead"
+            )
         if method == DISPOSE_CONTEXT:
             context = params.get("browserContextId")
             if not isinstance(context, str) or self.context_owner.get(context) != client:
@@ -189,6 +232,8 @@ class Owners:
     # -- what Chrome reports (the proxy's own target discovery) ------------------------------------
     def target_created(self, info: dict[str, Any]) -> None:
         target = info.get("targetId")
+        if isinstance(target, str) and info.get("type") == "tab":
+            self.tabs.add(target)
         if not isinstance(target, str) or info.get("type") != "page":
             return
         url = info.get("url")
@@ -216,6 +261,7 @@ class Owners:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)
         self.tabs.discard(target)
+        self.tab_page.pop(target, None)
         client = self.target_owner.pop(target, None)
         if client is not None and client in self.holdings:
             self.holdings[client].targets.discard(target)

@@ -32,7 +32,6 @@ from pix3net.cdp._owners import (
     GRACE_SECONDS,
     NEEDS_PARAMS,
     REFUSED,
-    SEND_TO_TARGET,
     WATCHED,
     Owners,
 )
@@ -290,9 +289,6 @@ class Router:
         method = request.method
         params = _params(text) if method in NEEDS_PARAMS else {}
         on = self._session_target.get(session)
-        if method == SEND_TO_TARGET:  # the target it writes to, not the session it is sent on
-            inner = params.get("sessionId")
-            on = self._session_target.get(inner) if isinstance(inner, str) else params.get("targetId")
         why = self.owners.refusal(client, method, params, on)
         echo = request.session_json() if request.has_session else None
         if why is not None:
@@ -441,11 +437,12 @@ class Router:
                     self._session_target[child] = target
                     # Chrome's tab targets hold a page each (puppeteer attaches the tab first, then
                     # the page below it): the editor page's tab is the editor tab too.
+                    above = self._session_target.get(message.session)
                     if info.get("type") == "tab":
                         self.owners.tabs.add(target)
-                    elif target == self.owners.editor:
-                        above = self._session_target.get(message.session)
-                        if above in self.owners.tabs:
+                    elif above is not None and above in self.owners.tabs:
+                        self.owners.tab_page[above] = target
+                        if target == self.owners.editor:
                             self.owners.editor_tab = above
             elif isinstance(child, str) and method == DETACHED and self._owner.get(child) == client:
                 self._forget_tree(child)

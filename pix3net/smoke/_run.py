@@ -193,10 +193,11 @@ async def _why_no_end(page: Page, collector: Collector, settings: RunSettings) -
     from outside and the same question is answered after it. None when the page cannot say."""
     answer: list[dict[str, Any] | None] = []
     asked = trio.Event()
+    ctx = collector.context(settings.advice, settings.timeout)
 
     async def ask() -> None:
         with contextlib.suppress(Gone, CdpError):
-            answer.append(await _result(page, collector.context(settings.advice, settings.timeout)))
+            answer.append(await _result(page, ctx))
         asked.set()
 
     with trio.CancelScope(shield=True), trio.move_on_after(BUSY_SECONDS + TERMINATE_SECONDS):
@@ -207,6 +208,17 @@ async def _why_no_end(page: Page, collector: Collector, settings: RunSettings) -
             if not asked.is_set():
                 with contextlib.suppress(Gone):
                     await page.connection.send("Runtime.terminateExecution", {}, page.session)
+                await asked.wait()
+                # The first answer came after the loop was stopped, and the heartbeat may have run
+                # before it (then its facts say "idle"): ask once more, saying the page was stopped,
+                # after how long and at which frame.
+                first = answer[0] if answer else None
+                frames = first["verdict"].get("frames") if first else None
+                frame = frames.get("clock") if isinstance(frames, dict) else None
+                answer.clear()
+                asked = trio.Event()
+                ctx["stopped"] = {"afterMs": round(BUSY_SECONDS * 1000), "frame": frame}
+                nursery.start_soon(ask)
             await asked.wait()
     if not answer or answer[0] is None:
         return None

@@ -206,14 +206,20 @@ def test_the_editor_tab_closed_or_crashed_anyway_is_open_again_within_2_s(live: 
             with trio.move_on_after(1), contextlib.suppress(Closed):  # its answer, if the page lives to give one
                 await page.receive()
 
-    cases = (
-        ("closed", "Runtime.evaluate", {"expression": "window.close()"}),
-        ("crashed", "Page.navigate", {"url": "chrome://crash"}),  # its renderer dies
-    )
-    for how, method, params in cases:
+    def kill_renderers() -> None:  # the tabs' renderers (not Chrome's own UI's): the editor tab's dies
+        for pid in processes_with(str(live.home / "chrome")):
+            with contextlib.suppress(OSError):
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                if b"--type=renderer" in cmdline and b"--top-chrome-webui" not in cmdline:
+                    os.kill(pid, signal.SIGKILL)
+
+    for how in ("closed", "crashed"):
         editor = live.editor()
         start = time.monotonic()
-        trio.run(send, editor, method, params)
+        if how == "closed":
+            trio.run(send, editor, "Runtime.evaluate", {"expression": "window.close()"})
+        else:  # chrome://crash is refused to clients (chrome: URLs), so from outside
+            kill_renderers()
         while True:  # a new editor tab, at the same address
             infos = live.call("Target.getTargets")["targetInfos"]
             pages = [t for t in infos if t["type"] == "page"]
@@ -224,3 +230,53 @@ def test_the_editor_tab_closed_or_crashed_anyway_is_open_again_within_2_s(live: 
         log = (live.home / "chrome-owner.log").read_text()
         assert f"editor tab {editor} was {how}" in log or f"editor tab {editor} {how}" in log, log[-2000:]
     assert "editor tab opened again" in (live.home / "chrome-owner.log").read_text()
+
+
+def test_no_way_around_the_protection_ends_chrome_or_the_editor_tab(live: Live) -> None:
+    """Each of these ended Chrome for every client (or closed the editor tab) before the proxy
+    refused them: `Browser.close` wrapped in `Target.sendMessageToTarget` for a page attached with
+    flatten: false; a page given its own protocol session (`Target.exposeDevToolsProtocol`) sending
+    `Browser.close`; `Page.navigate` to Chrome's debugging URL `chrome://inducebrowsercrashforrealz`
+    "from the address bar"; `Target.closeTarget` of the tab target that holds the editor page."""
+    editor = live.editor()
+    headers = [("Authorization", f"Bearer {live.token}")]
+
+    async def attempts() -> list[str]:
+        async with (
+            await WsClient.connect(live.port, "/pix3", headers) as other,
+            await WsClient.connect(live.port, "/pix3", headers) as ws,
+        ):
+            created = await rpc(ws, {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}})
+            mine = created["result"]["targetId"]
+            attach = {"targetId": mine, "flatten": False}
+            unflat = (await rpc(ws, {"id": 2, "method": "Target.attachToTarget", "params": attach}))["result"]
+            attach = {"targetId": mine, "flatten": True}
+            flat = (await rpc(ws, {"id": 3, "method": "Target.attachToTarget", "params": attach}))["result"]
+            tabs = await rpc(ws, {"id": 4, "method": "Target.getTargets", "params": {"filter": [{"type": "tab"}]}})
+            wrapped = json.dumps({"id": 1, "method": "Browser.close"})
+            navigate = {"url": "CHROME://inducebrowsercrashforrealz", "transitionType": "address_bar"}
+            sent = [
+                {"id": 5, "method": "Target.sendMessageToTarget", "params": {**unflat, "message": wrapped}},
+                {"id": 6, "method": "Target.exposeDevToolsProtocol", "params": {"targetId": mine}},
+                {"id": 7, "method": "Page.navigate", "params": navigate, **flat},
+            ]
+            sent += [
+                {"id": 8 + n, "method": "Target.closeTarget", "params": {"targetId": tab["targetId"]}}
+                for n, tab in enumerate(tabs["result"]["targetInfos"])
+            ]
+            refusals = []
+            for message in sent:
+                reply = await rpc(ws, message)
+                assert "error" in reply, (message, reply)
+                refusals.append(reply["error"]["message"])
+            await trio.sleep(0.5)  # what Chrome would have done, done
+            assert "Chrome" in (await rpc(other, {"id": 1, "method": "Browser.getVersion"}))["result"]["product"]
+            return refusals
+
+    refusals = trio.run(attempts)
+    assert refusals[0].startswith("Target.sendMessageToTarget is refused"), refusals
+    assert refusals[1].startswith("Target.exposeDevToolsProtocol is refused"), refusals
+    assert refusals[2].startswith("Page.navigate is refused: chrome: URLs"), refusals
+    assert len(refusals) > 3 and all(why.startswith("Target.closeTarget is refused") for why in refusals[3:])
+    assert live.editor() == editor and pid_alive(live.chrome_pid) and pid_alive(live.owner_pid)
+    live.wait_clean(3.0)

@@ -347,6 +347,13 @@ test("dialogs a CDP client answered, a navigation it saw, and why a run timed ou
   assert.deepEqual([left.errors[0].code, left.fatal.code], ["E_SMOKE_NAVIGATION", "E_SMOKE_NAVIGATION"]);
   const reason = (over, ctx = {}) => JUDGE.timeoutReason(facts(over), { timedOut: 3, ...ctx });
   assert.equal(reason({ beat: { sinceMs: 3400, stallMs: 2000 } }), "no frame for 3.4 s while the main thread was busy: a script stuck in a loop (at frame 5)");
+  // smoke stopped a loop that kept its question waiting 1 s; the heartbeat ran since (under load the
+  // loop had not yet lasted the 2 s the heartbeat calls a stall): still a loop, never "idle"
+  const stopped = { beat: { sinceMs: 40, lastGapMs: 1730, stallMs: 2000 }, frames: { clock: 4, drawn: 4, last: 4, waiting: 0 } };
+  assert.equal(reason(stopped, { stopped: { afterMs: 1000, frame: 3 } }), "no frame for 1.7 s while the main thread was busy: a script stuck in a loop (at frame 3)");
+  const later = { ...stopped, beat: { sinceMs: 40, lastGapMs: 250, stallMs: 2000 } };
+  assert.equal(reason(later, { stopped: { afterMs: 1000, frame: 3 } }), "no frame for 1.0 s while the main thread was busy: a script stuck in a loop (at frame 3)");
+  assert.match(reason(stopped), /^no frame drawn since frame 4 and the main thread was idle/); // without the word that it was stopped
   assert.equal(reason({}, { dialogs: [{ type: "alert", text: "hi", open: true }] }), 'no frame for 3 s: the page was blocked by an alert dialog "hi" that nothing answered');
   assert.match(reason({ loaded: false }), /^the page did not finish loading within 3 s and the main thread was idle/);
   assert.match(reason({ frames: { clock: 9, drawn: 3, last: 3, waiting: 0 } }), /^no frame drawn since frame 3 and the main thread was idle: nothing asked for an animation frame$/);

@@ -657,9 +657,11 @@ def test_the_tab_that_holds_the_editor_page_is_refused_too() -> None:
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
     why = refused_with(ask(router, A, {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "TAB1"}}), A, 1)
     assert why.startswith("Target.closeTarget is refused: TAB1 is the pix3 editor tab")
-    # another tab may be closed
+    # another tab may be closed once a session saw the page it holds
     other = {"sessionId": "SU", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": other, "sessionId": "SA"}))
+    below = {"sessionId": "SV", "targetInfo": {"targetId": "P2", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": below, "sessionId": "SU"}))
     assert ask(router, A, {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}})[0][0] == "chrome"
     # a tab that goes is forgotten
     router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
@@ -676,18 +678,105 @@ def test_discovery_refused_by_chrome_opens_nothing_on_a_guess() -> None:
     assert router.editor is None
 
 
-def test_the_unflattened_way_to_the_editor_tab_is_refused() -> None:
+def test_the_unflattened_way_is_refused_whatever_it_wraps_and_wherever_it_goes() -> None:
+    # A page session has the Browser domain: `Browser.close` wrapped for a client's own page (or
+    # for the browser target attached with flatten: false) ended Chrome for every client.
     router = Router()
     discovering(router)
     attach(router, A, "SA")
-    info = {"sessionId": "NF", "targetInfo": {"targetId": "ED", "type": "page"}}
+    for target, session in (("ED", "NF"), ("MINE", "NM"), ("BROWSER", "NB")):
+        info = {"sessionId": session, "targetInfo": {"targetId": target, "type": "page"}}
+        router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    for inner in ({"id": 1, "method": "Browser.close"}, {"id": 1, "method": "Runtime.evaluate"}):
+        text = json.dumps(inner)
+        for params in (
+            {"sessionId": "NF", "message": text},
+            {"sessionId": "NM", "message": text},
+            {"sessionId": "NB", "message": text},
+            {"targetId": "MINE", "message": text},
+        ):
+            asked = {"id": 3, "method": "Target.sendMessageToTarget", "params": params}
+            why = refused_with(ask(router, A, asked), A, 3)
+            assert why == (
+                "Target.sendMessageToTarget is refused: the proxy does not pass wrapped commands; attach with"
+                " flatten: true and send the command on that session"
+            )
+
+
+def test_a_page_is_never_given_a_protocol_session_of_its_own() -> None:
+    # `Target.exposeDevToolsProtocol` then `cdp.send('{"id":1,"method":"Browser.close"}')` from the
+    # page's script ended Chrome: the page's own session never passes the proxy.
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    for target in ("ED", "MINE"):
+        asked = {"id": 4, "method": "Target.exposeDevToolsProtocol", "params": {"targetId": target}}
+        assert refused_with(ask(router, A, asked), A, 4).startswith("Target.exposeDevToolsProtocol is refused")
+
+
+def test_chromes_debugging_urls_are_never_navigated_to() -> None:
+    # `Page.navigate {url: "chrome://inducebrowsercrashforrealz", transitionType: "address_bar"}`
+    # crashed the whole browser (SIGTRAP); Chrome reads the scheme in any case, after spaces and
+    # control characters, with tabs and newlines inside, behind `view-source:`.
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    info = {"sessionId": "PA", "targetInfo": {"targetId": "MINE", "type": "page"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
-    inner = json.dumps({"id": 1, "method": "Page.close"})
-    for params in ({"sessionId": "NF", "message": inner}, {"targetId": "ED", "message": inner}):
-        why = refused_with(ask(router, A, {"id": 3, "method": "Target.sendMessageToTarget", "params": params}), A, 3)
-        assert why.startswith("Target.sendMessageToTarget is refused on the pix3 editor tab")
-    other = {"targetId": "OTHER", "message": inner}
-    assert ask(router, A, {"id": 4, "method": "Target.sendMessageToTarget", "params": other})[0][0] == "chrome"
+    for url in (
+        "chrome://inducebrowsercrashforrealz",
+        "CHROME://INDUCEBROWSERCRASHFORREALZ/",
+        "chrome:inducebrowsercrashforrealz",
+        " \x00chrome://hang",
+        "chr\tome://kill",
+        "ch\nrome://gpucrash",
+        "view-source:chrome://crash",
+        "VIEW-SOURCE:view-source:chrome://crash",
+        "view-source:" * 64 + "chrome://crash",
+    ):
+        params = {"url": url, "transitionType": "address_bar"}
+        [(where, reply)] = ask(router, A, {"id": 5, "method": "Page.navigate", "sessionId": "PA", "params": params})
+        assert where == A and reply["error"]["code"] == -32000 and reply["sessionId"] == "PA", url
+        assert reply["error"]["message"] == (
+            "Page.navigate is refused: chrome: URLs include Chrome's debugging pages, which crash or hang"
+            " the browser other clients share"
+        )
+        create = {"id": 6, "method": "Target.createTarget", "params": {"url": url}}
+        assert refused_with(ask(router, A, create), A, 6).startswith("Target.createTarget is refused: chrome: URLs")
+    harmless = ("http://localhost:5173/__pix3/", "about:blank", "view-source:http://x/", "data:text/html,chrome://x")
+    # `about:` names of the debugging pages did nothing when tried on Chromium here
+    for url in (*harmless, "view-source:" * 6 + "http://x/", "about:inducebrowsercrashforrealz", "chromex://y", ""):
+        asked = {"id": 7, "method": "Page.navigate", "sessionId": "PA", "params": {"url": url}}
+        assert ask(router, A, asked)[0][0] == "chrome", url
+        assert ask(router, A, {"id": 8, "method": "Target.createTarget", "params": {"url": url}})[0][0] == "chrome"
+
+
+def test_a_tab_target_whose_page_is_unknown_may_hold_the_editor_and_is_refused() -> None:
+    # `Target.getTargets {filter: [{type: "tab"}]}` lists the editor's tab target beside its page,
+    # unlinked; `Target.closeTarget` of it closed the editor tab (and its unsaved work).
+    router = Router()
+    [(_, command)] = sent(router.watch_targets())
+    router.from_chrome(created("EDTAB", kind="tab", url=EDITOR_URL))
+    router.from_chrome(created("ED", url=EDITOR_URL))
+    router.from_chrome(j({"id": command["id"], "result": {}}))
+    assert router.editor == "ED"
+    attach(router, A, "SA")
+    close = {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "EDTAB"}}
+    assert refused_with(ask(router, A, close), A, 1) == (
+        "Target.closeTarget is refused: EDTAB is a tab target and the proxy has not seen which page it holds"
+        " (it may be the pix3 editor tab): close the page target instead"
+    )
+    # a tab a client's session saw holding another page may be closed (puppeteer attaches both)
+    router.from_chrome(created("TAB2", kind="tab"))
+    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": tab, "sessionId": "SA"}))
+    close = {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}}
+    assert refused_with(ask(router, A, close), A, 2).startswith("Target.closeTarget is refused: TAB2 is a tab")
+    page = {"sessionId": "SP", "targetInfo": {"targetId": "P2", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
+    assert ask(router, A, {**close, "id": 3})[0][0] == "chrome"
+    router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
+    assert "TAB2" not in router.owners.tabs and "TAB2" not in router.owners.tab_page
 
 
 @st.composite

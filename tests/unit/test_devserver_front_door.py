@@ -5,6 +5,7 @@ and a construction without mutable boxes. Read from the source, so a second copy
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pix3net
@@ -13,6 +14,7 @@ PACKAGE = Path(pix3net.__file__).parent
 DEVSERVER = PACKAGE / "devserver"
 
 
+@functools.cache  # the same source, read once for every question
 def _trees(folder: Path, recursive: bool = True) -> dict[Path, ast.Module]:
     files = folder.rglob("*.py") if recursive else folder.glob("*.py")
     return {path: ast.parse(path.read_text(), str(path)) for path in sorted(files)}

@@ -269,7 +269,7 @@ _TARGET_PARTS = st.sampled_from(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(_TARGET_PARTS, max_size=12))
 def test_what_the_fast_check_lets_by_passes_every_rule(parts: list[str]) -> None:
     """The splice relays a target `suspect` does not flag without asking anything else: such a

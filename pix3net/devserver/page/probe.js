@@ -92,6 +92,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
     let holding = Boolean(options.holdUntilLoad);
     let ended = false;
     let lastBeat = now();
+    let lastGap = 0; // the gap the latest heartbeat closed (a stopped loop's length, right after it)
     const endListeners = new Set();
 
     const emit = (fact) => {
@@ -223,6 +224,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
       const t = now();
       const gap = t - lastBeat;
       lastBeat = t;
+      lastGap = gap;
       if (gap >= STALL_MS && doc().visibilityState !== "hidden") record({ kind: "stall", ms: Math.round(gap) });
       emit({ kind: "beat", frame: clock });
     }, BEAT_MS);
@@ -395,7 +397,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
           visible: doc().visibilityState !== "hidden",
           scripts: scripts(),
           frames: { clock, drawn, last: lastDrawnFrame, requested, waiting: registered.size + held.size, paused, ended },
-          beat: { sinceMs: Math.round(now() - lastBeat), stallMs: STALL_MS },
+          beat: { sinceMs: Math.round(now() - lastBeat), lastGapMs: Math.round(lastGap), stallMs: STALL_MS },
           events: events.map((event) => ({ ...event })),
           dropped,
           loads: { elements: elements.map((e) => ({ ...e })), resources: [...resources.values()].map((r) => ({ ...r })) },
