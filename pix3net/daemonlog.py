@@ -12,7 +12,8 @@ follow. A child process (Vite) writes to a pipe the log drains (:meth:`LogFile.c
 a child's own descriptor cannot be moved to the new file, and copying then truncating the file
 instead loses what is written in between (docs/reliability.md, "Logs").
 
-:class:`Repeats` (pure) turns a flood of the same refusal into two lines per interval.
+:class:`Repeats` (pure) turns a flood of the same refusal into two lines per interval;
+:func:`tail_lines` is what a failed start shows of a log (`pix3 editor`, `pix3 smoke`).
 Standard library only: the Chrome owner opens its log before it imports trio.
 """
 
@@ -38,6 +39,8 @@ OLD_SUFFIX = ".1"
 REPEAT_SECONDS = 10.0
 # A logged line quotes what a client sent (a request target, a Host): at most this much of it.
 LINE_CHARS = 500
+# What a failed start shows of a log is read from its last 64 KiB: a log grows to LOG_BYTES.
+TAIL_BYTES = 64 * 1024
 _DRAIN_BYTES = 65536
 _FILE_MODE = 0o644
 _OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
@@ -277,3 +280,16 @@ def follow_stdout(home: Path, name: str, *, bound: int = LOG_BYTES) -> LogFile |
         return None
     log.take_over((1, 2))
     return log
+
+
+def tail_lines(fd: int) -> list[str]:
+    """The lines of the last :data:`TAIL_BYTES` of the log open on ``fd`` (closed here), blank
+    ends removed; [] when it cannot be read."""
+    try:
+        size = os.fstat(fd).st_size
+        raw = os.pread(fd, TAIL_BYTES, max(0, size - TAIL_BYTES))
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    return raw.decode("utf-8", errors="replace").strip().splitlines()

@@ -34,13 +34,3 @@ def npm_install(prefix: Path, spec: str) -> str | None:
     if done.returncode != 0:
         return done.stderr.strip() or done.stdout.strip() or f"exit {done.returncode}"
     return None
-
-
-def package_version(package_dir: Path) -> str | None:
-    """The string ``version`` of ``<package_dir>/package.json``, else None."""
-    try:
-        data = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    version = data.get("version") if isinstance(data, dict) else None
-    return version if isinstance(version, str) else None

@@ -11,7 +11,6 @@ from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, Refused, def
 from pix3net.agents.install import Outcome, drift_qualifier, install
 from pix3net.agents.launch import (
     CHROME_DEVTOOLS_MCP_VERSION,
-    DEFAULT_CDP_PORT,
     LOCAL_CONFIG,
     REMOTE_CONFIG,
     mcp_launch,
@@ -21,6 +20,7 @@ from pix3net.agents.launch import (
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Option, Project, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
+from pix3tools.core.ports import CDP_PORT
 
 __all__ = ["SYNTAX", "main"]
 
@@ -54,7 +54,7 @@ def _local_port(home: Path, given: int | None) -> int:
     from pix3net.chrome.state import read_record
 
     record = read_record(home)
-    return record.port if record is not None else DEFAULT_CDP_PORT
+    return record.port if record is not None else CDP_PORT
 
 
 def _outcome_line(outcome: Outcome, repair_cmd: str) -> str:
@@ -108,7 +108,7 @@ def _setup(call: Call) -> int:
     remote, repair, cdp_port = call.args.flag("--remote"), call.args.flag("--repair"), call.args.get("--cdp-port", int)
     home = pix3_home(os.environ)
     if remote:
-        from pix3net.agents.remote import remote_endpoint
+        from pix3net.agents.remotecheck import remote_endpoint
 
         found = remote_endpoint(home, cdp_port, out=out, err=err)
         if found is None:
@@ -122,7 +122,7 @@ def _setup(call: Call) -> int:
         token = ensure_token(home)
         port = _local_port(home, cdp_port)
         config_path = home / LOCAL_CONFIG
-        where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != DEFAULT_CDP_PORT else "")
+        where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != CDP_PORT else "")
     action = write_config(config_path, port, token)  # before the project files, also when they drift
     launch = mcp_launch(config_path, usage_statistics=call.args.flag("--usage-statistics"))
     targets = [AGENTS[t] for t in call.args.words] if call.args.words else default_targets(root)

@@ -24,7 +24,6 @@ CHROME_DEVTOOLS_MCP_VERSION = "1.11.0"
 # for them (`pix3 agent-setup --usage-statistics`; docs/agent-setup.md, "Usage statistics").
 NO_USAGE_STATISTICS = "--no-usage-statistics"
 SERVER_NAME = "pix3-browser"
-DEFAULT_CDP_PORT = 9333
 LOCAL_CONFIG = "cdp-mcp.json"
 REMOTE_CONFIG = "remote-cdp.json"
 

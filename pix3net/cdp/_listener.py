@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import trio
 
+from pix3net.acceptbackoff import AcceptBackoff
 from pix3net.cdp import auth
 
 # Far above what agents open (one or two WebSockets each; our load test runs 16 clients) and
@@ -42,10 +43,6 @@ ANSWER_SECONDS = 10.0
 # a port asks once without the token, then with it on the same connection (docs/cdp-proxy.md,
 # "Client side").
 TOKENLESS_REQUESTS = 8
-# accept(2) errors that mean "no resources right now", not "the listener is broken".
-_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
-BACKOFF_FIRST_SECONDS = 0.05
-BACKOFF_MAX_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -155,25 +152,20 @@ async def accept_forever(
     log: Callable[[str], None],
 ) -> None:
     """``listener.accept`` in a loop, each connection handled in ``nursery``; EMFILE and its
-    kin back off (50 ms doubling to 1 s, logged once per episode) and the loop goes on."""
-    backoff = 0.0
+    kin back off (`pix3net.acceptbackoff`, logged once per episode) and the loop goes on."""
+    backoff = AcceptBackoff()
     async with listener:
         while True:
             try:
                 stream = await listener.accept()
             except OSError as error:
-                if error.errno not in _CAPACITY_ERRNOS:
-                    raise
-                if not backoff:
+                if await backoff.failed(error):
                     name = errno.errorcode.get(error.errno or 0, str(error.errno))
                     log(
                         f"cannot accept connections ({name}: {os.strerror(error.errno or 0)}); "
                         "retrying until descriptors are free"
                     )
-                backoff = min(backoff * 2, BACKOFF_MAX_SECONDS) if backoff else BACKOFF_FIRST_SECONDS
-                await trio.sleep(backoff)
                 continue
-            if backoff:
+            if backoff.accepted():
                 log("accepting connections again")
-                backoff = 0.0
             nursery.start_soon(handle, stream)

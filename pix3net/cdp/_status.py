@@ -32,7 +32,7 @@ def _shown(value: str | None) -> str | None:
     return "".join(c for c in value if c.isprintable())[:MAX_SHOWN_CHARS]
 
 
-def _iso(seconds: float) -> str:
+def _iso_seconds(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
@@ -70,7 +70,7 @@ def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
                 "name": who.name,
                 "userAgent": who.user_agent,
                 "page": who.page,
-                "since": _iso(who.since),
+                "since": _iso_seconds(who.since),
                 "relayed": owned["relayed"],
                 "keep": owned["keep"],
                 "targets": owned["targets"],

@@ -18,9 +18,8 @@ import trio
 
 from pix3net.cdp._wsclient import Closed, Rejected, WsClient
 from pix3net.cdp.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
+from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 
-DEFAULT_PORT = 9333
-PORT_RANGE = 6  # tries preferred..preferred+6 (7 ports)
 PROBE_SECONDS = 1.5
 CALL_SECONDS = 5.0
 _EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
@@ -148,8 +147,8 @@ class PortChoice:
 async def choose_port(
     token: str | None,
     *,
-    preferred: int = DEFAULT_PORT,
-    span: int = PORT_RANGE,
+    preferred: int = CDP_PORT,
+    span: int = CDP_PORT_SPAN,
     recorded_port: int | None = None,
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> PortChoice:

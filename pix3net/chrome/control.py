@@ -23,6 +23,7 @@ from pix3net import ready
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import log_path, read_record
+from pix3net.daemonlog import tail_lines
 from pix3net.pids import pid_alive
 
 # The owner's own 20 s readiness plus 2 s (docs/chrome-owner.md, "The parent's side"). The
@@ -53,22 +54,22 @@ class StartedOwner(NamedTuple):
     log: Path
 
 
-def _log_tail(path: Path) -> str:
+def _log_lines(log: Path) -> list[str]:
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        return tail_lines(os.open(log, os.O_RDONLY | os.O_CLOEXEC))
     except OSError:
-        return ""
-    return "\n".join(lines[-LOG_TAIL_LINES:])
+        return []
+
+
+def _log_tail(log: Path) -> str:
+    return "\n".join(_log_lines(log)[-LOG_TAIL_LINES:])
 
 
 def exit_message(code: int, log: Path) -> str:
     """Why the owner exited, for `pix3 editor: `: its last log entry (the cause, with what to do)
     first, then the end of its log; the reference's ``the Chrome owner exited (code <n>) — …``
     when the log has no entry of the owner's."""
-    try:
-        lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
-    except OSError:
-        lines = []
+    lines = _log_lines(log)
     last = next((i for i in range(len(lines) - 1, -1, -1) if _OWNER_LINE.match(lines[i])), None)
     if last is None:
         return f"the Chrome owner exited (code {code}) — {log}:\n{_log_tail(log)}"

@@ -39,7 +39,8 @@ from pix3net.chrome.ownerstart import (
     parse_options,
 )
 from pix3net.chrome.spawn import RawChrome
-from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, iso_now, remove_record, write_record
+from pix3net.chrome.state import PROXY_PROTOCOL, ChromeRecord, remove_record, write_record
+from pix3tools.core.timestamps import iso_time
 
 __all__ = [
     "EXIT_BAD_OPTIONS",
@@ -259,7 +260,7 @@ async def _own(
         ChromeRecord(
             port=port,
             profile=options.profile,
-            started_at=iso_now(),
+            started_at=iso_time(),
             editor_url=options.url,
             owner_pid=os.getpid(),
             chrome_pid=chrome.pid,

@@ -17,7 +17,7 @@ from pix3net.cdp.token import ensure_token
 from pix3net.chrome.discover import chrome_problem
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.spawn import RawChrome, chrome_args, needs_no_sandbox, spawn_raw
-from pix3net.chrome.state import iso_now
+from pix3tools.core.timestamps import iso_time
 
 EXIT_OK, EXIT_PROXY_FAILED, EXIT_BAD_OPTIONS, EXIT_NOT_READY, EXIT_CANNOT_LISTEN = 0, 1, 2, 3, 4
 
@@ -58,7 +58,7 @@ def make_log(out: Out, pid: int) -> Log:
     """Log lines ``<ISO UTC ms>Z [owner <pid>] <text>`` on ``out`` (the owner's stdout = chrome-owner.log)."""
 
     def log(text: str) -> None:
-        out.write(f"{iso_now()} [owner {pid}] {text}\n")
+        out.write(f"{iso_time()} [owner {pid}] {text}\n")
         out.flush()
 
     return log

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -57,14 +56,6 @@ def record_path(home: Path) -> Path:
 
 def log_path(home: Path) -> Path:
     return home / LOG_FILE
-
-
-def iso_now(now: float | None = None) -> str:
-    """JavaScript's ``toISOString()``: UTC with milliseconds and a ``Z`` (``time``, not
-    ``datetime``: the owner's log lines are written before it spawns Chrome)."""
-    seconds = time.time() if now is None else now
-    whole = int(seconds // 1)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{int((seconds - whole) * 1000):03d}Z"
 
 
 def write_record(home: Path, record: ChromeRecord) -> None:

@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,12 +16,6 @@ from urllib.parse import urlsplit
 from pix3net.hosts import is_loopback_name
 from pix3tools.core.devrecord import read_record
 from pix3tools.core.private import private_folder, write_private
-
-
-def iso_now(now: datetime | None = None) -> str:
-    """``toISOString``: UTC, milliseconds, ``Z``."""
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def build_record(

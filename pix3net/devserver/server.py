@@ -28,9 +28,11 @@ from pix3net.devserver.front.bind import bind_one
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.listener import PublicListener, connection_cap, raise_fd_limit
 from pix3net.devserver.front.splice import KEEP_ALIVE_S
-from pix3net.devserver.front.vite import Vite, find_vite, package_version
+from pix3net.devserver.front.vite import Vite
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.devrecord import DEV_LOG
+from pix3tools.core.nodemodules import find_vite, installed_version
+from pix3tools.core.timestamps import iso_time
 
 SHUTDOWN_GRACE_S = 2.0
 
@@ -59,7 +61,7 @@ class Record:
     versions: dict[str, str | None]
     log: logging.Logger
     env_public: str | None
-    started_at: str = field(default_factory=devinfo.iso_now)
+    started_at: str = field(default_factory=iso_time)
     public_url: str | None = None
     written: bool = False
 
@@ -125,9 +127,9 @@ async def serve(
     vite_js = find_vite(root)
     versions = {
         "plugin": CLI_VERSION,
-        "runtime": package_version(root, "@pix3/runtime"),
-        "editorCore": package_version(root, "@pix3/editor-core"),
-        "vite": package_version(root, "vite") if vite_js else None,
+        "runtime": installed_version(root, "@pix3/runtime"),
+        "editorCore": installed_version(root, "@pix3/editor-core"),
+        "vite": installed_version(root, "vite") if vite_js else None,
     }
     record = Record(root, port, versions, log, env.get("PIX3_PUBLIC_URL") or None)
     door = Door.for_project(root, record.env_public, vite_js)

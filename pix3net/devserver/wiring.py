@@ -12,20 +12,28 @@ from typing import Protocol
 
 import trio
 
-from pix3net.devserver.app import Context, create_app
-from pix3net.devserver.barrier import Barrier
+from pix3net.devserver.app import (
+    Barrier,
+    Context,
+    Frame,
+    Hub,
+    create_app,
+    gate_page,
+    host_page,
+    register_workbench_routes,
+    version_gate,
+)
 from pix3net.devserver.files import FileStore, parse_wire_path, register_file_routes
 from pix3net.devserver.front.dispatch import Dispatch
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.proxy import ViteProxy
 from pix3net.devserver.front.vite import Vite
-from pix3net.devserver.page import gate_page, host_page, version_gate
-from pix3net.devserver.tabs import Frame, Hub
-from pix3net.devserver.workbench import register_workbench_routes
 from pix3tools.core import pix3_home
+from pix3tools.core.nodemodules import find_installed
 
 RES_ROOT = "."
 BUILD = "html"
+EDITOR_CSS = "@pix3/editor-core/dist/editor.css"  # the real editor's stylesheet, when it is installed
 # Scripts the editor executes (docs/devserver.md, "The sync barrier", step 3: the globbed roots;
 # without the reference plugin we have no import graph, so the globs alone).
 _EDITOR_SCRIPT = re.compile(r"^(?:scripts|src/scripts|design/tests/bots)/(?:[^/]+/)*[^/]+\.ts$")
@@ -92,14 +100,6 @@ class Server:
         self.hub.close_all()
 
 
-def _find_editor_css(root: Path) -> Path | None:
-    for folder in (root, *root.parents):
-        candidate = folder / "node_modules" / "@pix3" / "editor-core" / "dist" / "editor.css"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 async def build(
     root: Path,
     log: logging.Logger,
@@ -143,7 +143,7 @@ async def build(
             body["vite"] = vite.status.as_json()
         return body
 
-    editor_css = _find_editor_css(root)
+    editor_css = find_installed(root, EDITOR_CSS)
     gate = version_gate(versions.get("runtime"), versions.get("editorCore"))
     if gate is not None:
         log.error("%s", gate)

@@ -16,11 +16,10 @@ from pix3net.editor.args import EditorArgs, editor_url
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
+from pix3tools.core.ports import CDP_PORT
 
 if TYPE_CHECKING:
     from pix3tools.core.devrecord import DevInfo
-
-DEFAULT_CDP_PORT = 9333
 
 
 def _valued(name: str, convert: Convert | None = None) -> Option:
@@ -84,7 +83,7 @@ def _status(args: EditorArgs, home: Path, io: _Out) -> int:
     """Not project-bound: the one shared Chrome of this PIX3_HOME (docs/editor.md, "Status")."""
     if not args.status:
         return io.fail("--json goes with --status (pix3 editor --status --json)", 2)
-    from pix3net.editor.status import StatusError, as_json, gather, text
+    from pix3net.chrome.ownerstatus import StatusError, as_json, gather, text
 
     try:
         found = gather(home)
@@ -97,7 +96,7 @@ def _status(args: EditorArgs, home: Path, io: _Out) -> int:
 
 
 def _stop(root: Path, io: _Out) -> int:
-    from pix3net.editor.devserver import stop_dev_server
+    from pix3net.devserver.control import stop_dev_server
 
     stopped = stop_dev_server(root)
     if stopped.pid is None:
@@ -110,13 +109,13 @@ def _stop(root: Path, io: _Out) -> int:
 
 
 def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
+    from pix3net.devserver.control import DevServerError, find_dev_server, spawn_dev_server
     from pix3net.editor.args import is_remote_host
-    from pix3net.editor.devserver import DevServerError, find_dev_server, spawn_dev_server
 
     found = find_dev_server(root)
     starting = None
     remote = is_remote_host(os.environ, headless=args.headless)
-    preferred = args.cdp_port or DEFAULT_CDP_PORT
+    preferred = args.cdp_port or CDP_PORT
     if found.state == "live" and found.info is not None:
         info = found.info
         io.line(f"Dev server: {info.url} (pid {info.pid}, reused)")
@@ -167,8 +166,8 @@ def _editor_lines(info: DevInfo, io: _Out) -> None:
 
 def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, preferred: int, io: _Out) -> int:
     """Nothing answers yet: Chrome and the dev server start together; lines in the usual order."""
+    from pix3net.devserver.control import DevServerError, predict_editor_url, server_argv, spawn_dev_server
     from pix3net.editor.browser import ChromeStepError
-    from pix3net.editor.devserver import DevServerError, predict_editor_url, server_argv, spawn_dev_server
     from pix3net.editor.together import start_together
 
     chrome_lines: list[str] = []
@@ -204,8 +203,8 @@ def _cold(args: EditorArgs, root: Path, home: Path, previous: DevInfo | None, pr
 
 
 def _remote_host(args: EditorArgs, home: Path, info: DevInfo, io: _Out) -> int:
-    from pix3net.agents.forward import forward_port, store_forward_port
-    from pix3net.editor.remote import remote_host_block
+    from pix3net.agents.remoteforward import forward_port, store_forward_port
+    from pix3net.editor.remotessh import remote_host_block
 
     port = forward_port(home, args.cdp_port)
     if args.cdp_port is not None:
@@ -264,7 +263,7 @@ def _agent_lines(root: Path, home: Path, preferred: int, port: int, token: str) 
 
 
 def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
-    from pix3net.editor.devserver import probe_hello
+    from pix3net.devserver.control import probe_hello
 
     url = args.url or ""
     if not probe_hello(url.removesuffix("__pix3/")):
@@ -273,17 +272,17 @@ def _human_side(args: EditorArgs, home: Path, io: _Out) -> int:
             " (`pix3 editor` there) and its port forwarded here (VS Code: the Ports tab)?"
         )
     io.line(f"Editor:     {url} (a dev server reached through a port forward)")
-    chrome = _chrome_step(home, url, args.cdp_port or DEFAULT_CDP_PORT, args.headless, io)
+    chrome = _chrome_step(home, url, args.cdp_port or CDP_PORT, args.headless, io)
     if isinstance(chrome, int):
         return chrome
     from pix3net.chrome.state import read_record
-    from pix3net.editor.forwards import record_forward
-    from pix3net.editor.remote import human_side_block
+    from pix3net.editor.forwardports import record_forward
+    from pix3net.editor.remotessh import human_side_block
 
     port, _ = chrome
     record = read_record(home)
     owner = record.owner_pid if record is not None and record.port == port else None
-    remote_port = args.remote_port or DEFAULT_CDP_PORT
+    remote_port = args.remote_port or CDP_PORT
     record_forward(home, args.ssh_host, remote_port, owner)  # replaces this host's earlier forward
     for line in human_side_block(str(home / "cdp-token"), args.ssh_host, remote_port, port):
         io.line(line)

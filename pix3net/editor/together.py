@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pix3net import ready
+from pix3net.devserver.control import POLL_S, QUIET_POLL_S, Starting
 from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
-from pix3net.editor.devserver import POLL_S, QUIET_POLL_S, Starting
 from pix3tools.core.devrecord import DevInfo
 
 
@@ -37,7 +37,7 @@ def start_together(
     one, and the server binds its port long before Chrome's first request could reach it.
     ``meanwhile(port, token)`` runs once both are spawned, while they start: work the caller would
     otherwise do after the wait (the agent lines), with the port and token Chrome will have.
-    Raises :class:`~pix3net.editor.devserver.DevServerError` when the server does not come up
+    Raises :class:`~pix3net.devserver.control.DevServerError` when the server does not come up
     (an owner started meanwhile is stopped).
     """
     prepared: Prepared | None = None

@@ -32,7 +32,7 @@ from pix3net.chrome.discover import find_chrome, no_chrome_message
 from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.owner import CLOSE_GRACE_SECONDS, wait_ready
 from pix3net.chrome.state import PROXY_PROTOCOL, read_record
-from pix3net.smoke._cdp import Connection, PipeTransport
+from pix3net.smoke._cdpconnection import Connection, PipeTransport
 
 if TYPE_CHECKING:
     from pix3net.cdp.client import WsClient
@@ -186,7 +186,7 @@ class BrowserSource:
         if record is None or token is None or record.proxy != PROXY_PROTOCOL:
             return None  # nothing to reuse: the private Chrome starts without loading the proxy client
         from pix3net.cdp.client import Closed, Rejected, WsClient
-        from pix3net.smoke._cdp import WsTransport
+        from pix3net.smoke._cdpconnection import WsTransport
 
         # the proof on a plain socket (pix3net.probe): a smoke run does not pay httpx's import for one GET
         if not await trio.to_thread.run_sync(probe.proves, record.port, token):

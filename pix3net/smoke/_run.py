@@ -23,13 +23,13 @@ from urllib.parse import quote, urlsplit
 
 import trio
 
-from pix3net.devserver.front.vite import find_vite
 from pix3net.smoke._browser import Browser, Page, PageMode
-from pix3net.smoke._cdp import CdpError, Gone
+from pix3net.smoke._cdpconnection import CdpError, Gone
 from pix3net.smoke._clock import Call, VirtualClock, resume_call
 from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
+from pix3tools.core.nodemodules import find_vite
 from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, step_stats, timeout_failure
 
 __all__ = [
@@ -194,7 +194,7 @@ def page_script(frames: int, mode: PageMode | None = None) -> str:
     global _judge_source
     mode = mode or PageMode()
     if _judge_source is None:
-        folder = resources.files("pix3net.devserver").joinpath("static")
+        folder = resources.files("pix3net.devserver").joinpath("page")
         _judge_source = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in JUDGE_FILES)
     installer = (
         INSTALLER.replace("__BINDING__", BINDING)

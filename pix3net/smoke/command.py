@@ -240,7 +240,7 @@ async def run_plan(
     """Run every planned scene on one dev server and one browser, ``workers`` scenes at a time
     (each in its own browser context); the results in the plan's order, whatever finished first."""
     from pix3net.smoke._browser import BrowserUnavailable
-    from pix3net.smoke._devserver import DevServerError, game_server
+    from pix3net.smoke._gameserver import DevServerError, game_server
     from pix3net.smoke._run import RunSettings, SceneRun, run_scene
     from pix3net.smoke._sources import SourceMaps
     from pix3tools.smoke import Failure, attached_scripts

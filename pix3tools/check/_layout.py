@@ -13,10 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from pix3tools.core.nodemodules import installed_version
 from pix3tools.core.private import Refused
 from pix3tools.scripttypes import CHECK_TSCONFIG_PATH, Installer, TypesUnavailable, has_own_tsconfig, prepare_types
 
-__all__ = ["UNPUBLISHED", "Layout", "has_own_tsconfig", "installed_version", "prepare", "unpublished_dependencies"]
+__all__ = ["UNPUBLISHED", "Layout", "has_own_tsconfig", "prepare", "unpublished_dependencies"]
 
 # The Pix3 2.0 packages a starter's package.json names, none of them on npm yet: `npm view <name>`
 # answered E404 for each (2026-12-02), so `npm install` in such a project fails (docs/check.md,
@@ -34,20 +35,6 @@ class Layout(NamedTuple):
     runtime_missing: bool = False
     note: str | None = None
     unavailable: TypesUnavailable | None = None  # three's types could not be had: no type-check
-
-
-def installed_version(root: Path, package: str) -> str | None:
-    """The first ``node_modules/<package>/package.json`` walking up: its string version, else None."""
-    for folder in (root, *root.parents):
-        path = folder / "node_modules" / package / "package.json"
-        if path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                return None
-            version = data.get("version") if isinstance(data, dict) else None
-            return version if isinstance(version, str) else None
-    return None
 
 
 def unpublished_dependencies(root: Path) -> tuple[str, ...]:

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from pix3tools._diagnostic import Diagnostic
 from pix3tools.check._begin import Begun, CheckOptions, SyncFn, begin_check
-from pix3tools.check._layout import Layout, installed_version
+from pix3tools.check._layout import Layout
 from pix3tools.check._typescript import TsResult, TypeScriptUnavailable, finish_typecheck
 from pix3tools.core import CLI_VERSION
+from pix3tools.core.nodemodules import installed_version
 
 if TYPE_CHECKING:
     from pix3tools.check._chain import ChainIssue

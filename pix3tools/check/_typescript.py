@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pix3tools._npm import install_command as npm_install_command
-from pix3tools._npm import npm_install, package_version
+from pix3tools._npm import npm_install
+from pix3tools.core.nodemodules import package_version
 
 TYPESCRIPT_VERSION = "5.8.3"
 _NO_INPUTS = 18003  # "No inputs were found": a project without scripts is fine

@@ -6,18 +6,16 @@ reader goes through here.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pix3tools.core.private import private_folder, read_private
+from pix3tools.core.private import read_private
 
 __all__ = [
     "DEV_JSON",
     "DEV_LOG",
     "DevInfo",
     "hello_url",
-    "log_tail",
     "parse_record",
     "read_dev_info",
     "read_record",
@@ -27,8 +25,6 @@ __all__ = [
 DEV_JSON = Path(".pix3") / "dev.json"
 DEV_LOG = Path(".pix3") / "dev.log"
 MAX_RECORD_BYTES = 1024 * 1024  # a record is a few hundred bytes; more is not one
-LOG_TAIL_LINES = 15  # what a failed start shows of dev.log
-LOG_TAIL_BYTES = 64 * 1024  # the tail is read from the last 64 KiB: dev.log can be large
 
 
 class DevInfo(NamedTuple):
@@ -97,22 +93,3 @@ def read_url(root: Path) -> str | None:
 
 def hello_url(url: str) -> str:
     return url + ("" if url.endswith("/") else "/") + "__pix3/api/hello"
-
-
-def log_tail(root: Path, lines: int = LOG_TAIL_LINES) -> str:
-    """The last ``lines`` lines of ``.pix3/dev.log`` (empty when it cannot be read without
-    following a link)."""
-    try:
-        with private_folder(root) as folder:
-            fd = folder.open_read("dev.log")
-    except OSError:
-        return ""
-    try:
-        size = os.fstat(fd).st_size
-        raw = os.pread(fd, LOG_TAIL_BYTES, max(0, size - LOG_TAIL_BYTES))
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
-    text = raw.decode("utf-8", errors="replace")
-    return "\n".join(text.rstrip("\n").splitlines()[-lines:])

@@ -154,16 +154,7 @@ class Folder:
     def descend(self, parts: Iterable[str], *, create: bool = False, mode: int = 0o777) -> Folder:
         """The folder ``parts`` below this one, each step as :meth:`sub` (a new Folder; this one
         stays open)."""
-        folder = Folder(os.dup(self.fd), self.path)
-        try:
-            for part in parts:
-                child = folder.sub(part, create=create, mode=mode)
-                folder.close()
-                folder = child
-        except BaseException:
-            folder.close()
-            raise
-        return folder
+        return _step_down(Folder(os.dup(self.fd), self.path), ((part, mode) for part in parts), create)
 
     def mkdir(self, name: str, mode: int = 0o777) -> None:
         os.mkdir(self._name(name), mode, dir_fd=self.fd)
@@ -328,7 +319,14 @@ def private_folder(root: str | os.PathLike[str], *sub: str, create: bool = False
 
 def _walk(root: str | os.PathLike[str], steps: list[tuple[str, int]], create: bool) -> Folder:
     base = os.fspath(root)
-    folder = Folder(os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), base.rstrip("/") or "/")
+    return _step_down(
+        Folder(os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), base.rstrip("/") or "/"), steps, create
+    )
+
+
+def _step_down(folder: Folder, steps: Iterable[tuple[str, int]], create: bool) -> Folder:
+    """The folder ``steps`` below ``folder`` (which this closes), each step as :meth:`Folder.sub`
+    with its mode; every folder opened on the way is closed, also on an error."""
     try:
         for part, mode in steps:
             child = folder.sub(part, create=create, mode=mode)
@@ -345,17 +343,15 @@ def open_folder_making(root: str | os.PathLike[str], folders: list[str], made: l
     to ``made`` (its parts below ``root``), so that a caller that fails later can take them away
     again with :func:`remove_made`."""
     folder = open_folder(root, [])
-    try:
-        for index, part in enumerate(folders):
+    for index, part in enumerate(folders):
+        try:
             if folder.lstat(part) is None:
                 folder.mkdir(part)
                 made.append(folders[: index + 1])
-            child = folder.sub(part)
+        except BaseException:
             folder.close()
-            folder = child
-    except BaseException:
-        folder.close()
-        raise
+            raise
+        folder = _step_down(folder, [(part, 0o777)], create=False)
     return folder
 
 

@@ -10,6 +10,7 @@ texts are in ``HIDDEN_USAGE``.
 from __future__ import annotations
 
 from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN, DEV_PORT
 from pix3tools.core.version import CLI_VERSION
 
 __all__ = ["COMMAND_USAGE", "HIDDEN_USAGE", "OVERVIEW_BLOCKS", "command_usage", "overview", "usage_error"]
@@ -77,10 +78,10 @@ Exit 0 created (or listed), 1 a folder that is not empty, 2 a usage error (an un
   [dir]                the folder to create (default: pix3-<2d|3d>); it must be empty
   --name <n>           the project's name (default: the folder's name)
 """,
-    "editor": """Usage: pix3 editor [options]
+    "editor": f"""Usage: pix3 editor [options]
 
 Find or start the project's dev server, then find, reuse or start Chrome behind the CDP token
-proxy (127.0.0.1:9333 by default) with the editor tab open, and say where an agent connects.
+proxy (127.0.0.1:{CDP_PORT} by default) with the editor tab open, and say where an agent connects.
 
   --project <dir>      the project (default: the nearest folder with pix3project.yaml)
   --stop               stop the project's dev server
@@ -91,9 +92,9 @@ proxy (127.0.0.1:9333 by default) with the editor tab open, and say where an age
   --no-chrome          the dev server only
   --headless           run Chrome headless
   --port <n>           the dev server's port (strict)
-  --cdp-port <n>       the proxy's port (default 9333, then the next free one up to 9339)
+  --cdp-port <n>       the proxy's port (default {CDP_PORT}, then the next free one up to {CDP_PORT + CDP_PORT_SPAN})
   --url <editor url>   Remote SSH, your machine: the editor a port forward reaches (no project)
-  --remote-port <n>    with --url: the remote host's port forwarded to this proxy (default 9333)
+  --remote-port <n>    with --url: the remote host's port forwarded to this proxy (default {CDP_PORT})
   --ssh <host>         with --url: the SSH host in the token copy line
 """,
     "agent-setup": """Usage: pix3 agent-setup [claude|codex|pi] [options]
@@ -239,7 +240,7 @@ Exit 0 recorded (or listed), 1 the file could not be written, 2 usage, a bad fie
 }
 
 HIDDEN_USAGE: dict[str, str] = {
-    "__dev-server": """Usage: pix3 __dev-server [--project <dir>] [--port <n>]
+    "__dev-server": f"""Usage: pix3 __dev-server [--project <dir>] [--port <n>]
 
 The project's dev server (normally started by `pix3 editor`): `/__pix3/*`, the editor socket,
 flush/sync, the file API, and Vite as a child when node_modules/vite is installed (else the
@@ -248,7 +249,7 @@ project folder is served as is). Runs until SIGTERM or SIGINT. Writes .pix3/dev.
 
 Options:
   --project <dir>   the project folder (default: the nearest folder with pix3project.yaml)
-  --port <n>        listen on exactly this port (default: 5173, or the next free one)
+  --port <n>        listen on exactly this port (default: {DEV_PORT}, or the next free one)
 """,
 }
 

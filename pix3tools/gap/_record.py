@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pix3tools.core.private import private_folder, read_private
+from pix3tools.core.timestamps import iso_time
 
 GAPS_FILE = ".pix3/gaps.jsonl"
 # The order is a contract: the kit lists the kinds in this order.
@@ -28,12 +29,6 @@ class GapError(ValueError):
 
 def _one_line(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
-
-
-def iso_ms(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds and a ``Z``, as JavaScript's ``toISOString``."""
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
 def detect_agent(env: Mapping[str, str]) -> str | None:
@@ -69,7 +64,7 @@ def build_record(
     where = _one_line(context) if context is not None else ""
     if len(where) > MAX_CONTEXT:
         raise GapError(f"--context is {len(where)} characters; at most {MAX_CONTEXT}")
-    record: dict[str, str] = {"ts": iso_ms(now)}
+    record: dict[str, str] = {"ts": iso_time(now)}
     if agent:
         record["agent"] = agent
     record["kind"] = kind

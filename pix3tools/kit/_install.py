@@ -129,6 +129,17 @@ def read_file(root: Path, path: Path) -> bytes | None:
         raise KitError(f"cannot read {path} ({exc.strerror}); nothing was changed") from exc
 
 
+def manifest_text(root: Path, path: Path, pending: bytes | None = None) -> str:
+    """The project file's text, as a write already planned leaves it (``pending``) or as read."""
+    raw = pending if pending is not None else read_file(root, path)
+    if raw is None:
+        raise KitError(f"{path} is missing")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KitError(f"{path} is not UTF-8 text; fix it and run again") from exc
+
+
 def _place(plan: KitPlan, path: str, content: bytes, *, update: bool) -> str:
     target = plan.root / path
     existing = read_file(plan.root, target)
@@ -274,14 +285,7 @@ def agent_kit_files(plan: KitPlan) -> list[str]:
 
 def _project_yaml(plan: KitPlan) -> None:
     path = plan.root / PROJECT_FILE
-    pending = plan.changes.writes.get(path)
-    raw = pending if pending is not None else read_file(plan.root, path)
-    if raw is None:
-        raise KitError(f"{path} is missing")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KitError(f"{path} is not UTF-8 text; fix it and run again") from exc
+    text = manifest_text(plan.root, path, plan.changes.writes.get(path))
     try:
         new = set_agent_kit(text, plan.recorded_version, agent_kit_files(plan), where=str(path))
     except ManifestError as exc:

@@ -21,6 +21,7 @@ from pix3tools.kit._install import (
     KitError,
     KitPlan,
     Outcome,
+    manifest_text,
     outcome_lines,
     plan_install,
     read_file,
@@ -141,13 +142,7 @@ def _codex(plan: MigratePlan) -> None:
 
 def _hybrid(plan: MigratePlan) -> None:
     path = plan.root / PROJECT_FILE
-    raw = read_file(plan.root, path)
-    if raw is None:
-        raise KitError(f"{path} is missing")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KitError(f"{path} is not UTF-8 text; fix it and run again") from exc
+    text = manifest_text(plan.root, path)
     try:
         new, removed = remove_metadata_key(text, "pix3Hybrid", where=str(path))
     except ManifestError as exc:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pix3tools.core import CLI_VERSION, PROJECT_FILE
 from pix3tools.core.private import open_folder
+from pix3tools.core.timestamps import iso_time
 from pix3tools.kit import yaml_scalar
 from pix3tools.new._templates import Template
 
@@ -53,11 +54,6 @@ def package_name_of(name: str) -> str:
     slug = re.sub(r"[^a-z0-9._~-]+", "-", name.lower())
     slug = slug.strip("-._~")[:MAX_PACKAGE_NAME]
     return slug or "pix3-game"
-
-
-def _iso(moment: datetime) -> str:
-    utc = moment.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
 def _substitute(text: str, values: dict[str, str], *, escape_html: bool) -> str:
@@ -148,7 +144,7 @@ def create_project(
         "templateId": template.id,
         "editorVersion": CLI_VERSION,
         "createdBy": "@pix3/cli",
-        "createdAt": _iso(now()),
+        "createdAt": iso_time(now()),
     }
     files[".pix3/template.json"] = (json.dumps(record, indent=2) + "\n").encode("utf-8")
     created_folder = not target.exists()

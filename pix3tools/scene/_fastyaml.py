@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pix3tools.scene._yaml import MAX_DEPTH, resolve_plain
+from pix3tools.scene._scalars import MAX_DEPTH, resolve_plain
 
 __all__ = ["Unsupported", "fast_load"]
 

@@ -17,20 +17,17 @@ parses the text once more in line mode, only for files that need a line.
 from __future__ import annotations
 
 import importlib
-import math
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pix3tools._diagnostic import PathSeg
+from pix3tools.scene._scalars import MAX_DEPTH, resolve_plain
 
 __all__ = ["MAX_ALIASES", "Document", "PathSeg", "YamlError", "parse_yaml"]
 
 # The reference's `yaml` package caps alias expansion (billion-laughs guard).
 MAX_ALIASES = 1000
-# Deeper than this is no scene a person or a tool writes; Python's recursion would be next.
-MAX_DEPTH = 500
 
 
 class YamlError(Exception):
@@ -73,52 +70,6 @@ def _marked(text: str, exc: Any) -> YamlError:
     return YamlError(found.reason, found.line, found.column, excerpt(text, found.line, found.column))
 
 
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_OCT = re.compile(r"0o[0-7]+\Z")
-_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_WORDS: dict[str, Any] = {
-    "": None,
-    "~": None,
-    "null": None,
-    "Null": None,
-    "NULL": None,
-    "true": True,
-    "True": True,
-    "TRUE": True,
-    "false": False,
-    "False": False,
-    "FALSE": False,
-    ".inf": math.inf,
-    ".Inf": math.inf,
-    ".INF": math.inf,
-    "+.inf": math.inf,
-    "+.Inf": math.inf,
-    "+.INF": math.inf,
-    "-.inf": -math.inf,
-    "-.Inf": -math.inf,
-    "-.INF": -math.inf,
-    ".nan": math.nan,
-    ".NaN": math.nan,
-    ".NAN": math.nan,
-}
-
-
-def resolve_plain(value: str) -> Any:
-    """A plain (unquoted, untagged) scalar under the YAML 1.2 core schema."""
-    first = value[:1]
-    if first in "0123456789-+." and first:
-        if _INT.match(value):
-            return int(value)
-        if _FLOAT.match(value):
-            return float(value)
-        if _OCT.match(value):
-            return int(value[2:], 8)
-        if _HEX.match(value):
-            return int(value[2:], 16)
-    return _WORDS.get(value, value) if len(value) <= 6 else value
-
-
 def _tagged(tag: str, value: str, line: int) -> Any:
     short = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else tag
     if short in ("str", "!"):
@@ -159,12 +110,10 @@ def _libyaml() -> tuple[Any, Any, Any, Any] | None:
     return c_parser, events, MarkedYAMLError, YAMLError
 
 
-def _libyaml_events(text: str) -> Iterator[Event] | None:
-    libyaml = _libyaml()
-    if libyaml is None:
-        return None
-    CParser, events, MarkedYAMLError, YAMLError = libyaml
-    kinds: dict[type, str] = {
+def _event_kinds(events: Any) -> dict[type, str]:
+    """The event classes of ``events`` (libyaml's binding's or ruamel's own module) by the kind
+    our readers name them."""
+    return {
         events.ScalarEvent: "scalar",
         events.MappingStartEvent: "map",
         events.SequenceStartEvent: "seq",
@@ -173,6 +122,14 @@ def _libyaml_events(text: str) -> Iterator[Event] | None:
         events.AliasEvent: "alias",
         events.DocumentStartEvent: "doc",
     }
+
+
+def _libyaml_events(text: str) -> Iterator[Event] | None:
+    libyaml = _libyaml()
+    if libyaml is None:
+        return None
+    CParser, events, MarkedYAMLError, YAMLError = libyaml
+    kinds = _event_kinds(events)
 
     def gen() -> Iterator[Event]:
         parser = CParser(text)
@@ -213,15 +170,7 @@ def _ruamel_events(text: str) -> Iterator[Event]:
     from ruamel.yaml import YAML, events
     from ruamel.yaml.error import MarkedYAMLError
 
-    kinds: dict[type, str] = {
-        events.ScalarEvent: "scalar",
-        events.MappingStartEvent: "map",
-        events.SequenceStartEvent: "seq",
-        events.MappingEndEvent: "end",
-        events.SequenceEndEvent: "end",
-        events.AliasEvent: "alias",
-        events.DocumentStartEvent: "doc",
-    }
+    kinds = _event_kinds(events)
     loader = YAML(typ="safe", pure=True)
     try:
         for event in loader.parse(text):

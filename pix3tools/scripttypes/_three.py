@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from pix3tools._npm import install_command, npm_install, package_version
+from pix3tools._npm import install_command, npm_install
+from pix3tools.core.nodemodules import package_version
 
 # The starter pins three ~0.183.2 and @types/three ^0.183.1: the three the runtime is built on.
 THREE_TYPES_VERSION = "0.183.1"

@@ -87,14 +87,13 @@ def _check_one(project: ValidateProject, rel: str) -> list[Diagnostic]:
         if target is None:
             continue
         if not project.files.exists(target):
-            match = project.files.case_match(target)
             out.append(
                 Diagnostic(
                     "E_MISSING_FRAME",
                     rel,
                     f"{what}: {value} does not exist in the project — the sprite draws nothing on that frame.",
                     path=path,
-                    fix=f"the file is res://{match} (case differs)" if match else None,
+                    fix=project.case_fix(target),
                     doc=doc,
                 )
             )

@@ -70,13 +70,7 @@ class SceneCheck:
         self.out.references.add(rel)
         files = self.project.files
         if not files.exists(rel):
-            match = files.case_match(rel)
-            self.emit(
-                "E_MISSING_RESOURCE",
-                at,
-                f"{value} does not exist in the project.",
-                f"the file is res://{match} (case differs)" if match else None,
-            )
+            self.emit("E_MISSING_RESOURCE", at, f"{value} does not exist in the project.", self.project.case_fix(rel))
             return False
         if rel.lower().endswith(".svg") and rel not in self.svg_seen:
             self.svg_seen.add(rel)

@@ -24,6 +24,11 @@ class ValidateProject(Project):
             self._scripts = scan_scripts(self.files)
         return self._scripts
 
+    def case_fix(self, rel: str) -> str | None:
+        """For a file that does not exist: the fix when one differs from it only in case."""
+        match = self.files.case_match(rel)
+        return f"the file is res://{match} (case differs)" if match else None
+
     def svg(self, rel: str) -> list[SvgFinding]:
         cached = self._svg.get(rel)
         if cached is None:

@@ -242,7 +242,6 @@ def check_localization(project: ValidateProject, manifest: Document | None, whol
             if target is None:
                 continue
             if not project.files.exists(target):
-                match = project.files.case_match(target)
                 out.append(
                     Diagnostic(
                         "E_MISSING_LOCALE_SPRITE",
@@ -250,7 +249,7 @@ def check_localization(project: ValidateProject, manifest: Document | None, whol
                         f'sprites."{key}" in {rel} is {item}, which does not exist in the project: a node keyed to'
                         f' "{key}" draws nothing in this locale.',
                         path=("sprites", key),
-                        fix=f"the file is res://{match} (case differs)" if match else None,
+                        fix=project.case_fix(target),
                         doc=doc,
                     )
                 )

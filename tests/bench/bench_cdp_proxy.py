@@ -30,7 +30,7 @@ from wsproto.connection import Connection
 from wsproto.events import CloseConnection, TextMessage
 
 from pix3net.cdp._http import handshake_accept, parse_head, switching_protocols, text_frame_header
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp.client import WsClient
 from pix3net.cdp.router import Router, ToClient
 from pix3net.cdp.server import serve_proxy
 from tests.bench._report import Result, pix3_env

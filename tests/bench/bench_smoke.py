@@ -42,7 +42,7 @@ from typing import Any
 
 import trio
 
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp.client import WsClient
 from pix3net.chrome.launch import chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.owner import wait_ready
 from tests.bench._report import Absolute, Result, pix3_env

@@ -24,7 +24,7 @@ import httpx
 import pytest
 import trio
 
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp.client import WsClient
 from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.chrome.state import read_record
 from tests.support.cdp_proxy import rpc

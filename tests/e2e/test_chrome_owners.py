@@ -23,7 +23,7 @@ import pytest
 import trio
 
 from pix3net import wscall
-from pix3net.cdp._wsclient import Closed, WsClient
+from pix3net.cdp.client import Closed, WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.memory import chrome_memory
 from pix3net.chrome.state import read_record

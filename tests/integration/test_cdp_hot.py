@@ -19,7 +19,7 @@ import pytest
 import trio
 
 from pix3net.cdp._hot import StepLock
-from pix3net.cdp._wsclient import Closed
+from pix3net.cdp.client import Closed
 from pix3net.cdp.router import Action, Router
 from pix3net.cdp.server import serve_proxy
 from pix3net.chrome.pipe import PipeChannel

@@ -14,8 +14,6 @@ import pytest
 import trio
 
 from pix3net.cdp.port import (
-    DEFAULT_PORT,
-    PORT_RANGE,
     NoFreePort,
     PortInspection,
     ProxyCallError,
@@ -26,6 +24,7 @@ from pix3net.cdp.port import (
     prove_proxy,
     proxy_call,
 )
+from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 from tests.support.ports import free_port
 
@@ -80,7 +79,7 @@ def devtools(browser: str, urls: list[str]) -> dict[str, tuple[int, dict[str, st
 
 
 def test_constants_and_editor_urls() -> None:
-    assert (DEFAULT_PORT, PORT_RANGE) == (9333, 6)
+    assert (CDP_PORT, CDP_PORT_SPAN) == (9333, 6)
     assert is_editor_page_url("http://localhost:5173/__pix3/")
     assert is_editor_page_url("http://localhost:5173/__pix3/?x=1")
     assert is_editor_page_url("http://localhost:5173/game/__pix3/#a")

@@ -14,7 +14,7 @@ import trio
 import trio_websocket
 
 from pix3net.cdp import proof
-from pix3net.cdp._wsclient import Closed
+from pix3net.cdp.client import Closed
 from pix3net.cdp.port import prove_proxy
 from tests.support.cdp_proxy import (
     AUTH,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from pix3net.chrome.control import start_owner, stop_owner
-from pix3net.editor.devserver import spawn_server
+from pix3net.devserver.control import spawn_server
 from tests.support.cdp_attack import junk_requests
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.devserver import dev_server

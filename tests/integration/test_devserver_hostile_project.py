@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pix3net.editor.devserver import DevServerError, spawn_server
+from pix3net.devserver.control import DevServerError, spawn_server
 from tests.support.devserver import dev_server
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import trio
 
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp.client import WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import ChromeRecord, read_record, write_record
 from tests.support.cdp_proxy import rpc

@@ -224,7 +224,7 @@ def test_page_modules_are_served(server: DevServer) -> None:
     main = httpx.get(f"{server.url}/__pix3/page/main.js")
     assert main.status_code == 200 and main.headers["content-type"] == "text/javascript; charset=utf-8"
     assert main.headers["cache-control"] == "no-cache"
-    assert main.content == (REPO / "pix3net" / "devserver" / "static" / "main.js").read_bytes()
+    assert main.content == (REPO / "pix3net" / "devserver" / "page" / "main.js").read_bytes()
     again = httpx.get(f"{server.url}/__pix3/page/main.js", headers={"If-None-Match": main.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
     for name in ("index.html", "../app.py", "nope.js", "Main.js"):

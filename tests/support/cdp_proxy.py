@@ -11,7 +11,7 @@ from typing import Any
 
 import trio
 
-from pix3net.cdp._wsclient import WsClient
+from pix3net.cdp.client import WsClient
 from pix3net.cdp.server import serve_proxy
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome

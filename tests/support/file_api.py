@@ -9,6 +9,7 @@ is a separate process a test can SIGKILL at a chosen point of a changeset.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -24,8 +25,8 @@ from hypercorn.trio import serve
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.bodies import pace_bodies
 from pix3net.devserver.files import ApiError, FileStore, register_file_routes
+from pix3net.devserver.http import answer_errors, pace_bodies
 
 
 @dataclass
@@ -40,6 +41,7 @@ def make_app(store: FileStore, frames: list[dict[str, Any]]) -> QuartTrio:
     app = QuartTrio(__name__)
     app.config["MAX_CONTENT_LENGTH"] = None
     pace_bodies(app)  # as the dev server's app does
+    answer_errors(app, store.root, logging.getLogger("pix3.test.files"))  # so does this
     register_file_routes(app, store)
 
     @app.get("/__test/frames")

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import "../../pix3net/devserver/static/probe.js";
-import "../../pix3net/devserver/static/judge.js";
+import "../../pix3net/devserver/page/probe.js";
+import "../../pix3net/devserver/page/judge.js";
 
 const PROBE = globalThis.__PIX3_PROBE__;
 const JUDGE = globalThis.__PIX3_JUDGE__;

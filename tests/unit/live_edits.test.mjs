@@ -1,9 +1,9 @@
-// Live edits (pix3net/devserver/static/live.js) under node:test: what the editor page makes of a
+// Live edits (pix3net/devserver/page/live.js) under node:test: what the editor page makes of a
 // game's filesChanged hook, and its reply to a sync while the game plays.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { NO_FILES, afterOffer, offerFiles, syncReply, takesFilesLive } from "../../pix3net/devserver/static/live.js";
+import { NO_FILES, afterOffer, offerFiles, syncReply, takesFilesLive } from "../../pix3net/devserver/page/live.js";
 
 const game = (filesChanged) => ({ name: "g", snapshot: () => ({}), filesChanged });
 

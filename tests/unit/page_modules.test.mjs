@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/static/bridge.js";
-import { ErrorBuffer } from "../../pix3net/devserver/static/errors.js";
-import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/static/predicates.js";
-import { NO_SCREEN, findNodes, resPath, safeSerialize, sceneTree, shapeScene, toProjectPath } from "../../pix3net/devserver/static/scene.js";
-import { TOOL_NAMES, TOOLS } from "../../pix3net/devserver/static/tools.js";
-import { validateParams } from "../../pix3net/devserver/static/validate.js";
+import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/page/bridge.js";
+import { ErrorBuffer } from "../../pix3net/devserver/page/errors.js";
+import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/page/predicates.js";
+import { NO_SCREEN, findNodes, resPath, safeSerialize, sceneTree, shapeScene, toProjectPath } from "../../pix3net/devserver/page/scene.js";
+import { TOOL_NAMES, TOOLS } from "../../pix3net/devserver/page/tools.js";
+import { validateParams } from "../../pix3net/devserver/page/validate.js";
 
 const schema = (name) => TOOLS.find((t) => t.name === name).inputSchema;
 
@@ -230,7 +230,7 @@ test("the error buffer: a ring of 200, since, clear, run marks", () => {
 });
 
 test("a tool called before the page's scene list arrived waits for it", async () => {
-  const { Workbench } = await import("../../pix3net/devserver/static/workbench.js");
+  const { Workbench } = await import("../../pix3net/devserver/page/workbench.js");
   let release;
   const arrived = new Promise((resolve) => { release = resolve; });
   const fetched = [];

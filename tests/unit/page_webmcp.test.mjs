@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { TOOL_NAMES, TOOLS } from "../../pix3net/devserver/static/tools.js";
-import { registerWebMcp } from "../../pix3net/devserver/static/webmcp.js";
+import { TOOL_NAMES, TOOLS } from "../../pix3net/devserver/page/tools.js";
+import { registerWebMcp } from "../../pix3net/devserver/page/webmcp.js";
 
 function modelContext({ refuse = [] } = {}) {
   const tools = new Map();

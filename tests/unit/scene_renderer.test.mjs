@@ -1,11 +1,11 @@
-// The one 2D renderer's placement (pix3net/devserver/static/scene2d.js) under node:test: the
+// The one 2D renderer's placement (pix3net/devserver/page/scene2d.js) under node:test: the
 // design viewport fitted into a box, Y up, a node's centre relative to its parent's, rotation
 // counter-clockwise in degrees, scale, visibility and opacity down the tree, zIndex order, hit
 // tests. The numbers are worked out by hand here, not by the module's own helpers.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { bounds, corners, fitView, has2D, hitTest, placeNodes, sceneNodes } from "../../pix3net/devserver/static/scene2d.js";
+import { bounds, corners, fitView, has2D, hitTest, placeNodes, sceneNodes } from "../../pix3net/devserver/page/scene2d.js";
 
 const node = (id, type, props = {}, children = [], family = "2d") => ({ id, type, name: id, draw: { family, props }, children });
 const close = (a, b, label) => assert.ok(Math.abs(a - b) < 1e-9, `${label}: ${a} ≠ ${b}`);

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pix3tools.check._layout import has_own_tsconfig, installed_version, prepare
+from pix3tools.check._layout import has_own_tsconfig, prepare
 from pix3tools.check._typescript import TypeScriptUnavailable, install_command, resolve_typescript
+from pix3tools.core.nodemodules import installed_version
 from pix3tools.scripttypes import CHECK_TSCONFIG, EXTENDS_LINE, cache_prefix
 from tests.support.node import fake_three
 

@@ -48,10 +48,10 @@ ENTRY_PATHS = [
     "import pix3tools.core.cli",
     # A cold `pix3 editor` waits for Chrome: what the editor loads before it spawns the owner, and
     # what the owner loads before it spawns Chrome (docs/editor.md, "Cold start and reuse").
-    "import pix3net.editor.command, pix3net.editor.devserver, pix3net.editor.browser, pix3net.editor.together",
+    "import pix3net.editor.command, pix3net.devserver.control, pix3net.editor.browser, pix3net.editor.together",
     "import pix3net.chrome.command",
     # `pix3 editor --status`: a few loopback requests and /proc.
-    "import pix3net.editor.status",
+    "import pix3net.chrome.ownerstatus",
 ]
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pix3net.devserver.files import ApiError, is_journaled, parse_wire_path, resolve
-from pix3net.devserver.mediatypes import content_type
+from pix3net.devserver.http import content_type
 
 
 def refusal(value: object, field: str = "path") -> tuple[int, str]:

@@ -36,7 +36,7 @@ def test_the_public_listener_has_one_name() -> None:
 
 
 def test_one_json_answer_helper_and_one_flush_reader() -> None:
-    assert _defined("json_response") == ["devserver/answers.py"]
+    assert _defined("json_response") == ["devserver/http/_answers.py"]
     assert _defined("read_flush_answer") == ["sync.py"]
     users = sorted(
         str(path.relative_to(PACKAGE))
@@ -44,7 +44,23 @@ def test_one_json_answer_helper_and_one_flush_reader() -> None:
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and node.id == "read_flush_answer"
     )
-    assert "devserver/checks.py" in users and "sync.py" in users
+    assert "devserver/app/_checks.py" in users and "sync.py" in users
+
+
+def test_one_way_to_answer_an_error() -> None:
+    """An error is answered by the http leaves alone: for Quart, raw ASGI and a raw socket, and
+    what an exception answers is decided once (the file routes once had their own 500s)."""
+    for name in ("error_response", "send_error", "error_bytes", "answer_errors", "api_error_of"):
+        assert len(_defined(name)) == 1 and _defined(name)[0].startswith("devserver/http/"), name
+    for gone in ("refuse", "not_found_route", "vite_unavailable", "_vite_unavailable", "no_space_route"):
+        assert _defined(gone) == [], gone
+    internal = [
+        str(path.relative_to(PACKAGE))
+        for path, tree in _trees(PACKAGE).items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value == "Internal error."
+    ]
+    assert internal == ["devserver/http/_errors.py"]
 
 
 def test_the_private_url_rule_is_coded_once() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devserver.mediatypes import COMPILED_SOURCE, CONTENT_TYPES, content_type
+from pix3net.devserver.http import COMPILED_SOURCE, CONTENT_TYPES, content_type
 
 
 @pytest.mark.parametrize("name", ["main.ts", "src/Game.TSX", "a.mts", "a.cts", "view.jsx", "types.d.ts"])
@@ -51,7 +51,7 @@ def test_known_and_unknown_extensions(name: str, kind: str) -> None:
 
 def test_the_judge_and_the_server_agree_on_what_needs_compiling() -> None:
     """The shared rules (judge.js) call a refused script TypeScript by these same suffixes."""
-    rules = (Path(__file__).parents[2] / "pix3net/devserver/static/judge.js").read_text()
+    rules = (Path(__file__).parents[2] / "pix3net/devserver/page/judge.js").read_text()
     found = re.search(r"const COMPILED_SOURCE = \[([^\]]*)\];", rules)
     assert found is not None
     assert {ext.strip().strip('"').lstrip(".") for ext in found[1].split(",")} == COMPILED_SOURCE

@@ -9,11 +9,25 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devserver import devinfo, guard
-from pix3net.devserver.barrier import parse_expect, parse_timeout
-from pix3net.devserver.errors import ApiError
-from pix3net.devserver.page import gate_page, version_gate
+from pix3net.devserver import devinfo
+from pix3net.devserver.app import (
+    FORBIDDEN_HOST,
+    FORBIDDEN_ORIGIN,
+    FORBIDDEN_REMOTE,
+    MISSING_X_PIX3,
+    check_mutation,
+    check_request,
+    check_socket,
+    gate_page,
+    header_map,
+    is_loopback_peer,
+    parse_expect,
+    parse_timeout,
+    version_gate,
+)
+from pix3net.devserver.http import ApiError
 from pix3tools.core import devrecord
+from pix3tools.core.timestamps import iso_time
 
 
 @pytest.mark.parametrize(
@@ -57,7 +71,7 @@ def test_record_keys_order_format_and_time() -> None:
         port=5173,
         pid=42,
         versions={"plugin": "2.0.0-alpha.0", "runtime": None, "editorCore": None, "vite": "8.4.0"},
-        started_at=devinfo.iso_now(when),
+        started_at=iso_time(when),
         public_url="http://localhost:15999/",
     )
     assert list(record) == [
@@ -114,41 +128,41 @@ def test_record_removed_only_by_its_writer(tmp_path: Path) -> None:
 )
 def test_the_guard_refuses_rebinding_names(host: str) -> None:
     """The DNS-rebinding names the old `127.*` prefix rule let in (docs/devserver.md, "The Host rule")."""
-    assert guard.check_request("GET", {"host": host}, "127.0.0.1") is guard.FORBIDDEN_HOST
-    assert guard.check_socket({"host": host}, "127.0.0.1") is guard.FORBIDDEN_HOST
+    assert check_request("GET", {"host": host}, "127.0.0.1") is FORBIDDEN_HOST
+    assert check_socket({"host": host}, "127.0.0.1") is FORBIDDEN_HOST
 
 
 def test_the_guard_host_rule() -> None:
     for host in ("localhost:5173", "127.0.0.1", "[::1]:1", "127.8.9.10:4"):
-        assert guard.check_request("GET", {"host": host}, "127.0.0.1") is None
-    assert guard.check_request("GET", {}, "127.0.0.1") is guard.FORBIDDEN_HOST
+        assert check_request("GET", {"host": host}, "127.0.0.1") is None
+    assert check_request("GET", {}, "127.0.0.1") is FORBIDDEN_HOST
     # a duplicated Host reaches the guard joined with ", " (`header_map`) and is refused
-    joined = guard.header_map([(b"host", b"127.0.0.1"), (b"Host", b"127.0.0.1")])
-    assert guard.check_request("GET", joined, "127.0.0.1") is guard.FORBIDDEN_HOST
+    joined = header_map([(b"host", b"127.0.0.1"), (b"Host", b"127.0.0.1")])
+    assert check_request("GET", joined, "127.0.0.1") is FORBIDDEN_HOST
     public = frozenset({"box.example"})
-    assert guard.check_request("GET", {"host": "box.example:443"}, "127.0.0.1", public) is None
-    assert guard.check_request("GET", {"host": "box.example"}, "127.0.0.1") is guard.FORBIDDEN_HOST
+    assert check_request("GET", {"host": "box.example:443"}, "127.0.0.1", public) is None
+    assert check_request("GET", {"host": "box.example"}, "127.0.0.1") is FORBIDDEN_HOST
 
 
 def test_loopback_peers() -> None:
     for peer in ("127.0.0.1", "::1", "::ffff:127.0.0.1", "127.3.4.5"):
-        assert guard.is_loopback_peer(peer)
+        assert is_loopback_peer(peer)
     others: tuple[str | None, ...] = ("192.168.1.5", "", None, "::ffff:10.0.0.1")
     for other in others:
-        assert not guard.is_loopback_peer(other)
+        assert not is_loopback_peer(other)
 
 
 def test_mutation_and_origin_rules() -> None:
-    assert guard.check_mutation(None, None, "localhost:1") is guard.MISSING_X_PIX3
-    assert guard.check_mutation("true", None, "localhost:1") is guard.MISSING_X_PIX3
-    assert guard.check_mutation("1", None, "localhost:1") is None
-    assert guard.check_mutation("1", "HTTP://LOCALHOST:1", "localhost:1") is None
-    assert guard.check_mutation("1", "http://evil.example", "localhost:1") is guard.FORBIDDEN_ORIGIN
+    assert check_mutation(None, None, "localhost:1") is MISSING_X_PIX3
+    assert check_mutation("true", None, "localhost:1") is MISSING_X_PIX3
+    assert check_mutation("1", None, "localhost:1") is None
+    assert check_mutation("1", "HTTP://LOCALHOST:1", "localhost:1") is None
+    assert check_mutation("1", "http://evil.example", "localhost:1") is FORBIDDEN_ORIGIN
     headers = {"host": "localhost:1", "origin": "http://evil.example"}
-    assert guard.check_request("GET", headers, "127.0.0.1") is None  # reads pass the origin check
-    assert guard.check_socket(headers, "127.0.0.1") is guard.FORBIDDEN_ORIGIN
-    assert guard.check_request("GET", {"host": "localhost:1"}, "10.0.0.2") is guard.FORBIDDEN_REMOTE
-    assert guard.header_map([(b"X-A", b"1"), (b"x-a", b"2")]) == {"x-a": "1, 2"}
+    assert check_request("GET", headers, "127.0.0.1") is None  # reads pass the origin check
+    assert check_socket(headers, "127.0.0.1") is FORBIDDEN_ORIGIN
+    assert check_request("GET", {"host": "localhost:1"}, "10.0.0.2") is FORBIDDEN_REMOTE
+    assert header_map([(b"X-A", b"1"), (b"x-a", b"2")]) == {"x-a": "1, 2"}
 
 
 def test_timeout_and_expect_parsing() -> None:

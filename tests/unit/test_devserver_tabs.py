@@ -9,7 +9,7 @@ from typing import Any
 import trio
 import trio.testing
 
-from pix3net.devserver.tabs import Frame, Hub, Tab
+from pix3net.devserver.app import Frame, Hub, Tab
 
 
 def drain(tab: Tab) -> list[dict[str, Any]]:
@@ -94,7 +94,7 @@ async def test_request_reply_timeout_and_close() -> None:
 
 
 async def test_a_tab_that_reads_nothing_is_dropped_not_waited_for() -> None:
-    from pix3net.devserver.tabs import OUTBOX_FRAMES
+    from pix3net.devserver.app import OUTBOX_FRAMES
 
     hub = make_hub([])
     stalled, live = hub.connect(None), hub.connect(None)

@@ -7,7 +7,7 @@ import pytest
 
 from pix3net.editor.args import EditorArgs
 from pix3net.editor.command import SYNTAX
-from pix3net.editor.remote import remote_forward_lines, token_copy_line
+from pix3net.editor.remotessh import remote_forward_lines, token_copy_line
 from pix3tools.core.argv import UsageError, parse
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from pix3net.cdp.proof import read_forward_ports
-from pix3net.editor.forwards import Forward, drop_gone, parse_forwards, read_forwards, record_forward
+from pix3net.editor.forwardports import Forward, drop_gone, parse_forwards, read_forwards, record_forward
 
 
 def _dead_pid() -> int:

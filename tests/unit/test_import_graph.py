@@ -2,14 +2,17 @@
 
 Every ``import`` in ``pix3tools`` and ``pix3net`` counts, also the ones inside functions and under
 ``TYPE_CHECKING``: a lazy import may keep start-up fast, never hide an edge. Run as a script
-(``python -m tests.unit.test_import_graph``) to print the graph between subpackages.
+(``python -m tests.unit.test_import_graph``) to print the graph between subpackages, as
+docs/architecture.md must show it.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
+import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,13 +68,21 @@ def edges() -> list[Edge]:
 
 def subpackage(module: str) -> str:
     """The graph's node: ``pix3tools.kit`` for ``pix3tools.kit._install``; a package's own
-    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``)."""
-    return ".".join(module.split(".")[:2])
+    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``).
+    One level deeper, a subpackage's own subpackages are nodes too (``pix3net.devserver.files``
+    for ``pix3net.devserver.files._core``), so a cycle between them is seen; the subpackage's
+    other modules stay its node (``pix3net.devserver`` for ``pix3net.devserver.wiring``)."""
+    parts = module.split(".")
+    if len(parts) > 3 and (REPO.joinpath(*parts[:3]) / "__init__.py").is_file():
+        return ".".join(parts[:3])
+    if len(parts) == 3 and (REPO.joinpath(*parts) / "__init__.py").is_file():
+        return module
+    return ".".join(parts[:2])
 
 
 def _private_inside(module: str) -> bool:
-    """A private module inside a subpackage (``pix3tools.kit._install``)."""
-    return any(part.startswith("_") for part in module.split(".")[2:])
+    """A private module inside a node (``pix3tools.kit._install``, ``pix3net.devserver.files._core``)."""
+    return any(part.startswith("_") for part in module.split(".")[len(subpackage(module).split(".")) :])
 
 
 def _private_anywhere(module: str) -> bool:
@@ -151,6 +162,18 @@ def test_no_cycle_between_subpackages() -> None:
     assert _cycles(graph()) == []
 
 
+def test_no_cycle_between_modules() -> None:
+    """Inside a subpackage too, no two modules import each other, even for a type only: the
+    names both need live in a module of their own (`scene._scalars`) or as the protocol of
+    what one uses of the other (`files._changeset.ChangesetCore`, `files._watch.WatchedStore`)."""
+    modules: dict[str, set[str]] = defaultdict(set)
+    for edge in filter(_ours, edges()):
+        modules[edge.source]
+        if edge.source != edge.target:
+            modules[edge.source].add(edge.target)
+    assert _cycles(modules) == []
+
+
 def test_the_core_is_stdlib_only_and_the_file_tools_never_load_the_network() -> None:
     stdlib = sys.stdlib_module_names
     core = [
@@ -171,9 +194,80 @@ def test_the_checks_can_fail() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
     assert _private_inside("pix3tools.kit._install") and not _private_inside("pix3tools._js")
     assert _private_anywhere("pix3tools._js") and not _private_anywhere("pix3tools.core.argv")
-    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver"
+    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver.files"
+    assert subpackage("pix3net.devserver.files") == "pix3net.devserver.files"
+    assert subpackage("pix3net.devserver.wiring") == "pix3net.devserver"
+    assert _private_inside("pix3net.devserver.files._core") and not _private_inside("pix3net.devserver.files")
+
+
+def test_the_subpackages_one_level_deeper_are_nodes() -> None:
+    """The dev server's rooms are nodes of their own: the shared leaves point at none of the
+    others, and the file API never reaches back into the app or the dev server around it."""
+    nodes = graph()
+    rooms = {"pix3net.devserver." + room for room in ("app", "files", "front", "http")}
+    assert rooms <= set(nodes)
+    assert not nodes["pix3net.devserver.http"] & (rooms | {"pix3net.devserver"})
+    assert not nodes["pix3net.devserver.files"] & {"pix3net.devserver", "pix3net.devserver.app"}
+
+
+# The distribution that provides an import name, where the two are spelled differently.
+DISTRIBUTIONS = {"trio_websocket": "trio-websocket", "quart_trio": "quart-trio", "ruamel": "ruamel.yaml"}
+
+
+def declared() -> set[str]:
+    """The distributions pyproject.toml's ``dependencies`` name (versions and markers dropped)."""
+    table = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return {re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0].lower() for line in table["project"]["dependencies"]}
+
+
+def test_every_library_imported_is_declared() -> None:
+    """A library the code imports directly is a dependency of ours, even when another one brings it
+    (h11 and wsproto were imported for a while and declared nowhere)."""
+    imported = {e.target.split(".")[0] for e in edges()} - set(sys.stdlib_module_names) - set(PACKAGES)
+    assert (
+        imported
+        and sorted(
+            DISTRIBUTIONS.get(name, name) for name in imported if DISTRIBUTIONS.get(name, name) not in declared()
+        )
+        == []
+    )
+
+
+EVERYONE_MAY_USE = "pix3tools.core"  # not drawn: every node may use it
+DOC = REPO / "docs" / "architecture.md"
+FENCE = "```imports"
+
+
+def drawn() -> list[str]:
+    """The graph as docs/architecture.md draws it: one line per node, ``node -> what it imports``
+    (a leaf alone), every node of both packages, ``pix3tools.core`` left out of the targets."""
+    nodes = graph()
+    names = {subpackage(module) for module in _modules()} | set(nodes)
+    lines = []
+    for node in sorted(names):
+        targets = sorted(nodes.get(node, set()) - {EVERYONE_MAY_USE})
+        lines.append(f"{node} -> {', '.join(targets)}" if targets else node)
+    return lines
+
+
+def documented(text: str) -> list[str]:
+    """The lines of the one ```` ```imports ```` block of ``text``."""
+    start = text.index(FENCE + "\n") + len(FENCE) + 1
+    return text[start : text.index("```", start)].splitlines()
+
+
+def test_the_documented_graph_is_the_code_s() -> None:
+    """docs/architecture.md's graph is derived from the imports; when it differs, print the
+    new one (``python -m tests.unit.test_import_graph``) and paste it there."""
+    assert documented(DOC.read_text(encoding="utf-8")) == drawn()
+
+
+def test_the_drawn_graph_can_fail() -> None:
+    text = f"intro\n{FENCE}\na -> b\nc\n```\nafter ```x```\n"
+    assert documented(text) == ["a -> b", "c"]
+    assert "pix3net.cli -> pix3net.sync" in drawn()  # an edge the code has
+    assert all(EVERYONE_MAY_USE not in line.partition(" -> ")[2] for line in drawn())
 
 
 if __name__ == "__main__":
-    for node, targets in sorted(graph().items()):
-        print(f"{node} -> {', '.join(sorted(targets)) or '(nothing of ours)'}")
+    print(FENCE, *drawn(), "```", sep="\n")

@@ -4,7 +4,7 @@
 the watcher); `register_file_routes` mounts the HTTP surface on a Quart app.
 """
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 
 from ._changeset import ChangeEntry, parse_changeset
 from ._core import FileCore, FileRead, valid_token

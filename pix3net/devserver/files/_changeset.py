@@ -17,10 +17,12 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 from pix3tools.core.private import Folder, Refused, private_folder
 
 from ._conditions import check_preconditions
@@ -35,13 +37,31 @@ from ._fsutil import (
 )
 from ._paths import is_journaled, missing_ancestors, parse_wire_path, resolve
 
-if TYPE_CHECKING:
-    from ._core import FileCore
-
 MAX_FILES = 1000
 TX_ID = re.compile(r"^\d{1,20}-[0-9a-f]{12}\Z")  # `<epoch ms>-<12 hex>`, what run_changeset names a folder
 SHA256 = re.compile(r"^[0-9a-f]{64}\Z")
 MAX_INTENT_BYTES = 16 * 1024 * 1024  # 1 000 entries of a 4 096-character path take ~4.3 MB
+
+
+class ChangesetCore(Protocol):
+    """What a changeset and its recovery use of the file core (`_core.FileCore`, which runs
+    them): named here so this module does not import the one that imports it."""
+
+    root: str
+    seq: int
+    log: Callable[[str], None]
+    clock_ms: Callable[[], int]
+    fault: Callable[[str], None]
+
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+    def check_writer(self, writer: str | None) -> None: ...
+    def current_hash(self, wire: str) -> str | None: ...
+    def private(self, *sub: str, create: bool = True) -> Folder: ...
+    def abspath(self, wire: str) -> str: ...
+    def remember_own(self, wire: str, st: os.stat_result, sha: str) -> None: ...
+    def apply(self, prefixes: Iterable[str], *, mode: str, writer: str | None = None) -> Any: ...
+    def journal(self, wire: str, author: str, note: str | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -106,7 +126,7 @@ def _write_intent(folder: Folder, intent: dict[str, Any]) -> None:
 
 
 def _stage(
-    core: FileCore, folder: Folder, new: Folder, old: Folder, tx_id: str, entries: list[ChangeEntry]
+    core: ChangesetCore, folder: Folder, new: Folder, old: Folder, tx_id: str, entries: list[ChangeEntry]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`new/<n>`, `old/<n>` and a durable `intent.json` in ``folder``."""
     intent_files = []
@@ -125,7 +145,7 @@ def _stage(
     return intent, intent_files
 
 
-def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None) -> dict[str, Any]:
+def run_changeset(core: ChangesetCore, entries: list[ChangeEntry], writer: str | None) -> dict[str, Any]:
     with core.lock:
         core.check_writer(writer)
         for entry in entries:
@@ -187,20 +207,18 @@ def run_changeset(core: FileCore, entries: list[ChangeEntry], writer: str | None
             core.fault("changeset:committed")
             results = []
             for entry in entries:
-                st = os.lstat(core.abspath(entry.path))
-                core.scanner.remember(entry.path, st, entry.sha256)
-                core._own[entry.path] = entry.sha256
+                core.remember_own(entry.path, os.lstat(core.abspath(entry.path)), entry.sha256)
             core.apply(tops, mode="own", writer=writer)
             with contextlib.suppress(OSError):
                 tx.remove(tx_id)
         for entry in entries:
             if is_journaled(entry.path):
-                core._journal(entry.path, "editor")
+                core.journal(entry.path, "editor")
             results.append({"path": entry.path, "sha256": entry.sha256, "size": len(entry.data), "seq": core.seq})
         return {"seq": core.seq, "files": results}
 
 
-def _undo(core: FileCore, old: Folder | None, tx_id: str, item: dict[str, Any]) -> None:
+def _undo(core: ChangesetCore, old: Folder | None, tx_id: str, item: dict[str, Any]) -> None:
     """Put one renamed entry back: its old copy renamed over it, or the file removed when there was
     none. Every step goes through the project's folders without following a link."""
     if item["old"] == "absent":
@@ -233,7 +251,7 @@ def _staged_sha(new: Folder | None, name: str) -> str | None:
         return None
 
 
-def _project_sha(core: FileCore, wire: str) -> str | None:
+def _project_sha(core: ChangesetCore, wire: str) -> str | None:
     try:
         return _sha_of_fd(open_file_nofollow(core.root, wire))
     except OSError:
@@ -267,7 +285,7 @@ def _read_intent(folder: Folder, tx_id: str) -> dict[str, Any] | None:
     return intent
 
 
-def recover(core: FileCore) -> None:
+def recover(core: ChangesetCore) -> None:
     """Finish or undo every changeset a killed server left in `.pix3/tx`.
 
     Only folders named like a changeset are settled; a `.pix3/tx` (or a changeset folder) that is
@@ -303,7 +321,7 @@ def recover(core: FileCore) -> None:
                 elif intent["state"] == "committed":
                     for item in intent["files"]:
                         if is_journaled(item["path"]):
-                            core._journal(item["path"], "editor")
+                            core.journal(item["path"], "editor")
                     core.log(f"changeset {name}: committed; cleaned up")
                 else:
                     _recover_prepared(core, name, folder, intent["files"])
@@ -318,7 +336,7 @@ def _optional_sub(folder: Folder, name: str) -> Folder | None:
         return None
 
 
-def _recover_prepared(core: FileCore, name: str, folder: Folder, files: list[dict[str, Any]]) -> None:
+def _recover_prepared(core: ChangesetCore, name: str, folder: Folder, files: list[dict[str, Any]]) -> None:
     new = _optional_sub(folder, "new")
     old = _optional_sub(folder, "old")
     try:
@@ -329,7 +347,9 @@ def _recover_prepared(core: FileCore, name: str, folder: Folder, files: list[dic
                 sub.close()
 
 
-def _settle(core: FileCore, name: str, new: Folder | None, old: Folder | None, files: list[dict[str, Any]]) -> None:
+def _settle(
+    core: ChangesetCore, name: str, new: Folder | None, old: Folder | None, files: list[dict[str, Any]]
+) -> None:
     staged = [new is not None and new.lstat(str(n)) is not None for n in range(len(files))]
     consistent = True
     for n, item in enumerate(files):
@@ -353,7 +373,7 @@ def _settle(core: FileCore, name: str, new: Folder | None, old: Folder | None, f
         else:
             for item in files:
                 if is_journaled(item["path"]):
-                    core._journal(item["path"], "editor")
+                    core.journal(item["path"], "editor")
             core.log(f"changeset {name}: interrupted after staging; rolled forward ({len(files)} files)")
             return
     for n, item in enumerate(files):
@@ -365,5 +385,5 @@ def _settle(core: FileCore, name: str, new: Folder | None, old: Folder | None, f
             core.log(f"changeset {name}: could not restore {item['path']}: {exc}")
     for item in files:
         if is_journaled(item["path"]) and os.path.lexists(core.abspath(item["path"])):
-            core._journal(item["path"], "restore")
+            core.journal(item["path"], "restore")
     core.log(f"changeset {name}: staging incomplete; rolled back ({len(files)} files)")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 
 
 def parse_etags(raw: str | None) -> list[str] | None:

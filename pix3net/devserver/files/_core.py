@@ -20,15 +20,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pix3net.devserver.errors import ApiError
-from pix3net.devserver.mediatypes import content_type
+from pix3net.devserver.http import ApiError, content_type, link_refused
 from pix3net.pids import pid_alive
 from pix3tools.core.private import Folder, Refused, private_folder
 from pix3tools.core.walk import sort_paths  # not pix3tools.project: its scene model is not needed here
 
 from ._changeset import recover
 from ._conditions import check_preconditions
-from ._errors import link_refused, not_found
+from ._errors import not_found
 from ._fsutil import (
     fsync_parent,
     makedirs_nofollow,
@@ -144,7 +143,7 @@ class FileCore:
                     self.log(f"history: could not read the versions of {wire}: {exc}")
                     continue
                 if newest != entry.sha256:
-                    self._journal(wire, "external")
+                    self.journal(wire, "external")
 
     def _clean_tmp(self) -> None:
         """Temps of writes cut short (a SIGKILL mid-upload) go at once; a temp whose name carries
@@ -178,7 +177,13 @@ class FileCore:
     def abspath(self, wire: str) -> str:
         return os.path.join(self.root, *wire.split("/"))
 
-    def _journal(self, wire: str, author: str, note: str | None = None) -> None:
+    def remember_own(self, wire: str, st: os.stat_result, sha: str) -> None:
+        """``wire`` was just written by us with ``sha``: the scanner need not hash it again, and
+        the watcher's event for it is ours."""
+        self.scanner.remember(wire, st, sha)
+        self._own[wire] = sha
+
+    def journal(self, wire: str, author: str, note: str | None = None) -> None:
         """Journal failures are logged, never fail the write."""
         try:
             fd = open_file_nofollow(self.root, wire)
@@ -250,7 +255,7 @@ class FileCore:
                 if mode != "restore":
                     for event in events:
                         if event["kind"] == "file" and event["op"] != "delete" and is_journaled(event["path"]):
-                            self._journal(event["path"], "editor" if mode == "own" else "external")
+                            self.journal(event["path"], "editor" if mode == "own" else "external")
             return events
 
     def rescan(self) -> dict[str, str | None]:
@@ -415,11 +420,10 @@ class FileCore:
                         raise
                     temp = ""  # renamed: nothing left to remove
                 st = os.lstat(target)
-                self.scanner.remember(wire, st, sha)
-                self._own[wire] = sha
+                self.remember_own(wire, st, sha)
                 self.apply([new_dirs[0] if new_dirs else wire], mode="own", writer=writer)
                 if is_journaled(wire):
-                    self._journal(wire, "editor")
+                    self.journal(wire, "editor")
                 return {
                     "path": wire,
                     "sha256": sha,

@@ -1,9 +1,9 @@
-"""The file API's refusals that more than one module raises (the error type is the dev server's)."""
+"""The file API's own refusals that more than one of its modules raises (the error type, and the
+refusals every route may answer, are the dev server's: `pix3net.devserver.http`)."""
 
 from __future__ import annotations
 
-from pix3net.devserver.errors import ApiError
-from pix3tools.core.private import Refused
+from pix3net.devserver.http import ApiError
 
 
 def closed_error() -> ApiError:
@@ -12,18 +12,3 @@ def closed_error() -> ApiError:
 
 def not_found(path: str) -> ApiError:
     return ApiError(404, "not_found", f"{path} does not exist.")
-
-
-def no_space(root: str, exc: OSError) -> ApiError:
-    """507 for a full disk (ENOSPC) or quota (EDQUOT): what filled up, and what to do."""
-    return ApiError(
-        507,
-        "no_space",
-        f"The disk holding {root} is full ({exc.strerror}); free some space and retry.",
-    )
-
-
-def link_refused(exc: Refused) -> ApiError:
-    """409 for a link (or a non-folder) where one of the dev server's `.pix3` folders should be:
-    it is left alone, never followed (docs/devserver-files.md, "Links in .pix3")."""
-    return ApiError(409, "link_refused", exc.message, path=exc.path)

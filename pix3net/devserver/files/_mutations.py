@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import INTERNAL, ApiError
 
 MAX_IDS = 2000  # mutation-id memory
 
@@ -45,7 +45,7 @@ class MutationLog:
                 raise ApiError(422, "mutation_id_reused", "That X-Mutation-Id was used for a different request.")
             await record.done.wait()
             if record.outcome is None:
-                raise ApiError(500, "internal", "Internal error.")
+                raise INTERNAL.error()
             return record.outcome[0], record.outcome[1], True
         record = _Record(fingerprint)
         self._records[mutation_id] = record

@@ -13,7 +13,7 @@ import re
 import stat
 from typing import Literal
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import ApiError
 
 from ._errors import not_found
 

@@ -1,12 +1,12 @@
 """The file API routes under `<base>__pix3/api/` (docs/devserver-files.md).
 
 The guard (Host, peer, `X-Pix3`, Origin, `.pix3` filter) runs before these in the app's
-`before_request`; here: body limits, parsing, exact statuses, bodies and headers.
+`before_request`, and what a route raises is answered by the app's one error handler
+(`devserver.http.answer_errors`); here: body limits, parsing, exact statuses, bodies and headers.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import re
@@ -18,15 +18,10 @@ import quart
 import trio
 from quart import Response, request
 
-from pix3net.devserver.answers import error_response, json_response
-from pix3net.devserver.bodies import BodyChunks, drain, read_json
-from pix3net.devserver.errors import ApiError
-from pix3net.devserver.mediatypes import content_type
-from pix3tools.core.private import Refused
+from pix3net.devserver.http import NOT_FOUND, ApiError, BodyChunks, content_type, drain, json_response, read_json
 
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead
-from ._errors import link_refused, no_space
 from ._paths import parse_wire_path
 from ._store import FileStore
 
@@ -38,10 +33,6 @@ _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 _logger = logging.getLogger("pix3.devserver.files")
 
 View = Callable[[], Awaitable[Response]]
-
-
-def not_found_route() -> ApiError:
-    return ApiError(404, "not_found", "Not found.")
 
 
 def header(name: str) -> str | None:
@@ -165,22 +156,11 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
     def route(path: str, methods: tuple[str, ...]) -> Callable[[View], View]:
         def decorate(view: View) -> View:
             async def endpoint() -> Response:
-                try:
-                    if request.method not in methods:
-                        raise not_found_route()
-                    return await view()
-                except ApiError as exc:
-                    return error_response(exc)
-                except Refused as exc:
-                    return error_response(link_refused(exc))
-                except OSError as exc:
-                    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                        return error_response(no_space(store.root, exc))
-                    _logger.exception("file API %s %s failed", request.method, request.path)
-                    return json_response(500, {"error": "internal", "message": "Internal error."})
-                except Exception:
-                    _logger.exception("file API %s %s failed", request.method, request.path)
-                    return json_response(500, {"error": "internal", "message": "Internal error."})
+                # Every method reaches the route: one the route does not take is 404, as the
+                # reference answers it (not Quart's 405, nor a HEAD answered from a GET).
+                if request.method not in methods:
+                    raise NOT_FOUND.error()
+                return await view()
 
             app.add_url_rule(
                 f"{prefix}/{path}",

@@ -8,7 +8,6 @@ the trio thread, in seq order, after each operation.
 from __future__ import annotations
 
 import collections
-import errno
 import hashlib
 import logging
 import os
@@ -17,13 +16,13 @@ from typing import Any, TypeVar
 
 import trio
 
-from pix3net.devserver.errors import ApiError
+from pix3net.devserver.http import INTERNAL, ApiError, api_error_of
 from pix3tools.core.private import Refused
 
 from ._changeset import ChangeEntry, fingerprint, run_changeset
 from ._conditions import parse_etags
 from ._core import Emit, Fault, FileCore, FileRead, valid_token
-from ._errors import closed_error, link_refused, no_space
+from ._errors import closed_error
 from ._mutations import MutationLog, Outcome
 from ._watch import Watcher
 
@@ -122,6 +121,11 @@ class FileStore:
         async with self.mutex:
             return await self._thread(fn, *args)
 
+    async def under_mutex(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` in a thread on the write mutex, even once closed (the watcher checks)."""
+        async with self.mutex:
+            await self._thread(fn)
+
     async def unlocked(self, fn: Callable[..., T], *args: Any) -> T:
         self._check_open()
         return await self._thread(fn, *args)
@@ -138,16 +142,14 @@ class FileStore:
             return 200, await op()
 
         def on_error(exc: BaseException) -> Outcome:
-            if isinstance(exc, Refused):
-                refused = link_refused(exc)
-                self._log(f"refused: {exc}")
-                return refused.status, refused.body()
-            if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                refusal = no_space(self.root, exc)
-                self._log(f"write refused: {refusal.message}")
-                return refusal.status, refusal.body()
-            _logger.error("file API operation failed", exc_info=exc)
-            return 500, {"error": "internal", "message": "Internal error."}
+            # The app's one answer (`devserver.http.answer_errors`), kept here as the outcome a retry
+            # with the same X-Mutation-Id replays.
+            answer = api_error_of(exc, self.root)
+            if answer is None:
+                _logger.error("file API operation failed", exc_info=exc)
+                return INTERNAL.status, INTERNAL.body()
+            self._log(f"refused: {exc}" if isinstance(exc, Refused) else f"write refused: {answer.message}")
+            return answer.status, answer.body()
 
         return await self.mutations.run(mutation_id, fp, wrapped, on_error)
 

@@ -9,16 +9,15 @@ net for everything inotify misses (watch limits, queue overflow, other platforms
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import trio
 
+from ._core import FileCore
 from ._inotify import IN_IGNORED, IN_Q_OVERFLOW, Inotify
 from ._paths import TEMP_NAME
 from ._table import EXCLUDED_DIRS, Entry, outermost
-
-if TYPE_CHECKING:
-    from ._store import FileStore
 
 STABLE_S = 0.3  # stability wait and re-arm delay
 BATCH_MAX_S = 1.0  # a batch starts at most 1 s after its first dirty path
@@ -26,8 +25,19 @@ RESCAN_WITH_INOTIFY_S = 10.0  # safety net; inotify sees nearly everything
 RESCAN_WITHOUT_INOTIFY_S = 2.0  # rescan-only mode
 
 
+class WatchedStore(Protocol):
+    """What the watcher uses of the file store (`_store.FileStore`, which starts it): named here
+    so this module does not import the one that imports it."""
+
+    @property
+    def core(self) -> FileCore: ...
+    @property
+    def closed(self) -> bool: ...
+    async def under_mutex(self, fn: Callable[[], None]) -> None: ...
+
+
 class Watcher:
-    def __init__(self, store: FileStore) -> None:
+    def __init__(self, store: WatchedStore) -> None:
         self.store = store
         self.core = store.core
         self.inotify: Inotify | None = None
@@ -141,8 +151,7 @@ class Watcher:
 
         if self.store.closed:
             return
-        async with self.store.mutex:
-            await self.store._thread(second)
+        await self.store.under_mutex(second)
         if unstable:
             await trio.sleep(STABLE_S)
             for path in unstable:
@@ -167,8 +176,7 @@ class Watcher:
                     self.core.apply([""], mode="external")
                     self._sync_watches()
 
-            async with self.store.mutex:
-                await self.store._thread(full)
+            await self.store.under_mutex(full)
 
 
 __all__ = ["Watcher"]

@@ -12,7 +12,7 @@ It offers (docs/devserver.md, "Shape"):
 - `dispatch`: behind Hypercorn, every request's first stop (`Dispatch`, the ASGI application).
 - `proxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).
 - `plainfiles`: without Vite, the project folder served as plain files (`serve_static`).
-- `vite`: Vite as a supervised child (`Vite`, `find_vite`, `package_version`).
+- `vite`: Vite as a supervised child (`Vite`).
 
 Nothing is imported here: `bind` must load without trio (the command binds its sockets first),
 so each user imports the module it needs.

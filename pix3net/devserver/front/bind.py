@@ -10,11 +10,11 @@ from __future__ import annotations
 import errno
 import socket
 
-DEFAULT_PORT = 5173  # Vite's default
+from pix3tools.core.ports import DEV_PORT
 
 
 class PortError(Exception):
-    """The port asked for is taken, or no port from 5173 up is free."""
+    """The port asked for is taken, or no port from 5173 (``DEV_PORT``) up is free."""
 
 
 def bind_one(host: str, family: int, port: int) -> socket.socket:
@@ -44,7 +44,7 @@ def bind_loopback(port: int) -> list[socket.socket]:
 
 
 def choose_sockets(port: int | None) -> list[socket.socket]:
-    """Vite's rule: 5173 when free, else the next one; ``--port N`` is strict."""
+    """Vite's rule: 5173 (``DEV_PORT``) when free, else the next one; ``--port N`` is strict."""
     if port is not None:
         try:
             return bind_loopback(port)
@@ -52,10 +52,32 @@ def choose_sockets(port: int | None) -> list[socket.socket]:
             if exc.errno == errno.EADDRINUSE:
                 raise PortError(f"Port {port} is already in use") from None
             raise
-    for candidate in range(DEFAULT_PORT, 65536):
+    for candidate in range(DEV_PORT, 65536):
         try:
             return bind_loopback(candidate)
         except OSError as exc:
             if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
                 raise
-    raise PortError("no free port from 5173 up")
+    raise PortError(f"no free port from {DEV_PORT} up")
+
+
+def first_free_port() -> int | None:
+    """The port :func:`choose_sockets` would bind now without ``--port`` (bound and let go at
+    once), or None: where a dev server about to start will listen (`pix3 editor` starts Chrome on
+    it meanwhile)."""
+    try:
+        sockets = choose_sockets(None)
+    except (PortError, OSError):
+        return None
+    port: int = sockets[0].getsockname()[1]
+    for sock in sockets:
+        sock.close()
+    return port
+
+
+def any_free_port() -> int:
+    """A port the system has free on 127.0.0.1 (Vite's, behind the front door: nobody dials it
+    by name)."""
+    with bind_one("127.0.0.1", socket.AF_INET, 0) as sock:
+        port: int = sock.getsockname()[1]
+        return port

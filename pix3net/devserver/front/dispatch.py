@@ -14,13 +14,12 @@ from pathlib import Path
 
 import trio
 
-from pix3net.devserver import guard
-from pix3net.devserver.answers import JSON_TYPE, json_bytes, send_json
-from pix3net.devserver.errors import Refusal
+from pix3net.devserver.app import FORBIDDEN_HOST
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.plainfiles import serve_static
 from pix3net.devserver.front.proxy import Receive, Scope, Send, ViteProxy
+from pix3net.devserver.http import JSON_TYPE, NOT_FOUND, Refusal, json_bytes, send_error
 
 Asgi = Callable[..., Awaitable[None]]
 
@@ -41,16 +40,16 @@ class Dispatch:
             return
         hosts = [value.decode("latin-1") for name, value in scope["headers"] if name.lower() == b"host"]
         if not self._door.host_ok(hosts):
-            await _refuse(guard.FORBIDDEN_HOST, kind, receive, send)
+            await _refuse(FORBIDDEN_HOST, kind, receive, send)
             return
         raw = scope.get("raw_path") or scope["path"].encode()
         route = targets.route_of(raw.split(b"?", 1)[0])
         if route == "private":
-            await _refuse(guard.NOT_FOUND, kind, receive, send)
+            await _refuse(NOT_FOUND, kind, receive, send)
         elif route == "pix3":
             await self._app(scope, receive, send)
         elif await self._refused(raw, scope.get("query_string", b"")):
-            await _refuse(guard.NOT_FOUND, kind, receive, send)
+            await _refuse(NOT_FOUND, kind, receive, send)
         elif self._proxy is not None:
             if kind == "http":
                 await self._proxy.http(scope, receive, send)
@@ -85,4 +84,4 @@ async def _refuse(refusal: Refusal, kind: str, receive: Receive, send: Send) -> 
         return
     while (await receive()).get("more_body"):
         pass
-    await send_json(send, refusal.status, refusal.body())
+    await send_error(send, refusal)

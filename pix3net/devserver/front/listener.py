@@ -10,7 +10,8 @@ Bounded (docs/devserver.md "Limits"): at most `connection_cap(fd limit)` connect
 threads. At the cap the connection that has waited longest for a request head (idle keep-alive
 or a head trickling in) is closed to make room; with none, accepting pauses until one ends.
 When accept itself fails for want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM)
-the loop backs off and tries again: the server keeps serving the connections it has.
+the loop backs off and tries again (`pix3net.acceptbackoff`, the CDP proxy's too): the server
+keeps serving the connections it has.
 """
 
 from __future__ import annotations
@@ -26,15 +27,14 @@ from collections.abc import Callable
 
 import trio
 
+from pix3net.acceptbackoff import AcceptBackoff
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splice import KEEP_ALIVE_S, Activity, serve_connection, set_timeouts
 
 MAX_CONNECTIONS = 512  # one thread each; far above what a browser and a few agents open
 FDS_PER_CONNECTION = 3  # the client, its upstream (Vite or Hypercorn), Hypercorn's end of that link
 RESERVED_FDS = 96  # for project files, logs, Vite's pipes, inotify, the file watcher
-ACCEPT_BACKOFF_S = 0.1  # after accept ran out of descriptors or memory (trio's own serve_listeners waits as long)
 LOG_EVERY_S = 10.0  # the same warning at most this often
-_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 def connection_cap(fd_limit: int) -> int:
@@ -107,21 +107,19 @@ class PublicListener:
                     sock.shutdown(socket.SHUT_RDWR)
 
     async def _accept_loop(self, listener: trio.socket.SocketType) -> None:
+        backoff = AcceptBackoff()
         while True:
             await self._make_room()
             try:
                 accepted, _address = await listener.accept()
             except OSError as exc:
-                if exc.errno in _CAPACITY_ERRNOS:
-                    self._warn(
-                        "accept",
-                        f"accept failed: {exc.strerror} (see `ulimit -n`); retrying every {ACCEPT_BACKOFF_S} s",
-                    )
-                    await trio.sleep(ACCEPT_BACKOFF_S)
-                    continue
                 if exc.errno in (errno.ECONNABORTED, errno.EPROTO, errno.EPERM):
-                    continue
-                raise
+                    continue  # that connection is gone; the listener is fine
+                if await backoff.failed(exc):
+                    self._warn("accept", f"accept failed: {exc.strerror} (see `ulimit -n`); retrying until it works")
+                continue
+            if backoff.accepted():
+                self._warn("accepted", "accepting connections again")
             sock = socket.socket(fileno=accepted.detach())
             sock.setblocking(True)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a relayed answer is never held back

@@ -9,7 +9,7 @@ from urllib.parse import unquote
 import trio
 
 from pix3net.devserver.front.proxy import Receive, Scope, Send
-from pix3net.devserver.mediatypes import content_type
+from pix3net.devserver.http import content_type
 
 
 async def _send(

@@ -18,7 +18,7 @@ import h11
 import trio
 import trio_websocket
 
-from pix3net.devserver.answers import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_json, vite_unavailable
+from pix3net.devserver.http import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_error
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -106,7 +106,7 @@ class ViteProxy:
                 break
         port = await self._port_of(WAIT_FOR_VITE_S)
         if port is None:
-            await send_json(send, 502, vite_unavailable(VITE_NOT_RUNNING))
+            await send_error(send, VITE_NOT_RUNNING)
             return
         target = scope.get("raw_path") or scope["path"].encode()
         if scope.get("query_string"):
@@ -123,7 +123,7 @@ class ViteProxy:
                     else _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
                 )
             except OSError:
-                await send_json(send, 502, vite_unavailable(VITE_REFUSED))
+                await send_error(send, VITE_REFUSED)
                 return
             try:
                 await upstream.stream.send_all(upstream.h11.send(request) or b"")
@@ -138,7 +138,7 @@ class ViteProxy:
                     upstream.stream.socket.close()
                 if attempt == 0:
                     continue  # a pooled connection Vite had closed: once more on a fresh one
-                await send_json(send, 502, vite_unavailable(VITE_CLOSED))
+                await send_error(send, VITE_CLOSED)
                 return
             break
         await self._relay(port, upstream, response, send)

@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pix3net.devserver.answers import VITE_CLOSED, VITE_REFUSED, json_bytes, vite_unavailable
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.httphead import (
@@ -34,6 +33,7 @@ from pix3net.devserver.front.httphead import (
     parse_response,
     path_of,
 )
+from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
 
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too
@@ -59,16 +59,8 @@ class ViteGone(Exception):
         self.answered = answered
 
 
-def _vite_unavailable(message: str) -> bytes:
-    body = json_bytes(vite_unavailable(message))
-    return (
-        b"HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json; charset=utf-8\r\n"
-        b"cache-control: no-store\r\nconnection: close\r\ncontent-length: %d\r\n\r\n" % len(body)
-    ) + body
-
-
-_CLOSED_502 = _vite_unavailable(VITE_CLOSED)
-_REFUSED_502 = _vite_unavailable(VITE_REFUSED)
+_CLOSED_502 = error_bytes(VITE_CLOSED)
+_REFUSED_502 = error_bytes(VITE_REFUSED)
 
 
 @dataclass

@@ -14,68 +14,28 @@ However the dev server ends, Vite and everything Vite started end with it:
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
-import json
 import logging
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 import trio
 
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+from pix3net.devserver.front.bind import any_free_port
+from pix3net.pids import dies_with_us
+
 READY_POLL_S = 0.05
 START_TIMEOUT_S = 30.0
 STOP_GRACE_S = 3.0
 BACKOFF_FIRST_S = 0.5
 BACKOFF_MAX_S = 10.0
 STABLE_RUN_S = 30.0  # a run this long resets the backoff
-
-
-def find_vite(root: Path) -> Path | None:
-    """``node_modules/vite/bin/vite.js`` in the root or the nearest ancestor (findViteBin)."""
-    for folder in (root, *root.parents):
-        candidate = folder / "node_modules" / "vite" / "bin" / "vite.js"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def package_version(root: Path, name: str) -> str | None:
-    """Version of an installed npm package, walking ``node_modules`` up from the root."""
-    for folder in (root, *root.parents):
-        manifest = folder / "node_modules" / name / "package.json"
-        if manifest.is_file():
-            try:
-                version = json.loads(manifest.read_bytes()).get("version")
-            except (OSError, ValueError):
-                return None
-            return version if isinstance(version, str) else None
-    return None
-
-
-def free_loopback_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _die_with_parent(parent: int) -> None:
-    """preexec_fn (Linux): SIGKILL when the spawning thread dies; close the race with an early death."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 async def _wait_exit(proc: subprocess.Popen[bytes]) -> None:
@@ -153,11 +113,10 @@ class Vite:
             self._stop_now()
 
     async def _run_once(self) -> None:
-        port = free_loopback_port()
+        port = any_free_port()
         argv = [self.node, str(self.vite_js), "--host", "127.0.0.1", "--port", str(port), "--strictPort"]
         env = {**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"}
         out: Any = self.log_file if self.log_file is not None else subprocess.DEVNULL
-        parent = os.getpid()
         try:
             # Blocking Popen on purpose: the death signal is tied to the spawning thread, and
             # trio's own spawner uses a worker thread that exits (module docstring).
@@ -169,7 +128,7 @@ class Vite:
                 stdout=out,
                 stderr=out,
                 process_group=0,
-                preexec_fn=partial(_die_with_parent, parent) if sys.platform == "linux" else None,
+                preexec_fn=dies_with_us(),
             )
         except OSError as exc:
             self.status.last_error = f"could not start vite: {exc}"

@@ -1,6 +1,6 @@
 """Editor tabs on `/__pix3/ws`: hello/welcome, broadcasts, request/reply, the writer id.
 
-The transport (the Quart websocket handler in `app.py`) feeds frames in and drains each tab's
+The transport (the Quart websocket handler in `_routes.py`) feeds frames in and drains each tab's
 outbox; this module never touches a socket (docs/devserver.md,
 "The editor socket").
 """

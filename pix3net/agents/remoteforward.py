@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pix3net.agents.launch import DEFAULT_CDP_PORT
 from pix3net.cdp.token import REMOTE_TOKEN_FILE, ensure_token, read_token
 from pix3tools.core import atomic_write, ensure_home
+from pix3tools.core.ports import CDP_PORT
 
 REMOTE_FORWARD_FILE = "remote-forward.json"
 
@@ -27,7 +27,7 @@ def stored_forward_port(home: Path) -> int | None:
 
 
 def forward_port(home: Path, given: int | None) -> int:
-    return given if given is not None else stored_forward_port(home) or DEFAULT_CDP_PORT
+    return given if given is not None else stored_forward_port(home) or CDP_PORT
 
 
 def store_forward_port(home: Path, port: int) -> None:

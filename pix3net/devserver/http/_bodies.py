@@ -17,7 +17,7 @@ from quart import Quart, request
 from quart_trio.asgi import TrioASGIHTTPConnection
 from quart_trio.wrappers.request import TrioBody, TrioRequest
 
-from pix3net.devserver.errors import ApiError
+from ._errors import ApiError
 
 MAX_JSON_BYTES = 1024 * 1024  # JSON bodies ≤ 1 MiB unless a route says more (docs/devserver.md)
 PACE_BYTES = 1024 * 1024  # body bytes Quart may buffer ahead of the route reading them

@@ -1,18 +1,18 @@
-"""Find, start and stop the project's dev server (docs/editor.md, "The flow", steps 5–6).
+"""Find, start and stop the project's dev server: the one client of its lifecycle, for `pix3
+editor` (docs/editor.md, "The flow", steps 5–6) and `pix3 smoke` (docs/smoke.md, "The dev server").
 
-`pix3 editor` reuses a live `.pix3/dev.json` (its hello answers within 2 s), else starts one
-detached and waits up to 15 s for a new record that answers. The server is ours
+A live `.pix3/dev.json` (its hello answers within 2 s) is reused; else a server is started
+detached and waited for up to 15 s, until a new record answers. The server is ours
 (`pix3 __dev-server`) unless the project installs the reference JS plugin, which plain Vite runs.
+No trio, no HTTP library: `pix3 editor` imports this on its way to the first line it prints.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
-from pix3net.daemonlog import open_in
+from pix3net.daemonlog import open_in, tail_lines
+from pix3net.devserver.front.bind import first_free_port
 from pix3net.pids import pid_alive
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, log_tail, read_dev_info
+from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3tools.core.nodemodules import find_installed, find_vite
 from pix3tools.core.private import Refused, private_folder
 
 PROBE_TIMEOUT_S = probe.HELLO_SECONDS  # the reference's dev-server probe
@@ -34,14 +36,24 @@ POLL_S = 0.02
 # Our own server says when it is up (`pix3net.ready`): the poll is then only a safety net.
 QUIET_POLL_S = 0.25
 OURS = "the dev server"
-DEFAULT_DEV_PORT = 5173  # the dev server's (and Vite's) first choice
-PREDICT_SPAN = 100  # ports tried when guessing the next free one
-STOP_WAIT_S = 5.0
+STOP_WAIT_S = 5.0  # for the recorded server to remove its record; also the grace before SIGKILL
 JS_PLUGIN = "@pix3/vite-plugin"
+LOG_TAIL_LINES = 15  # what a failed start shows of dev.log
 
 
 class DevServerError(RuntimeError):
     pass
+
+
+def log_tail(root: Path, lines: int = LOG_TAIL_LINES) -> str:
+    """The last ``lines`` lines of ``.pix3/dev.log`` (empty when it cannot be read without
+    following a link)."""
+    try:
+        with private_folder(root) as folder:
+            fd = folder.open_read(DEV_LOG.name)
+    except OSError:
+        return ""
+    return "\n".join(tail_lines(fd)[-lines:])
 
 
 def probe_hello(url: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
@@ -61,28 +73,15 @@ def find_dev_server(root: Path, probe: Callable[[str], bool] = probe_hello) -> F
     return Found("live" if probe(info.url) else "stale", info)
 
 
-def find_upward(root: Path, relative: str) -> Path | None:
-    """``node_modules/<relative>`` in ``root`` or the nearest ancestor that has it."""
-    for folder in (root, *root.parents):
-        candidate = folder / "node_modules" / relative
-        if candidate.exists():
-            return candidate
-    return None
-
-
-def find_vite_bin(root: Path) -> Path | None:
-    return find_upward(root, "vite/bin/vite.js")
-
-
 def uses_js_plugin(root: Path) -> bool:
     """The project installs the reference plugin: plain Vite writes dev.json, as the reference runs it."""
-    return find_upward(root, f"{JS_PLUGIN}/package.json") is not None
+    return find_installed(root, f"{JS_PLUGIN}/package.json") is not None
 
 
 def server_argv(root: Path, port: int | None) -> tuple[list[str], str]:
     """The detached command for this project, and how a failure names it."""
     if uses_js_plugin(root):
-        vite = find_vite_bin(root)
+        vite = find_vite(root)
         node = shutil.which("node")
         if vite is None or node is None:
             raise DevServerError(
@@ -102,21 +101,8 @@ def predict_editor_url(root: Path, port: int | None) -> str | None:
     if uses_js_plugin(root):
         return None
     if port is None:
-        port = next((p for p in range(DEFAULT_DEV_PORT, DEFAULT_DEV_PORT + PREDICT_SPAN) if _loopback_free(p)), None)
+        port = first_free_port()
     return f"http://localhost:{port}/__pix3/" if port is not None else None
-
-
-def _loopback_free(port: int) -> bool:
-    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-        try:
-            with socket.socket(family, socket.SOCK_STREAM) as sock:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
-                sock.bind((host, port))
-        except OSError as exc:
-            if family == socket.AF_INET6 and exc.errno != errno.EADDRINUSE:
-                continue  # no IPv6 here: the server binds 127.0.0.1 only
-            return False
-    return True
 
 
 class Starting:
@@ -163,6 +149,18 @@ class Starting:
                 os.killpg(self.child.pid, signal.SIGTERM)
             else:
                 self.child.terminate()
+
+    def end(self, grace: float = STOP_WAIT_S) -> None:
+        """Stop a server started for one run (`pix3 smoke`): SIGTERM to its process group (it
+        removes its record and stops its Vite), SIGKILL to what is left after ``grace``; reaped."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(OSError):
+                os.killpg(self.child.pid, sig)
+            try:
+                self.child.wait(timeout=grace)
+                return
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def _server_env() -> dict[str, str]:
@@ -219,12 +217,19 @@ def spawn_server(
             pipe.spawned()  # only the child holds the write end now
 
 
-def spawn_dev_server(root: Path, port: int | None, previous: DevInfo | None) -> Starting:
-    """Start the server detached (it outlives this command); returns at once."""
+def spawn_dev_server(
+    root: Path, port: int | None, previous: DevInfo | None, *, preexec_fn: Callable[[], None] | None = None
+) -> Starting:
+    """Start the server detached (it outlives this command unless ``preexec_fn`` ties it to this
+    process: `pix3 smoke` passes `pids.dies_with_us`); returns at once."""
     argv, name = server_argv(root, port)
     pipe = ready.Pipe() if name == OURS else None
     try:
-        child = spawn_server(root, argv, pipe)
+        child = spawn_server(root, argv, pipe, preexec_fn)
+    except OSError as exc:
+        if pipe is not None:
+            pipe.close()
+        raise DevServerError(f"could not start the dev server: {exc}") from None
     except BaseException:
         if pipe is not None:
             pipe.close()

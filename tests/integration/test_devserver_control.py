@@ -9,8 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-from pix3net.editor.devserver import find_dev_server, find_vite_bin, stop_dev_server
+from pix3net.devserver.control import find_dev_server, stop_dev_server
 from pix3tools.core.devrecord import read_dev_info
+from pix3tools.core.nodemodules import find_vite
 from tests.support.editor import hello_server, write_dev_json
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
@@ -41,14 +42,14 @@ def test_find_dev_server(tmp_path: Path) -> None:
     assert find_dev_server(tmp_path).state == "stale"
 
 
-def test_find_vite_bin(tmp_path: Path) -> None:
+def test_find_vite(tmp_path: Path) -> None:
     project = tmp_path / "a" / "b"
     project.mkdir(parents=True)
-    assert find_vite_bin(project) is None
+    assert find_vite(project) is None
     vite = tmp_path / "node_modules" / "vite" / "bin" / "vite.js"
     vite.parent.mkdir(parents=True)
     vite.write_text("")
-    assert find_vite_bin(project) == vite
+    assert find_vite(project) == vite
 
 
 def test_stop_with_a_dead_pid(tmp_path: Path) -> None:

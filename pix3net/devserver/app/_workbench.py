@@ -1,7 +1,7 @@
 """The editor page's own routes (ours, beyond the reference contract): its script modules and the
 scene structure it shapes into `pix3_scene` answers (docs/bridge.md, docs/devserver.md).
 
-- ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/static``).
+- ``GET /__pix3/page/<name>``: a module or stylesheet of the page (``pix3net/devserver/page``).
 - ``GET /__pix3/api/scenes``: ``{"scenes": [project paths], "defaultScene": path | null}``.
 - ``GET /__pix3/api/scene?path=<wire>[&saved=1][&draw=1]``: the scene's outline, exactly what
   `pix3 tree <scene> --json` prints; ``saved=1`` adds each node's mapping as the file has it
@@ -24,11 +24,10 @@ import trio
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.answers import json_response
-from pix3net.devserver.bodies import read_json
-from pix3net.devserver.errors import ApiError, Refusal
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
-from pix3net.devserver.guard import NOT_FOUND, PREFIX
+from pix3net.devserver.http import NOT_FOUND, ApiError, Refusal, error_response, json_response, read_json
+
+from ._guard import PREFIX
 
 SCENE_SUFFIX = ".pix3scene"
 MAIN_SCENE = "scenes/main.pix3scene"  # where the starters put the game; the page opens it first
@@ -44,7 +43,7 @@ BAD_DRAW = Refusal(400, "bad_request", "`draw` must be a boolean.")
 
 def page_assets() -> dict[str, tuple[bytes, str, str]]:
     """Every servable file of the page: name → (bytes, content type, ETag), read once."""
-    folder = resources.files("pix3net.devserver") / "static"
+    folder = resources.files("pix3net.devserver") / "page"
     assets: dict[str, tuple[bytes, str, str]] = {}
     for entry in folder.iterdir():
         match = _ASSET.match(entry.name)
@@ -119,7 +118,7 @@ def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = No
         # loopback requests, in a thread); no proxy → null and why (docs/editor.md, "Status").
         if home is None:
             return json_response(200, {"agents": None, "detail": "no PIX3_HOME"})
-        from pix3net.editor.status import StatusError, agent_count
+        from pix3net.chrome.ownerstatus import StatusError, agent_count
 
         try:
             count = await trio.to_thread.run_sync(agent_count, home)
@@ -131,7 +130,7 @@ def register_workbench_routes(app: QuartTrio, root: Path, home: Path | None = No
     async def _asset(name: str) -> Response:
         found = assets.get(name)
         if found is None:
-            return json_response(NOT_FOUND.status, NOT_FOUND.body())
+            return error_response(NOT_FOUND)
         data, kind, etag = found
         headers = {"Content-Type": kind, "Cache-Control": "no-cache", "ETag": etag}
         if request.headers.get("If-None-Match") == etag:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from pix3net.devserver.errors import Refusal
+from pix3net.devserver.http import Refusal
 from pix3net.hosts import host_allowed
 
 BASE = "/"
 PREFIX = BASE + "__pix3"
 
 
-NOT_FOUND = Refusal(404, "not_found", "Not found.")
 FORBIDDEN_HOST = Refusal(403, "forbidden_host", "Forbidden host.")
 FORBIDDEN_REMOTE = Refusal(
     403,

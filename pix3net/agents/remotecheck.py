@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from pix3net.agents.forward import forward_port, read_remote_token
+from pix3net.agents.remoteforward import forward_port, read_remote_token
 
 
 def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: TextIO) -> tuple[int, str] | None:

@@ -19,14 +19,13 @@ import shlex
 import sys
 from pathlib import Path
 
-from pix3net.agents.forward import read_remote_token
+from pix3net.agents.remoteforward import read_remote_token
 from pix3net.cdp.token import new_token
 from pix3tools.core.devrecord import DevInfo
+from pix3tools.core.ports import CDP_PORT
 
-DEFAULT_LOCAL_PROXY_PORT = 9333
 
-
-def remote_forward_lines(remote_port: int, local_port: int = DEFAULT_LOCAL_PROXY_PORT) -> list[str]:
+def remote_forward_lines(remote_port: int, local_port: int = CDP_PORT) -> list[str]:
     return [f"RemoteForward 127.0.0.1:{remote_port} 127.0.0.1:{local_port}", "ExitOnForwardFailure yes"]
 
 

@@ -1,5 +1,5 @@
-"""`pix3 editor --status [--json]`: the shared Chrome, its editor tab and the agents connected to
-it (docs/editor.md, "Status").
+"""The shared Chrome's status: its owner, its editor tab and the agents connected to it, for
+`pix3 editor --status [--json]` and the editor page's agent count (docs/editor.md, "Status").
 
 Plain sockets and /proc, no trio (a status is a few loopback requests): ``chrome.json`` names the
 owner; the proxy proves it knows the token before the token is sent; `GET /json/version` gives
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pix3net import probe
-from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, new_challenge, verify_proof
+from pix3net.cdp.proof import challenge_headers, classify, new_challenge
 from pix3net.cdp.routes import STATUS_PATH
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
@@ -62,8 +62,9 @@ def _ask(home: Path) -> tuple[ChromeRecord, Any, dict[str, Any]]:
     challenge = new_challenge()
     try:
         with probe.Connection("127.0.0.1", record.port, probe.PROBE_SECONDS) as conn:
-            proved = conn.get("/json/version", {CHALLENGE_HEADER: challenge})
-            if not verify_proof(token, challenge, proved.headers.get(PROOF_HEADER.lower())):
+            proved = conn.get("/json/version", challenge_headers(challenge))
+            verdict = classify(proved.status, proved.headers, port=record.port, token=token, challenge=challenge)
+            if verdict.kind != "ours":
                 raise StatusError(
                     f"port {record.port} (from chrome.json) is not our CDP proxy: run `pix3 editor` to start Chrome again."
                 )

@@ -58,7 +58,7 @@ PAGE_MODULES = (
 
 def host_page(project_name: str, *, editor_css: bool = False) -> bytes:
     """Our editor page: the HTML with its styles inline; the modules come from `/__pix3/page/`."""
-    folder = resources.files("pix3net.devserver") / "static"
+    folder = resources.files("pix3net.devserver") / "page"
     template = (folder / "index.html").read_text(encoding="utf-8")
     if editor_css:
         template = template.replace("</head>", '<link rel="stylesheet" href="/__pix3/editor.css">\n</head>', 1)

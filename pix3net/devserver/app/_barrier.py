@@ -17,8 +17,9 @@ from typing import Any, Protocol
 
 import trio
 
-from pix3net.devserver.errors import ApiError, Refusal
-from pix3net.devserver.tabs import Frame, Hub
+from pix3net.devserver.http import ApiError, Refusal
+
+from ._tabs import Frame, Hub
 
 DEFAULT_TIMEOUT_MS = 10_000  # DEFAULT_SYNC_TIMEOUT_MS
 MAX_TIMEOUT_MS = 120_000

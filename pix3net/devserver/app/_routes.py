@@ -12,22 +12,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import quart
 import trio
 from quart import Response, request, websocket
 from quart_trio import QuartTrio
 
-from pix3net.devserver import guard
-from pix3net.devserver.answers import error_response, json_response
-from pix3net.devserver.barrier import Barrier, parse_expect, parse_timeout
-from pix3net.devserver.bodies import drain, pace_bodies, read_json
-from pix3net.devserver.checks import BAD_CHECK, check_options, run_checks
-from pix3net.devserver.errors import ApiError, Refusal
-from pix3net.devserver.tabs import TAB_ID_RE, Frame, Hub
+from pix3net.devserver.http import (
+    NOT_FOUND,
+    Refusal,
+    answer_errors,
+    drain,
+    error_response,
+    json_response,
+    pace_bodies,
+    read_json,
+)
+
+from . import _guard as guard
+from ._barrier import Barrier, parse_expect, parse_timeout
+from ._checks import BAD_CHECK, check_options, run_checks
+from ._tabs import TAB_ID_RE, Frame, Hub
 
 P = guard.PREFIX
 BAD_WRITER = Refusal(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
-INTERNAL = Refusal(500, "internal", "Internal error.")
+GET_ONLY = Refusal(405, "method", "GET only.")
+NO_EDITOR_CSS = Refusal(404, "not_found", "@pix3/editor-core is not installed.")
 PAGE_HEADERS = {
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
@@ -64,10 +72,6 @@ class Context:
     check_path: Callable[[str, str], object] = field(default=lambda path, name: None)
 
 
-def refuse(refusal: Refusal) -> Response:
-    return json_response(refusal.status, refusal.body())
-
-
 def _peer(scope: dict[str, Any]) -> str | None:
     client = scope.get("client")
     return str(client[0]) if client else None
@@ -88,7 +92,7 @@ def create_app(ctx: Context) -> QuartTrio:
         refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.public_hosts)
         if refusal is not None:
             await drain()
-            return refuse(refusal)
+            return error_response(refusal)
         return None
 
     @app.after_request
@@ -107,20 +111,7 @@ def create_app(ctx: Context) -> QuartTrio:
             return Response(b"", status=403, headers={"Connection": "close"})
         return None
 
-    @app.errorhandler(ApiError)
-    async def _refused(error: ApiError) -> Response:
-        return error_response(error)
-
-    @app.errorhandler(404)
-    @app.errorhandler(405)
-    async def _not_found(_: Exception) -> Response:
-        return refuse(guard.NOT_FOUND)
-
-    @app.errorhandler(Exception)
-    async def _internal(error: Exception) -> Response:
-        where = f"{request.method} {request.path}" if quart.has_request_context() else "the editor socket"
-        ctx.log.error("internal error on %s", where, exc_info=error)
-        return refuse(INTERNAL)
+    answer_errors(app, str(ctx.root), ctx.log)
 
     methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
@@ -135,14 +126,14 @@ def create_app(ctx: Context) -> QuartTrio:
     @app.route(P + "/index.html", methods=methods)
     async def _page() -> Response:
         if request.method not in ("GET", "HEAD"):
-            return refuse(Refusal(405, "method", "GET only."))
+            return error_response(GET_ONLY)
         status, body = ctx.page()
         return Response(b"" if request.method == "HEAD" else body, status=status, headers=PAGE_HEADERS)
 
     @app.route(P + "/editor.css", methods=["GET", "HEAD"])
     async def _editor_css() -> Response:
         if ctx.editor_css is None or not ctx.editor_css.is_file():
-            return refuse(Refusal(404, "not_found", "@pix3/editor-core is not installed."))
+            return error_response(NO_EDITOR_CSS)
         data = await trio.Path(ctx.editor_css).read_bytes()
         headers = {"Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache"}
         return Response(b"" if request.method == "HEAD" else data, status=200, headers=headers)
@@ -150,7 +141,7 @@ def create_app(ctx: Context) -> QuartTrio:
     @app.route(P + "/api/hello", methods=["GET"])
     async def _hello() -> Response:
         if request.method != "GET":  # Quart answers HEAD through GET routes; the reference does not
-            return refuse(guard.NOT_FOUND)
+            return error_response(NOT_FOUND)
         return json_response(200, ctx.hello_state())
 
     @app.route(P + "/api/handover/claim", methods=["POST"])

@@ -1,0 +1,56 @@
+"""The dev server's app: the Quart application behind the front door that answers `/__pix3/*`
+(docs/devserver.md), the file API (`devserver.files`) aside.
+
+- `_routes`: the app itself (`create_app`, its `Context`): hello, handover, flush, sync, check,
+  the editor socket, the page.
+- `_guard`: what every `/__pix3` request must show (Host, peer, `X-Pix3`, Origin), pure.
+- `_tabs`: the editor tabs connected over `/__pix3/ws` (`Hub`, `Tab`, `Frame`).
+- `_barrier`: flush and sync, the barriers across the tabs (`Barrier`).
+- `_checks`: `POST /__pix3/api/check`'s options and run.
+- `_workbench`: the editor page's own routes (scenes, outline, the page's modules).
+- `_page`: the host page and the version gate.
+"""
+
+from ._barrier import Barrier, parse_expect, parse_timeout
+from ._guard import (
+    FORBIDDEN_HOST,
+    FORBIDDEN_ORIGIN,
+    FORBIDDEN_REMOTE,
+    MISSING_X_PIX3,
+    PREFIX,
+    check_mutation,
+    check_request,
+    check_socket,
+    header_map,
+    is_loopback_peer,
+)
+from ._page import gate_page, host_page, version_gate
+from ._routes import Context, create_app
+from ._tabs import OUTBOX_FRAMES, Frame, Hub, Tab
+from ._workbench import register_workbench_routes
+
+__all__ = [
+    "FORBIDDEN_HOST",
+    "FORBIDDEN_ORIGIN",
+    "FORBIDDEN_REMOTE",
+    "MISSING_X_PIX3",
+    "OUTBOX_FRAMES",
+    "PREFIX",
+    "Barrier",
+    "Context",
+    "Frame",
+    "Hub",
+    "Tab",
+    "check_mutation",
+    "check_request",
+    "check_socket",
+    "create_app",
+    "gate_page",
+    "header_map",
+    "host_page",
+    "is_loopback_peer",
+    "parse_expect",
+    "parse_timeout",
+    "register_workbench_routes",
+    "version_gate",
+]
