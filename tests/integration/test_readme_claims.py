@@ -56,7 +56,7 @@ def test_readme_says_what_setup_installs_and_how_long_the_tests_take() -> None:
         for package in part.strip(") ").split()
         if not package.startswith("-")
     ]
-    assert installed == ["chromium", "openssh-server", "openssh-client"]
+    assert installed == ["chromium", "systemd", "openssh-server", "openssh-client"]
     for package in installed:
         assert f"`{package}`" in said, package
     assert any("npm ci" in command for command in just_dry_run("setup")) and "`npm ci` in `tests/node`" in said

@@ -74,7 +74,7 @@ def test_expiries_and_requests_before_load_grant_nothing() -> None:
 
 def test_the_stall_time_is_the_probes() -> None:
     """One threshold: virtual time is given up exactly when the probe would call the page stalled."""
-    probe = resources.files("pix3net.devserver").joinpath("static", "probe.js").read_text(encoding="utf-8")
+    probe = resources.files("pix3net.devserver").joinpath("page", "probe.js").read_text(encoding="utf-8")
     match = re.search(r"const STALL_MS = (\d+);", probe)
     assert match is not None
     assert int(match.group(1)) == STALL_S * 1000
