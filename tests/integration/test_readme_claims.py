@@ -60,4 +60,5 @@ def test_readme_says_what_setup_installs_and_how_long_the_tests_take() -> None:
     for package in installed:
         assert f"`{package}`" in said, package
     assert any("npm ci" in command for command in just_dry_run("setup")) and "`npm ci` in `tests/node`" in said
-    assert "takes about 8 minutes on a 2-core machine" in said
+    assert "takes about 10 minutes on a 2-core machine, in 3 pytest-xdist workers" in said
+    assert "-n 3 --dist loadfile" in " ".join(just_dry_run("test"))  # the workers README names
