@@ -15,6 +15,7 @@ import pytest
 from hypothesis import settings
 
 from tests.support.node import node_modules_dir, pi_modules_dir, seed_three_types
+from tests.support.processes import Cleanup
 
 # Property tests check results, never speed: no per-example deadline. The 200 ms default failed
 # examples that took longer only because the machine was busy (2 cores shared by several suites),
@@ -40,6 +41,14 @@ def pix3_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     home.mkdir(mode=0o700)
     monkeypatch.setenv("PIX3_HOME", str(home))
     yield home
+
+
+@pytest.fixture
+def cleanup() -> Iterator[Cleanup]:
+    """Processes a test started (pids, Popen objects): killed when it ends, whatever happened."""
+    procs = Cleanup()
+    yield procs
+    procs.kill_all()
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid
+from tests.support.editor import dev_pid, start_headless_editor
 from tests.support.editor_page import make_game_project
 from tests.support.mcp import npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
@@ -24,13 +23,6 @@ from tests.support.processes import Cleanup, wait_gone
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
 
-@pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
-
-
 def test_pi_lists_pix3_browser_connected_through_the_proxy(
     tmp_path: Path, pix3_home: Path, chromium: str, node_modules: Path, pi_modules: Path, cleanup: Cleanup
 ) -> None:
@@ -38,14 +30,7 @@ def test_pi_lists_pix3_browser_connected_through_the_proxy(
     wrapper, _ = chrome_wrapper(tmp_path, chromium)
     cdp = free_port()
     env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
-    done = run_pix3(
-        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
-    )
-    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
-    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
-    if (game / ".pix3" / "dev.json").exists():
-        cleanup.pids.append(dev_pid(game))
-    assert done.returncode == 0, done.stderr + done.stdout
+    record = start_headless_editor(game, env, pix3_home, cleanup, cdp)
     done = run_pix3("agent-setup", "pi", "--cdp-port", str(cdp), cwd=game, env=env)
     assert done.returncode == 0 and "pi: wrote .pi/mcp.json" in done.stdout, done.stdout + done.stderr
 

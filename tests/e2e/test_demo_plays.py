@@ -13,7 +13,6 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,8 @@ import httpx
 import pytest
 
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid
-from tests.support.mcp import McpClient, npx_shim
+from tests.support.editor import dev_pid, start_headless_editor
+from tests.support.mcp import McpClient, execute, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import Cleanup, wait_gone
@@ -38,21 +37,6 @@ OLD_COLOUR, NEW_COLOUR = "#141a33", "#663311"
 LIVE_WITHIN_S = 1.0
 ROUND_TRIP_WITHIN_S = 2 * LIVE_WITHIN_S
 GAME = "document.querySelector('#pix3-game-stage iframe').contentWindow"
-
-
-@pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
-
-
-def execute(client: McpClient, page: int, tool: str, params: dict[str, Any] | None = None) -> Any:
-    arguments: dict[str, Any] = {"pageId": page, "toolName": tool}
-    if params is not None:
-        arguments["params"] = json.dumps(params)
-    text = client.call_tool("execute_3p_developer_tool", arguments)
-    return json.loads(text[text.index("{") : text.rindex("}") + 1])
 
 
 def evaluate(client: McpClient, page: int, function: str) -> Any:
@@ -81,14 +65,7 @@ def test_the_demo_plays_for_an_agent(
     wrapper, _ = chrome_wrapper(tmp_path, chromium)
     cdp = free_port()
     env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
-    done = run_pix3(
-        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
-    )
-    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
-    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
-    if (game / ".pix3" / "dev.json").exists():
-        cleanup.pids.append(dev_pid(game))
-    assert done.returncode == 0, done.stderr + done.stdout
+    record = start_headless_editor(game, env, pix3_home, cleanup, cdp)
     dev = json.loads((game / ".pix3" / "dev.json").read_text())
     assert run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env).returncode == 0
     entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]

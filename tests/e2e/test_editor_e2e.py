@@ -14,7 +14,6 @@ import json
 import os
 import re
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -143,13 +142,6 @@ def test_editor_headless_to_agent(
         assert (done.returncode, done.stdout) == (0, f"Stopped the dev server (pid {pid}).\n")
         assert wait_gone(pid)
         assert not (root / ".pix3" / "dev.json").exists()
-
-
-@pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
 
 
 def test_taken_port_moves_to_the_next(tmp_path: Path, pix3_home: Path, chromium: str, cleanup: Cleanup) -> None:

@@ -40,13 +40,6 @@ HUMAN_COMMAND = re.compile(r"^ +(pix3 editor --chrome-only --url (\S+) --remote-
 
 
 @pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
-
-
-@pytest.fixture
 def sshd(tmp_path: Path, node_modules: Path) -> Iterator[Sshd]:
     bin_dir = shim_bin(tmp_path / "bin", node_modules)
     human, remote = tmp_path / "human-home", tmp_path / "remote-home"

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +22,9 @@ import pytest
 
 from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid
+from tests.support.editor import dev_pid, start_headless_editor
 from tests.support.editor_page import SCHEMAS, TOOLS, make_game_project
-from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient, npx_shim
+from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient, execute, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import Cleanup, wait_gone
@@ -33,22 +32,6 @@ from tests.support.processes import Cleanup, wait_gone
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
 TOOL_LINE = re.compile(r'^name="(pix3_\w+)", description="(.*)", inputSchema=(\{.*\})$', re.MULTILINE)
-
-
-@pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
-
-
-def execute(client: McpClient, page: int, tool: str, params: dict[str, Any] | None = None) -> Any:
-    arguments: dict[str, Any] = {"pageId": page, "toolName": tool}
-    if params is not None:
-        arguments["params"] = json.dumps(params)
-    text = client.call_tool("execute_3p_developer_tool", arguments)
-    start = text.index("{")
-    return json.loads(text[start : text.rindex("}") + 1])
 
 
 def tool_error(client: McpClient, page: int, arguments: dict[str, Any]) -> str:
@@ -65,14 +48,7 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
     wrapper, _ = chrome_wrapper(tmp_path, chromium)
     cdp = free_port()
     env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
-    done = run_pix3(
-        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
-    )
-    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
-    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
-    if (game / ".pix3" / "dev.json").exists():
-        cleanup.pids.append(dev_pid(game))
-    assert done.returncode == 0, done.stderr + done.stdout
+    record = start_headless_editor(game, env, pix3_home, cleanup, cdp)
     editor_url = json.loads((game / ".pix3" / "dev.json").read_text())["editorUrl"]
     done = run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -177,14 +153,7 @@ def test_webmcp_lists_the_page_tools_once_through_the_proxy(
     wrapper, argv_file = chrome_wrapper(tmp_path, chromium)
     cdp = free_port()
     env = {"PIX3_CHROME": str(wrapper), "PIX3_HOME": str(pix3_home)}
-    done = run_pix3(
-        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
-    )
-    record = json.loads((pix3_home / "chrome.json").read_text()) if (pix3_home / "chrome.json").exists() else {}
-    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
-    if (game / ".pix3" / "dev.json").exists():
-        cleanup.pids.append(dev_pid(game))
-    assert done.returncode == 0, done.stderr + done.stdout
+    record = start_headless_editor(game, env, pix3_home, cleanup, cdp)
     assert "--enable-features=WebMCP" in argv_file.read_text().splitlines()
     assert run_pix3("agent-setup", "claude", "--cdp-port", str(cdp), cwd=game, env=env).returncode == 0
     entry = json.loads((game / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]

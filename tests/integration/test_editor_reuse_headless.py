@@ -6,10 +6,7 @@ with --headless, as Chrome does; both reuse paths are taken (the tab open, and a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.editor import hello_server, write_dev_json
@@ -22,13 +19,6 @@ NOTE = (
     "            That Chrome runs headless, so it has no window: for one, stop it with `pix3 editor --stop-chrome`"
     " (the editor tabs of every project in it close), then run `pix3 editor` without --headless.\n"
 )
-
-
-@pytest.fixture
-def cleanup() -> Iterator[Cleanup]:
-    procs = Cleanup()
-    yield procs
-    procs.kill_all()
 
 
 def test_a_reused_headless_chrome_says_so_and_how_to_get_a_window(

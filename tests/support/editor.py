@@ -14,6 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
+from tests.support.pix3 import run_pix3
+from tests.support.ports import free_port
+from tests.support.processes import Cleanup
+
 
 def send_reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]) -> None:
     """One whole answer with a Content-Length, from a stdlib request handler."""
@@ -110,3 +114,18 @@ def pages_of(port: int, token: str) -> list[str]:
     status, body = get(f"http://127.0.0.1:{port}/json/list", token)
     assert status == 200, body
     return [t["url"] for t in json.loads(body) if t.get("type", "page") == "page"]
+
+
+def start_headless_editor(game: Path, env: dict[str, str], home: Path, cleanup: Cleanup, cdp: int) -> dict[str, Any]:
+    """`pix3 editor --headless` in ``game`` on CDP port ``cdp`` (a free dev-server port), its Chrome
+    owner and dev server handed to ``cleanup`` whatever the outcome; fails the test with the
+    command's output when it did not start. Returns the Chrome record (``home``/chrome.json)."""
+    done = run_pix3(
+        "editor", "--headless", "--cdp-port", str(cdp), "--port", str(free_port()), cwd=game, env=env, timeout=90
+    )
+    record = json.loads((home / "chrome.json").read_text()) if (home / "chrome.json").exists() else {}
+    cleanup.pids += [pid for pid in (record.get("ownerPid"),) if pid]
+    if (game / ".pix3" / "dev.json").exists():
+        cleanup.pids.append(dev_pid(game))
+    assert done.returncode == 0, done.stderr + done.stdout
+    return dict(record)

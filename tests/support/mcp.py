@@ -139,3 +139,13 @@ def new_page_session(node_modules: Path, config: Path, isolated: bool, index: in
         client.call_tool("new_page", arguments)
     finally:
         client.close()
+
+
+def execute(client: McpClient, page: int, tool: str, params: dict[str, Any] | None = None) -> Any:
+    """One of the editor page's tools through chrome-devtools-mcp's `execute_3p_developer_tool`,
+    its JSON answer read from the text around it."""
+    arguments: dict[str, Any] = {"pageId": page, "toolName": tool}
+    if params is not None:
+        arguments["params"] = json.dumps(params)
+    text = client.call_tool("execute_3p_developer_tool", arguments)
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
