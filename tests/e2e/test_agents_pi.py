@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid, start_headless_editor
+from tests.support.editor import start_headless_editor, stop_headless_editor
 from tests.support.editor_page import make_game_project
 from tests.support.mcp import npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
 from tests.support.ports import free_port
-from tests.support.processes import Cleanup, wait_gone
+from tests.support.processes import Cleanup
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
@@ -85,9 +85,4 @@ def test_pi_lists_pix3_browser_connected_through_the_proxy(
     assert "not trusted" in untrusted.stdout + untrusted.stderr
     assert all(s["name"] != "pix3-browser" for s in json.loads(untrusted.stdout or '{"servers": []}')["servers"])
 
-    chrome_pid = record["chromePid"]
-    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
-    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
-    pid = dev_pid(game)
-    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
-    assert wait_gone(pid)
+    stop_headless_editor(game, env, record)

@@ -20,11 +20,11 @@ import httpx
 import pytest
 
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid, start_headless_editor
+from tests.support.editor import start_headless_editor, stop_headless_editor
 from tests.support.mcp import McpClient, execute, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
 from tests.support.ports import free_port
-from tests.support.processes import Cleanup, wait_gone
+from tests.support.processes import Cleanup
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e, pytest.mark.slow]
 
@@ -156,9 +156,4 @@ def test_the_demo_plays_for_an_agent(
     finally:
         client.close()
 
-    chrome_pid = record["chromePid"]
-    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
-    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
-    pid = dev_pid(game)
-    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
-    assert wait_gone(pid)
+    stop_headless_editor(game, env, record)

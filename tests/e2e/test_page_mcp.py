@@ -22,7 +22,7 @@ import pytest
 
 from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION
 from tests.support.chrome import chrome_wrapper
-from tests.support.editor import dev_pid, start_headless_editor
+from tests.support.editor import dev_pid, start_headless_editor, stop_headless_editor
 from tests.support.editor_page import SCHEMAS, TOOLS, make_game_project
 from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient, execute, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
@@ -138,12 +138,7 @@ def test_an_agent_drives_the_page_through_chrome_devtools_mcp(
     finally:
         client.close()
 
-    chrome_pid = record["chromePid"]
-    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
-    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
-    pid = dev_pid(game)
-    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
-    assert wait_gone(pid)
+    stop_headless_editor(game, env, record)
 
 
 def test_webmcp_lists_the_page_tools_once_through_the_proxy(

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
-from tests.support.processes import Cleanup
+from tests.support.processes import Cleanup, wait_gone
 
 
 def send_reply(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str]) -> None:
@@ -129,3 +129,14 @@ def start_headless_editor(game: Path, env: dict[str, str], home: Path, cleanup: 
         cleanup.pids.append(dev_pid(game))
     assert done.returncode == 0, done.stderr + done.stdout
     return dict(record)
+
+
+def stop_headless_editor(game: Path, env: dict[str, str], record: dict[str, Any]) -> None:
+    """`pix3 editor --stop-chrome`, then `--stop`: the owner and its Chrome (``record``, from
+    :func:`start_headless_editor`) and the dev server are gone afterwards."""
+    chrome_pid = record["chromePid"]
+    assert run_pix3("editor", "--stop-chrome", cwd=game, env=env).returncode == 0
+    assert wait_gone(record["ownerPid"]) and wait_gone(chrome_pid)
+    pid = dev_pid(game)
+    assert run_pix3("editor", "--stop", cwd=game, env=env).returncode == 0
+    assert wait_gone(pid)
