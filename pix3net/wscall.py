@@ -3,14 +3,13 @@ open or navigate its tab, without trio or wsproto (their import costs more than 
 
 The framing is RFC 6455's, kept to what one call needs: the client's frames are masked text;
 the server's text (and continuation) frames are read, pings answered, a close ends the call.
-The parts that touch bytes are pure (:func:`encode_frame`, :func:`parse_frame`), the transport
-is :func:`call`. Like every pix3 client it sends no ``Origin`` and no extensions.
+The parts that touch bytes are pure (:func:`encode_frame`, :func:`parse_frame`; the handshake,
+the opcodes and a frame's header are ``pix3net.websocket``'s, shared with the proxy), the
+transport is :func:`call`. Like every pix3 client it sends no ``Origin`` and no extensions.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import os
 import struct
@@ -18,11 +17,20 @@ import time
 from typing import Any
 
 from pix3net.probe import Connection, ProbeError
+from pix3net.websocket import (
+    OP_CLOSE,
+    OP_CONTINUATION,
+    OP_PING,
+    OP_PONG,
+    OP_TEXT,
+    answer_problem,
+    client_headers,
+    frame_header,
+    new_key,
+)
 
 CALL_SECONDS = 5.0  # the reference's proxyCall limit
 MAX_MESSAGE = 16 * 1024 * 1024  # our replies are a few hundred bytes; a bound for hostile peers
-_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, section 1.3
-TEXT, CONTINUATION, CLOSE, PING, PONG = 0x1, 0x0, 0x8, 0x9, 0xA
 
 
 class CallError(Exception):
@@ -31,15 +39,10 @@ class CallError(Exception):
 
 def encode_frame(opcode: int, payload: bytes, mask: bytes) -> bytes:
     """A final client frame (masked with the 4-byte ``mask``)."""
-    size = len(payload)
-    if size < 126:
-        head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
-    elif size < 1 << 16:
-        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
-    else:
-        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+    head = bytearray(frame_header(len(payload), opcode=opcode))
+    head[1] |= 0x80  # the mask bit: every client frame is masked (RFC 6455 §5.3)
     masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return head + mask + masked
+    return bytes(head) + mask + masked
 
 
 def parse_frame(data: bytes) -> tuple[bool, int, bytes, int] | None:
@@ -74,10 +77,6 @@ def parse_frame(data: bytes) -> tuple[bool, int, bytes, int] | None:
     return bool(first & 0x80), first & 0x0F, payload, at + size
 
 
-def accept_key(key: str) -> str:
-    return base64.b64encode(hashlib.sha1(key.encode("ascii") + _GUID).digest()).decode("ascii")
-
-
 class Session:
     """One WebSocket client of the proxy on ``path`` (``/pix3`` the browser, ``/pix3/page/<id>`` a
     page): several calls on one connection, so a page is attached once however often it is asked."""
@@ -86,21 +85,16 @@ class Session:
         self.timeout = timeout
         self._next = 0
         self._data = b""
-        key = base64.b64encode(os.urandom(16)).decode("ascii")
-        headers = {
-            "Upgrade": "websocket",
-            "Connection": "Upgrade",
-            "Sec-WebSocket-Key": key,
-            "Sec-WebSocket-Version": "13",
-            "Authorization": f"Bearer {token}",
-        }
+        key = new_key()
+        headers = {**client_headers(key), "Authorization": f"Bearer {token}"}
         conn = Connection("127.0.0.1", port, timeout)
         try:
             answer = conn.get(path, headers)
             if answer.status != 101:
                 raise CallError(f"HTTP {answer.status} {answer.body.decode('utf-8', 'replace')}".rstrip())
-            if answer.headers.get("sec-websocket-accept") != accept_key(key):
-                raise CallError("the proxy's handshake does not answer our key")
+            problem = answer_problem(answer.headers, key)
+            if problem is not None:
+                raise CallError(f"the proxy's handshake {problem}")
             self._sock, self._data = conn.detach()
         finally:
             conn.close()
@@ -121,7 +115,7 @@ class Session:
         try:
             message = json.dumps({"id": self._next, "method": method, "params": params or {}}).encode()
             self._sock.settimeout(self.timeout)
-            self._sock.sendall(encode_frame(TEXT, message, os.urandom(4)))
+            self._sock.sendall(encode_frame(OP_TEXT, message, os.urandom(4)))
             reply = self._reply(deadline, method)
         except TimeoutError:
             raise CallError(f"{method}: no answer within {int(self.timeout * 1000)} ms") from None
@@ -150,12 +144,12 @@ class Session:
                 continue
             final, opcode, payload, used = frame
             self._data = self._data[used:]
-            if opcode == PING:
-                self._sock.sendall(encode_frame(PONG, payload, os.urandom(4)))
-            elif opcode == CLOSE:
+            if opcode == OP_PING:
+                self._sock.sendall(encode_frame(OP_PONG, payload, os.urandom(4)))
+            elif opcode == OP_CLOSE:
                 code = struct.unpack_from("!H", payload)[0] if len(payload) >= 2 else 1005
                 raise CallError(f"{method}: closed {code} {payload[2:].decode('utf-8', 'replace')}".rstrip())
-            elif opcode in (TEXT, CONTINUATION):
+            elif opcode in (OP_TEXT, OP_CONTINUATION):
                 parts.append(payload)
                 if sum(map(len, parts)) > MAX_MESSAGE:
                     raise ValueError("a message over the bound")

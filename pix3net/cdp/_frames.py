@@ -22,10 +22,9 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from pix3net.cdp._http import frame_header
+from pix3net.websocket import OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, frame_header
 
 MAX_CONTROL_PAYLOAD = 125  # RFC 6455 §5.5
-OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
 CLOSE_PROTOCOL_ERROR = 1002
 CLOSE_BAD_DATA = 1007
 CLOSE_TOO_BIG = 1009

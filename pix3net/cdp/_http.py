@@ -4,25 +4,22 @@ The proxy answers a handful of GETs and upgrades; parsing the request head ourse
 h11) lets a request without ``Host`` or with two of them reach the proxy's 403 rather than a
 parser's 400, and lets WebSocket refusals be written as plain answers (docs/cdp-proxy.md,
 "Wire protocol").
-Outgoing data frames are built here too: a server frame is a 2–10 byte header plus the payload,
-so a 30 MB message is sent from the buffer Chrome's bytes arrived in (docs/cdp-proxy.md, "Big messages").
+The upgrade's checks and accept value, and a frame's header, are ``pix3net.websocket``'s
+(RFC 6455, shared with ``wscall``'s client).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import re
-import struct
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
+
+from pix3net.websocket import request_accept
 
 # Node's default header limit is 16 KiB; a CDP client's upgrade is a few hundred bytes.
 MAX_HEAD_BYTES = 16 * 1024
 # Bodies are never used by the proxy's routes; small ones are read and dropped.
 MAX_DISCARDED_BODY = 64 * 1024
-WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _MALFORMED_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -115,21 +112,7 @@ def ws_route(target: str) -> tuple[str, str | None] | None:
 
 def handshake_accept(head: RequestHead) -> str | None:
     """The ``Sec-WebSocket-Accept`` value for a valid RFC 6455 upgrade, else None."""
-    if head.method != "GET" or head.version != "HTTP/1.1":
-        return None
-    if (head.get("upgrade") or "").lower() != "websocket":
-        return None
-    if "upgrade" not in [t.strip().lower() for t in (head.get("connection") or "").split(",")]:
-        return None
-    if head.get("sec-websocket-version") != "13":
-        return None
-    key = head.get("sec-websocket-key")
-    try:
-        if key is None or len(base64.b64decode(key, validate=True)) != 16:
-            return None
-    except (binascii.Error, ValueError):
-        return None
-    return base64.b64encode(hashlib.sha1(key.encode("ascii") + WS_GUID).digest()).decode("ascii")
+    return request_accept(head.method, head.version, head.get)
 
 
 def switching_protocols(accept: str) -> bytes:
@@ -138,19 +121,3 @@ def switching_protocols(accept: str) -> bytes:
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         f"Sec-WebSocket-Accept: {accept}\r\nX-Pix3-Cdp-Proxy: 1\r\n\r\n"
     ).encode("ascii")
-
-
-def frame_header(length: int, *, opcode: int = 0x1, fin: bool = True) -> bytes:
-    """Header of one unmasked server frame of ``length`` payload bytes (RFC 6455 §5.2); text,
-    final by default (a fragment: ``fin=False``, continuations ``opcode=0``)."""
-    first = (0x80 if fin else 0) | opcode
-    if length < 126:
-        return struct.pack("!BB", first, length)
-    if length < 65536:
-        return struct.pack("!BBH", first, 126, length)
-    return struct.pack("!BBQ", first, 127, length)
-
-
-def text_frame_header(length: int) -> bytes:
-    """Header of one unmasked, final text frame of ``length`` payload bytes (RFC 6455 §5.2)."""
-    return frame_header(length)

@@ -25,7 +25,7 @@ import trio
 
 from pix3net.cdp._envelope import Chunk
 from pix3net.cdp._frames import close_frame
-from pix3net.cdp._http import frame_header
+from pix3net.websocket import frame_header
 
 # A message larger than this goes out in fragments of this size: the most a cut client still
 # gets of a message before its close frame, and the most the owner keeps for it after the cut.

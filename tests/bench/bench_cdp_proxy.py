@@ -29,10 +29,11 @@ from wsproto import ConnectionType
 from wsproto.connection import Connection
 from wsproto.events import CloseConnection, TextMessage
 
-from pix3net.cdp._http import handshake_accept, parse_head, switching_protocols, text_frame_header
+from pix3net.cdp._http import handshake_accept, parse_head, switching_protocols
 from pix3net.cdp.client import WsClient
 from pix3net.cdp.router import Router, ToClient
 from pix3net.cdp.server import serve_proxy
+from pix3net.websocket import frame_header
 from tests.bench._report import Result, pix3_env
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome
@@ -124,7 +125,7 @@ async def _bare_server(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNO
                         text = "".join(parts)
                         parts = []
                         data = big if '"big"' in text else text.encode()
-                        await stream.send_all(text_frame_header(len(data)))
+                        await stream.send_all(frame_header(len(data)))
                         await stream.send_all(data)
                 elif isinstance(event, CloseConnection):
                     await stream.aclose()

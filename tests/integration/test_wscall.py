@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from pix3net import wscall
+from pix3net.websocket import accept_value
 from pix3net.wscall import CallError
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
@@ -50,8 +51,9 @@ async def test_refusals_name_the_method(tmp_path: Path) -> None:
         wscall.call(dead, TOKEN, "Browser.getVersion")
 
 
-def _server(answer: bytes) -> tuple[socket.socket, threading.Thread]:
-    """Accepts one upgrade with a valid 101, then writes ``answer`` and holds the connection."""
+def _server(answer: bytes, upgrade: str = "Upgrade: websocket\r\n") -> tuple[socket.socket, threading.Thread]:
+    """Accepts one upgrade with a 101 (valid unless ``upgrade`` drops or changes its Upgrade
+    header), then writes ``answer`` and holds the connection."""
     listener = socket.create_server(("127.0.0.1", 0))
 
     def serve() -> None:
@@ -64,9 +66,9 @@ def _server(answer: bytes) -> tuple[socket.socket, threading.Thread]:
             for line in head.split(b"\r\n")
             if line.lower().startswith(b"sec-websocket-key")
         )
-        accept = wscall.accept_key(key.decode())
+        accept = accept_value(key.decode())
         conn.sendall(
-            f"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n".encode()
+            f"HTTP/1.1 101 Switching Protocols\r\n{upgrade}Connection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n".encode()
             + answer
         )
         conn.recv(65536)  # our request frame
@@ -93,3 +95,16 @@ def test_a_close_and_a_silence_end_the_call() -> None:
         with pytest.raises(CallError, match=r"^Target.createTarget: no answer within 300 ms$"):
             wscall.call(port, TOKEN, "Target.createTarget", timeout=0.3)
     thread.join(5)
+
+
+def test_a_101_that_is_not_a_websocket_is_refused() -> None:
+    """RFC 6455 §4.1: the client checks the answer's Upgrade, not only its accept value."""
+    for upgrade in ("", "Upgrade: h2c\r\n"):
+        listener, thread = _server(b"", upgrade)
+        with listener:
+            port = listener.getsockname()[1]
+            with pytest.raises(
+                CallError, match=r"^Browser.getVersion: the proxy's handshake does not upgrade to a WebSocket$"
+            ):
+                wscall.call(port, TOKEN, "Browser.getVersion", timeout=2)
+        thread.join(5)

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import struct
-
 import pytest
 
 from pix3net.cdp._http import (
     BadRequest,
     body_length,
-    frame_header,
     handshake_accept,
     http_route_path,
     parse_head,
-    text_frame_header,
     ws_route,
 )
 
@@ -115,11 +111,3 @@ def test_handshake_accept_is_rfc6455() -> None:
         {"Sec-WebSocket-Key": ""},
     ):
         assert handshake_accept(parse_head(_upgrade(**bad))) is None, bad
-
-
-def test_text_frame_header_lengths() -> None:
-    assert frame_header(5, opcode=0x0, fin=False) == b"\x00\x05"
-    assert frame_header(3, opcode=0x8) == b"\x88\x03"
-    assert text_frame_header(5) == b"\x81\x05"
-    assert text_frame_header(126) == b"\x81\x7e\x00\x7e"
-    assert text_frame_header(70000) == b"\x81\x7f" + struct.pack("!Q", 70000)
