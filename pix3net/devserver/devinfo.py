@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pix3net.hosts import is_loopback_name
-from pix3tools.core.devrecord import read_record
+from pix3tools.core.devrecord import read_object
 from pix3tools.core.private import private_folder, write_private
 
 
@@ -110,14 +110,8 @@ def write_record(root: Path, record: Mapping[str, Any]) -> None:
 def remove_record_if_ours(root: Path, pid: int | None = None) -> bool:
     """Delete dev.json only when it names this process; another server's record stays."""
     mine = os.getpid() if pid is None else pid
-    data = read_record(root)
-    if data is None:
-        return False
-    try:
-        raw = json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return False
-    if not isinstance(raw, dict) or raw.get("pid") != mine:
+    raw = read_object(root)
+    if raw is None or raw.get("pid") != mine:
         return False
     with contextlib.suppress(OSError), private_folder(root) as private:
         private.unlink("dev.json")

@@ -38,13 +38,19 @@ class DevInfo(NamedTuple):
     raw: dict[str, Any]
 
 
-def parse_record(data: bytes) -> DevInfo | None:
-    """Valid iff ``url`` and ``editorUrl`` are strings and ``pid`` is a number (port not checked)."""
+def record_object(data: bytes) -> dict[str, Any] | None:
+    """The record's JSON object; None when the bytes are not JSON (or too deep) or not an object."""
     try:
         raw = json.loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    if not isinstance(raw, dict):
+    return raw if isinstance(raw, dict) else None
+
+
+def parse_record(data: bytes) -> DevInfo | None:
+    """Valid iff ``url`` and ``editorUrl`` are strings and ``pid`` is a number (port not checked)."""
+    raw = record_object(data)
+    if raw is None:
         return None
     url, editor_url, pid = raw.get("url"), raw.get("editorUrl"), raw.get("pid")
     if not isinstance(url, str) or not isinstance(editor_url, str):
@@ -78,16 +84,15 @@ def read_dev_info(root: Path) -> DevInfo | None:
     return None if data is None else parse_record(data)
 
 
+def read_object(root: Path) -> dict[str, Any] | None:
+    """The project's record as a JSON object, unchecked; None when missing or not an object."""
+    data = read_record(root)
+    return None if data is None else record_object(data)
+
+
 def read_url(root: Path) -> str | None:
     """The looser rule of the flush clients: only ``url`` must be a string."""
-    data = read_record(root)
-    if data is None:
-        return None
-    try:
-        raw = json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    url = raw.get("url") if isinstance(raw, dict) else None
+    url = (read_object(root) or {}).get("url")
     return url if isinstance(url, str) else None
 
 

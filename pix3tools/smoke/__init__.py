@@ -7,7 +7,9 @@ shapes and text, stacks and source maps. The run itself drives Chrome: ``pix3net
 - ``SmokeReport``, ``Failure``, ``run_json``, ``set_json``, ``human_run``, ``human_set``, ``exit_code``
 
 Names load their module on first use: `pix3 smoke` reads its arguments (``_args``) and starts
-Chrome before the scene model is imported.
+Chrome before the scene model is imported. ``_HOMES`` is the one list of what each private
+module gives (they have no ``__all__`` of their own); a name another private module uses but
+the package does not offer (``_report.JSON_STACK_LINES``) is imported from its module.
 """
 
 from __future__ import annotations

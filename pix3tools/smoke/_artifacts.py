@@ -13,8 +13,6 @@ from typing import Any
 from pix3tools.smoke._project import Failure
 from pix3tools.smoke._report import JSON_STACK_LINES, Run, trim_stack
 
-__all__ = ["CONSOLE_FILE", "REPORT_FILE", "SCREENSHOT_FILE", "artifact_folder", "console_log", "wants_artifacts"]
-
 SCREENSHOT_FILE = "screenshot.png"
 CONSOLE_FILE = "console.log"
 REPORT_FILE = "report.json"

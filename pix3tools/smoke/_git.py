@@ -11,8 +11,6 @@ import os
 import subprocess
 from pathlib import Path
 
-__all__ = ["GIT_TIMEOUT_S", "changed_files", "parse_porcelain"]
-
 GIT_TIMEOUT_S = 10.0  # each git call
 GIT_MAX_OUTPUT = 64 * 1024 * 1024  # a status listing larger than this is treated as no git
 

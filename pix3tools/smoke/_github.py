@@ -17,8 +17,6 @@ from pix3tools.smoke._project import Failure
 from pix3tools.smoke._report import Run
 from pix3tools.smoke._stack import first_project_location
 
-__all__ = ["escape_data", "escape_property", "github_annotations"]
-
 TITLE = "pix3 smoke"
 
 

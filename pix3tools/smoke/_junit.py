@@ -20,8 +20,6 @@ from pathlib import Path
 from pix3tools.smoke._project import Failure
 from pix3tools.smoke._report import JSON_STACK_LINES, Run, SmokeReport, trim_stack
 
-__all__ = ["SUITE_NAME", "junit_xml", "xml_text"]
-
 SUITE_NAME = "pix3 smoke"
 PACKAGE = "pix3.smoke"
 CLASSNAME = "pix3.smoke"

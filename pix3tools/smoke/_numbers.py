@@ -6,8 +6,6 @@ import math
 
 from pix3tools._js import to_number
 
-__all__ = ["frame_count", "positive_number"]
-
 
 def positive_number(text: str) -> float | None:
     """``Number(text)`` as JavaScript reads it (blanks around, ``0x10``, ``1e3``), when it is finite

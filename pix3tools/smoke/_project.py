@@ -19,8 +19,6 @@ from pix3tools.project import load_manifest, read_text
 from pix3tools.smoke._git import changed_files
 from pix3tools.smoke._select import Selection, SelectionError, select_scenes
 
-__all__ = ["Failure", "Manifest", "Project", "RunPlan", "plan_runs", "read_manifest", "resolve_scene"]
-
 DEFAULT_VIEWPORT: tuple[int | float, int | float] = (1920, 1080)
 
 

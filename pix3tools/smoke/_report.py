@@ -18,25 +18,6 @@ from pix3tools._js import js_number, js_round, plain_number
 from pix3tools.smoke._project import Failure
 from pix3tools.smoke._select import Selection
 
-__all__ = [
-    "JSON_STACK_LINES",
-    "SNAPSHOT_CUT",
-    "SNAPSHOT_INLINE",
-    "Run",
-    "SmokeReport",
-    "exit_code",
-    "format_snapshot",
-    "from_verdict",
-    "human_run",
-    "human_set",
-    "run_json",
-    "set_json",
-    "set_ok",
-    "step_stats",
-    "timeout_failure",
-    "trim_stack",
-]
-
 # The keys an error of the report has, in this order (the judge adds `url` and `reason` for the
 # editor page's error list; the report's shape is the reference's).
 ERROR_KEYS = ("code", "phase", "message", "script", "nodeId", "nodeName", "stack", "frame")

@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["WORKER_BYTES", "Shard", "default_workers", "parse_shard", "shard_scenes"]
-
 # One worker is one browser context with its own renderer process running a game page: a WebGL
 # page on SwiftShader measured 150–250 MiB resident here; twice that leaves room for a heavy scene.
 WORKER_BYTES = 512 * 1024 * 1024

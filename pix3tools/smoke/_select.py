@@ -17,20 +17,6 @@ from pix3tools._js import locale_key
 from pix3tools.core.walk import INVENTORY
 from pix3tools.project import project_path
 
-__all__ = [
-    "MAIN_SCENE",
-    "Selection",
-    "SelectionError",
-    "attached_scripts",
-    "class_index",
-    "dependencies",
-    "is_code",
-    "is_scene",
-    "is_script",
-    "select_scenes",
-    "top_level_scenes",
-]
-
 # The editor's startup scene: where the starters and the 1.x recipes put the game. Runs first.
 MAIN_SCENE = "scenes/main.pix3scene"
 # How many orphans the widening reason names before "…".

@@ -15,8 +15,6 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
 
-__all__ = ["Position", "SourceMap", "decode_vlq", "map_url_of"]
-
 _B64 = {ch: i for i, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 # The last `//# sourceMappingURL=` (or the old `//@`) comment of a script.
 _MAP_COMMENT = re.compile(r"[#@]\s*sourceMappingURL=([^\s'\"]+)\s*(?:\*/)?\s*$")

@@ -14,8 +14,6 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from pix3tools.smoke._sourcemap import SourceMap
 
-__all__ = ["Locate", "first_project_location", "map_location", "project_path_of_url", "rewrite_stack", "stack_urls"]
-
 _FRAME = re.compile(
     r"^(?P<indent>\s*at )(?:(?P<fn>.*?) \()?(?P<url>[^()\s]+?):(?P<line>\d+):(?P<col>\d+)(?P<close>\)?)\s*$"
 )

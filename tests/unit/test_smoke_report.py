@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from pix3tools.smoke import (
     Failure,
     Selection,
@@ -258,3 +260,14 @@ def test_a_timeout_says_what_was_seen() -> None:
 def test_json_is_plain_numbers() -> None:
     text = json.dumps(run_json(report(), ROOT))
     assert '"total": 2000' in text and '"load": 12.5' in text
+
+
+def test_every_name_the_package_offers_loads_from_its_home() -> None:
+    """``pix3tools.smoke``'s table of homes is the one list of what each module gives: every name
+    in ``__all__`` has a home and is found there."""
+    import pix3tools.smoke as smoke
+
+    for name in smoke.__all__:
+        assert getattr(smoke, name) is not None, name
+    with pytest.raises(AttributeError):
+        _ = smoke.JSON_STACK_LINES  # used between the modules, not offered
