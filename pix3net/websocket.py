@@ -2,8 +2,8 @@
 the opening handshake (the key, the accept value, the header checks of both sides), the opcodes,
 and a frame's header.
 
-The two ends are the proxy's server side (``cdp._http`` reads the upgrade, ``cdp._frames`` and
-``cdp._outbound`` the frames) and ``wscall``'s client, which a short command uses without trio.
+The two ends are the proxy's server side (``cdp.httpwire`` reads the upgrade, ``cdp.frames`` and
+``cdp.outbound`` the frames) and ``wscall``'s client, which a short command uses without trio.
 Each keeps its own frame reader (one reads masked client frames on the proxy's hot path, the
 other the server's frames of one call); what the RFC fixes is written here once.
 """

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pix3net.agents import _json, _toml
+from pix3net.agents import jsonfile, tomlfile
 from pix3net.agents.launch import Launch
 from pix3tools.core.private import Refused, open_folder
 
@@ -34,12 +34,12 @@ class Agent:
         return folders, name
 
 
-CLAUDE = Agent("claude", "Claude Code", ".mcp.json", _json.current, _json.expected, _json.render)
-CODEX = Agent("codex", "Codex", ".codex/config.toml", _toml.current, _toml.expected, _toml.render)
+CLAUDE = Agent("claude", "Claude Code", ".mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render)
+CODEX = Agent("codex", "Codex", ".codex/config.toml", tomlfile.current, tomlfile.expected, tomlfile.render)
 # Beyond the reference: pi reads MCP servers from `.pi/mcp.json` itself (built in since pi 0.99),
 # in a project it trusts (docs/agent-setup.md), the same `{"mcpServers": {name: {command, args}}}`
 # shape as Claude Code's file.
-PI = Agent("pi", "pi", ".pi/mcp.json", _json.current, _json.expected, _json.render)
+PI = Agent("pi", "pi", ".pi/mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render)
 
 AGENTS: dict[str, Agent] = {a.key: a for a in (CLAUDE, CODEX, PI)}
 

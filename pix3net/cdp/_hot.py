@@ -34,9 +34,9 @@ from typing import Protocol
 
 import trio
 
-from pix3net.cdp._frames import Event, FrameReader, Message
-from pix3net.cdp._outbound import Client
 from pix3net.cdp.channel import ChromeReader
+from pix3net.cdp.frames import Event, FrameReader, Message
+from pix3net.cdp.outbound import Client
 from pix3net.cdp.router import Action, Router, ToChrome, ToClient
 
 # A client's reads start small and grow while they come back full (os.read allocates its size).

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pix3net.cdp._http import RequestHead
+from pix3net.cdp.httpwire import RequestHead
 from pix3net.cdp.router import Router
 from pix3net.cdp.routes import STATUS_PATH
 

@@ -16,14 +16,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pix3net.cdp._envelope import (
-    ChromeMessage,
-    Chunk,
-    ClientRequest,
-    chrome_envelope,
-    client_request,
-    error_reply,
-)
 from pix3net.cdp._owners import (
     BROWSER_CLOSE,
     CREATE_CONTEXT,
@@ -34,7 +26,45 @@ from pix3net.cdp._owners import (
     REFUSED,
     WATCHED,
     Owners,
+    connect_options,
 )
+from pix3net.cdp.envelope import (
+    ChromeMessage,
+    Chunk,
+    ClientRequest,
+    chrome_envelope,
+    client_request,
+    error_reply,
+)
+
+# The ownership bookkeeping (`_owners`) is private; the query options a client connects with are
+# offered here.
+__all__ = [
+    "ATTACHED",
+    "CHROME_GONE",
+    "CLOSE_GOING_AWAY",
+    "CLOSE_NORMAL",
+    "DETACHED",
+    "DISCOVER_FILTER",
+    "MAX_PIPE_ID",
+    "SESSION_ENDED",
+    "TARGET_CHANGED",
+    "TARGET_CRASHED",
+    "TARGET_CREATED",
+    "TARGET_DESTROYED",
+    "UNKNOWN_SESSION",
+    "Action",
+    "Attached",
+    "CallDone",
+    "Close",
+    "Note",
+    "Router",
+    "Sweep",
+    "ToChrome",
+    "ToClient",
+    "connect_options",
+]
+
 
 # Ids on the pipe stay below 2^31: Chrome parses the id as a 32-bit int and answers anything
 # larger with an error that carries no usable id.

@@ -2,7 +2,7 @@
 
 Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
 - Chrome is read by the hot path, which never blocks on a client: every client has its own
-  byte-bounded outbound side (:mod:`pix3net.cdp._outbound`); a client whose queue passes its
+  byte-bounded outbound side (:mod:`pix3net.cdp.outbound`); a client whose queue passes its
   bound, or the one with the most queued when all clients together pass the owner's bound, is
   closed 1008 (a slow client hurts only itself).
 - One task writes to Chrome, in order; client readers wait while that queue is long, so a fast
@@ -32,9 +32,13 @@ from typing import Any
 import trio
 
 from pix3net.cdp import auth
-from pix3net.cdp._frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
-from pix3net.cdp._hot import HotPath
-from pix3net.cdp._http import (
+from pix3net.cdp._hot import HotPath, StepLock
+from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
+from pix3net.cdp._owners import connect_options
+from pix3net.cdp._status import STATUS_PATH, Seen, status_body
+from pix3net.cdp.channel import ChromeChannel
+from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
+from pix3net.cdp.httpwire import (
     MAX_HEAD_BYTES,
     BadRequest,
     RequestHead,
@@ -45,11 +49,7 @@ from pix3net.cdp._http import (
     switching_protocols,
     ws_route,
 )
-from pix3net.cdp._listener import Gate, Limits, Slot, accept_forever, busy_answer
-from pix3net.cdp._outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
-from pix3net.cdp._owners import connect_options
-from pix3net.cdp._status import STATUS_PATH, Seen, status_body
-from pix3net.cdp.channel import ChromeChannel
+from pix3net.cdp.outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
 from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
 from pix3net.cdp.router import (
     Action,
@@ -63,6 +63,30 @@ from pix3net.cdp.router import (
     ToClient,
 )
 from pix3net.daemonlog import Repeats, clip
+
+# The listener (`_listener`) and the hot path (`_hot`) are private; what the owner and the tests
+# need of them (the limits, the places a connection holds, the hot path's thread and its lock) is
+# offered here.
+__all__ = [
+    "CHROME_QUEUE_BYTES",
+    "CLOSE_GOING_AWAY",
+    "CLOSE_TOO_BIG",
+    "CLOSE_TOO_SLOW",
+    "DEFAULT_QUEUE_BYTES",
+    "HEAD_SECONDS",
+    "INTERNAL_CALL_SECONDS",
+    "MAX_CONNECTIONS",
+    "MAX_MESSAGE_BYTES",
+    "OWNER_QUEUE_BYTES",
+    "UNLISTED_TARGET_TYPES",
+    "Gate",
+    "HotPath",
+    "Limits",
+    "Slot",
+    "StepLock",
+    "serve_proxy",
+]
+
 
 # The reference's `maxPayload` (256 MiB): larger client messages close the socket 1009.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024

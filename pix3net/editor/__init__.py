@@ -3,7 +3,7 @@
 The command is `pix3net.editor.command:run`. Modules: `args` (flags, the `--url` rule, remote-host
 mode), `browser` (the Chrome step: port, owner, tab), `together` (the cold start of both daemons),
 `reuse` (a running owner), `remotessh` (both sides of Remote SSH), `forwardports` (the forwards
-the proxy proves for), `_proxycalls` (its calls through the proxy, on plain sockets). The dev
+the proxy proves for), `proxycalls` (its calls through the proxy, on plain sockets). The dev
 server is found and started by `pix3net.devserver.control`, `--status` is
 `pix3net.chrome.ownerstatus`. Nothing is imported here: `pix3 --version` must stay light.
 """

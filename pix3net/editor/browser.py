@@ -6,7 +6,7 @@ so no Chrome runs that its owner does not know. The step comes in three parts so
 can overlap them with the dev server's (together.py): :func:`prepare` (port, checks, the owner
 spawned — on ``about:blank`` when the editor's address is not known yet), waiting for the owner's
 proof (:meth:`Prepared.check`), and :func:`finish` (the tab, once the address is known).
-Plain sockets throughout (`_proxycalls`): no trio on the way of a normal start.
+Plain sockets throughout (`proxycalls`): no trio on the way of a normal start.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import profile_dir, read_record
-from pix3net.editor import _proxycalls
+from pix3net.editor import proxycalls
 from pix3net.editor.forwardports import drop_gone
 from pix3net.editor.reuse import display_home_path, reused_lines
 
@@ -54,7 +54,7 @@ class Prepared:
     (Plain classes and NamedTuples on this way, no dataclasses: `pix3 editor` imports all of it
     before it spawns the owner, and a cold start waits for Chrome.)"""
 
-    def __init__(self, home: Path, token: str, choice: _proxycalls.Choice, headless: bool) -> None:
+    def __init__(self, home: Path, token: str, choice: proxycalls.Choice, headless: bool) -> None:
         self.home, self.token, self.choice, self.headless = home, token, choice, headless
         self.profile = ""
         self.launch_url = ""
@@ -93,7 +93,7 @@ def legacy_message(port: int, browser: str | None, profile: str) -> str:
 def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
     deadline = time.monotonic() + wait_s
     while True:
-        if any(page.startswith(url) for page in _proxycalls.page_urls(port, token)):
+        if any(page.startswith(url) for page in proxycalls.page_urls(port, token)):
             return True
         if time.monotonic() >= deadline:
             return False
@@ -103,9 +103,9 @@ def _wait_for_tab(port: int, token: str, url: str, wait_s: float) -> bool:
 def _open_and_check(port: int, token: str, url: str, *, new_window: bool, launched_on: str | None = None) -> None:
     how = "Page.navigate"
     try:
-        if not (launched_on and _proxycalls.open_in_first(port, token, launched_on, url)):
+        if not (launched_on and proxycalls.open_in_first(port, token, launched_on, url)):
             how = "Target.createTarget"
-            _proxycalls.open_tab(port, token, url, new_window=new_window)
+            proxycalls.open_tab(port, token, url, new_window=new_window)
     except Exception as exc:
         raise ChromeStepError(f"could not open the editor in the running Chrome: {exc}") from exc
     if not _wait_for_tab(port, token, url, TAB_WAIT_S):
@@ -129,12 +129,12 @@ def _loaded(port: int, token: str, url: str) -> None:
     try:
         while True:
             where = ""
-            if page is None and (target := _proxycalls.page_id(port, token, url)) is not None:
+            if page is None and (target := proxycalls.page_id(port, token, url)) is not None:
                 with contextlib.suppress(wscall.CallError):  # the page between processes: find it again
-                    page = _proxycalls.page_session(port, token, target)
+                    page = proxycalls.page_session(port, token, target)
             if page is not None:
                 try:
-                    where = _proxycalls.location(page)
+                    where = proxycalls.location(page)
                 except wscall.CallError:
                     page.close()
                     page = None
@@ -179,8 +179,8 @@ def prepare(
     token = ensure_token(home)
     record = read_record(home)
     try:
-        choice = _proxycalls.choose(preferred, token, record.port if record is not None else None)
-    except _proxycalls.NoPort as exc:
+        choice = proxycalls.choose(preferred, token, record.port if record is not None else None)
+    except proxycalls.NoPort as exc:
         raise ChromeStepError(str(exc)) from exc
     for port, detail in choice.skipped:
         emit(f"Port {port}: {detail}")
@@ -203,7 +203,7 @@ def prepare(
             )
         )  # fmt: skip
     drop_gone(home)  # no forward of an owner that is gone may prove through the new one
-    prepared.launch_url = url or _proxycalls.BLANK
+    prepared.launch_url = url or proxycalls.BLANK
     options = OwnerOptions(binary, choice.port, prepared.profile, prepared.launch_url, headless)
     prepared.starting = StartingOwner(home, options, env)
     return prepared

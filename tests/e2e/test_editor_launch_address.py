@@ -14,7 +14,7 @@ import pytest
 
 from pix3net import probe
 from pix3net.cdp.proof import page_urls
-from pix3net.editor import _proxycalls
+from pix3net.editor import proxycalls
 from pix3net.editor.browser import finish, prepare
 from tests.support.chrome import chrome_wrapper
 from tests.support.editor import http_server
@@ -36,18 +36,18 @@ def test_an_error_page_is_loaded_again(tmp_path: Path, pix3_home: Path, chromium
         prepared.wait()
         port, token = prepared.choice.port, prepared.token
         deadline = time.monotonic() + 20
-        while (target := _proxycalls.page_id(port, token, url)) is None:
+        while (target := proxycalls.page_id(port, token, url)) is None:
             assert time.monotonic() < deadline, "Chromium never listed its first page"
             time.sleep(0.05)
-        with _proxycalls.page_session(port, token, target) as page:
-            while not _proxycalls.location(page).startswith("chrome-error:"):
+        with proxycalls.page_session(port, token, target) as page:
+            while not proxycalls.location(page).startswith("chrome-error:"):
                 assert time.monotonic() < deadline, "Chromium never showed its error page"
                 time.sleep(0.05)
         assert page_urls(probe.targets(port, token)) == [url]  # the list names the URL all the same
         with http_server({"/__pix3/": PAGE}, port=dev) as (_, seen):
             result = finish(prepared, url, lambda _: None)
-            with _proxycalls.page_session(port, token, target) as page:
-                assert _proxycalls.location(page) == url
+            with proxycalls.page_session(port, token, target) as page:
+                assert proxycalls.location(page) == url
             assert seen  # loaded from the server this time
         assert page_urls(probe.targets(result.port, result.token)) == [url]
     finally:

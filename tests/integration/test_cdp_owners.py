@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from pix3net.cdp.client import Closed, WsClient
-from pix3net.editor import _proxycalls
+from pix3net.editor import proxycalls
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, connect, poll_until, rpc, running_proxy
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
@@ -129,6 +129,6 @@ async def test_status_lists_each_client_with_what_it_owns(tmp_path: Path) -> Non
 async def test_pix3_editors_own_new_tab_outlives_its_short_connection(tmp_path: Path) -> None:
     async with running_proxy(tmp_path, (EDITOR_URL,)) as proxy:
         second = "http://localhost:5174/__pix3/"
-        await trio.to_thread.run_sync(lambda: _proxycalls.open_tab(proxy.port, TOKEN, second, new_window=False))
+        await trio.to_thread.run_sync(lambda: proxycalls.open_tab(proxy.port, TOKEN, second, new_window=False))
         await trio.sleep(1.5)  # past the grace
         assert second in [p.url for p in proxy.chrome.pages()]

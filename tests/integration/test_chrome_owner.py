@@ -17,8 +17,8 @@ import httpx
 import pytest
 import trio
 
-from pix3net.cdp._hot import HotPath
 from pix3net.cdp.client import Closed, WsClient
+from pix3net.cdp.server import HotPath
 from pix3net.chrome import owner as owner_module
 from pix3net.chrome.launch import spawn_chrome
 from pix3net.chrome.options import OwnerOptions

@@ -37,8 +37,8 @@ from typing import Any
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
-from pix3net.cdp._listener import HEAD_SECONDS
 from pix3net.cdp.client import Closed, WsClient
+from pix3net.cdp.server import HEAD_SECONDS
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import read_record
 from tests.bench.bench_cdp import QUIET, _chromium

@@ -7,7 +7,7 @@ import json
 import stat
 from pathlib import Path
 
-from pix3net.agents import _json, _toml
+from pix3net.agents import jsonfile, tomlfile
 from pix3net.agents.agents import CLAUDE, CODEX, PI
 from pix3net.agents.install import install
 from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION, config_text, mcp_launch, write_config
@@ -62,7 +62,7 @@ def test_fresh_install_then_idempotent(tmp_path: Path) -> None:
     entry = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]
     assert entry == {"command": "npx", "args": list(launch.args)}
     toml = (tmp_path / ".codex" / "config.toml").read_text()
-    assert toml == _toml.table(launch)
+    assert toml == tomlfile.table(launch)
     assert "tool_timeout_sec = 300" in toml and "startup_timeout_sec = 20" in toml
     before = [(tmp_path / f).read_bytes() for f in (".mcp.json", ".codex/config.toml")]
     assert [install(tmp_path, a, launch, repair=False).action for a in (CLAUDE, CODEX)] == ["unchanged", "unchanged"]
@@ -90,8 +90,8 @@ def test_toml_table_in_the_middle_is_replaced_exactly() -> None:
     old = (
         'model = "o3"\n\n[mcp_servers.pix3-browser]\ncommand = "old"\nargs = []\n\n[profiles.fast]\nmodel = "o4-mini"\n'
     )
-    table = _toml.table(launch)
-    assert _toml.render(old, launch) == f'model = "o3"\n\n{table}\n[profiles.fast]\nmodel = "o4-mini"\n'
+    table = tomlfile.table(launch)
+    assert tomlfile.render(old, launch) == f'model = "o3"\n\n{table}\n[profiles.fast]\nmodel = "o4-mini"\n'
     assert table.splitlines()[2] == (
         'args = ["-y", "chrome-devtools-mcp@1.11.0", "--categoryExperimentalThirdParty=true",'
         ' "--experimentalVision=true", "--no-usage-statistics", "--config=/abs/.pix3/cdp-mcp.json"]'
@@ -100,32 +100,32 @@ def test_toml_table_in_the_middle_is_replaced_exactly() -> None:
 
 def test_toml_append_separators() -> None:
     launch = mcp_launch("/c.json", "linux")
-    table = _toml.table(launch)
-    assert _toml.render("", launch) == table
-    assert _toml.render("a = 1\n\n", launch) == "a = 1\n\n" + table
-    assert _toml.render("a = 1\n", launch) == "a = 1\n\n" + table
-    assert _toml.render("a = 1", launch) == "a = 1\n\n" + table
+    table = tomlfile.table(launch)
+    assert tomlfile.render("", launch) == table
+    assert tomlfile.render("a = 1\n\n", launch) == "a = 1\n\n" + table
+    assert tomlfile.render("a = 1\n", launch) == "a = 1\n\n" + table
+    assert tomlfile.render("a = 1", launch) == "a = 1\n\n" + table
     # the quoted header is another table to us (the reference does not find it either)
-    assert _toml.current('[mcp_servers."pix3-browser"]\ncommand = "npx"\n') is None
+    assert tomlfile.current('[mcp_servers."pix3-browser"]\ncommand = "npx"\n') is None
 
 
 def test_toml_comparison_ignores_comments_and_indentation() -> None:
     launch = mcp_launch("/c.json", "linux")
-    lines = _toml.table(launch).splitlines()
+    lines = tomlfile.table(launch).splitlines()
     decorated = "\n".join([lines[0], "# ours", "", *("  " + line for line in lines[1:])]) + "\n"
-    assert _toml.current(decorated) == _toml.expected(launch)
-    assert _toml.current(decorated.replace("= 20", "=20")) != _toml.expected(launch)
+    assert tomlfile.current(decorated) == tomlfile.expected(launch)
+    assert tomlfile.current(decorated.replace("= 20", "=20")) != tomlfile.expected(launch)
 
 
 def test_json_comparison_counts_key_order_and_extra_keys(tmp_path: Path) -> None:
     launch = mcp_launch("/c.json", "linux")
-    entry = _json.entry_of(launch)
+    entry = jsonfile.entry_of(launch)
     swapped = json.dumps({"mcpServers": {"pix3-browser": {"args": entry["args"], "command": "npx"}}})
     extra = json.dumps({"mcpServers": {"pix3-browser": {**entry, "env": {}}}})
-    assert _json.current(swapped) != _json.expected(launch)
-    assert _json.current(extra) != _json.expected(launch)
-    assert _json.current("not json") is None
-    assert _json.render("[1, 2]", launch) == json.dumps({"mcpServers": {"pix3-browser": entry}}, indent=2) + "\n"
+    assert jsonfile.current(swapped) != jsonfile.expected(launch)
+    assert jsonfile.current(extra) != jsonfile.expected(launch)
+    assert jsonfile.current("not json") is None
+    assert jsonfile.render("[1, 2]", launch) == json.dumps({"mcpServers": {"pix3-browser": entry}}, indent=2) + "\n"
 
 
 def test_drift_then_repair_with_backup(tmp_path: Path) -> None:

@@ -21,6 +21,23 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = [
+    "INVALID_REQUEST",
+    "PARSE_ERROR",
+    "SMALL_CLIENT_TEXT",
+    "ChromeMessage",
+    "Chunk",
+    "ClientRequest",
+    "Member",
+    "NotJson",
+    "chrome_envelope",
+    "client_request",
+    "error_reply",
+    "is_number",
+    "members",
+]
+
+
 Chunk = bytes | memoryview
 
 _HEAD_ID = re.compile(rb'\{"id":(\d{1,16}),')

@@ -14,6 +14,22 @@ from typing import Any, NamedTuple
 from pix3net import probe, wscall
 from pix3net.cdp import proof
 
+__all__ = [
+    "BLANK",
+    "Choice",
+    "NoPort",
+    "choose",
+    "location",
+    "navigate",
+    "open_in_first",
+    "open_tab",
+    "page_id",
+    "page_session",
+    "page_urls",
+    "prove",
+]
+
+
 BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
 
 

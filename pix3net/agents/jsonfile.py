@@ -12,6 +12,13 @@ from typing import Any
 
 from pix3net.agents.launch import SERVER_NAME, Launch
 
+__all__ = [
+    "current",
+    "entry_of",
+    "expected",
+    "render",
+]
+
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

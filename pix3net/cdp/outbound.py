@@ -23,9 +23,21 @@ from typing import Any
 
 import trio
 
-from pix3net.cdp._envelope import Chunk
-from pix3net.cdp._frames import close_frame
+from pix3net.cdp.envelope import Chunk
+from pix3net.cdp.frames import close_frame
 from pix3net.websocket import frame_header
+
+__all__ = [
+    "CONTROL_QUEUE_BYTES",
+    "CUT_SECONDS",
+    "DIRECT_WRITE_BYTES",
+    "FRAGMENT_BYTES",
+    "HANG_UP_SECONDS",
+    "Budget",
+    "Client",
+    "frames",
+]
+
 
 # A message larger than this goes out in fragments of this size: the most a cut client still
 # gets of a message before its close frame, and the most the owner keeps for it after the cut.

@@ -1,7 +1,7 @@
 """WebSocket frames between a client and the proxy (RFC 6455 §5), sans-IO.
 
 :class:`FrameReader` is fed what a client sent and returns events; the proxy's own frames are
-built by :func:`close_frame` / :func:`pong_frame` (data frames: ``_outbound``). It replaces a
+built by :func:`close_frame` / :func:`pong_frame` (data frames: ``outbound``). It replaces a
 general WebSocket library on the proxy's read path: the proxy needs only the server side, without
 extensions, and a CDP request usually arrives as one whole frame in one read, which is parsed here
 with a handful of slices (measured: wsproto's generic path was the largest cost of routing a
@@ -23,6 +23,24 @@ import struct
 from dataclasses import dataclass
 
 from pix3net.websocket import OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, frame_header
+
+__all__ = [
+    "CLOSE_BAD_DATA",
+    "CLOSE_PROTOCOL_ERROR",
+    "CLOSE_TOO_BIG",
+    "MAX_CONTROL_PAYLOAD",
+    "MAX_FRAMES_PER_MESSAGE",
+    "Event",
+    "Fail",
+    "FrameReader",
+    "Message",
+    "PeerClosed",
+    "Ping",
+    "close_frame",
+    "pong_frame",
+    "unmask",
+]
+
 
 MAX_CONTROL_PAYLOAD = 125  # RFC 6455 §5.5
 CLOSE_PROTOCOL_ERROR = 1002

@@ -12,6 +12,17 @@ import re
 
 from pix3net.agents.launch import SERVER_NAME, Launch
 
+__all__ = [
+    "HEADER",
+    "STARTUP_TIMEOUT_SEC",
+    "TOOL_TIMEOUT_SEC",
+    "current",
+    "expected",
+    "render",
+    "table",
+]
+
+
 HEADER = f"[mcp_servers.{SERVER_NAME}]"
 # Codex's 60 s default is shorter than pix3_game_run; 20 s covers npx's first download.
 STARTUP_TIMEOUT_SEC = 20

@@ -16,6 +16,20 @@ from urllib.parse import unquote_to_bytes
 
 from pix3net.websocket import request_accept
 
+__all__ = [
+    "MAX_DISCARDED_BODY",
+    "MAX_HEAD_BYTES",
+    "BadRequest",
+    "RequestHead",
+    "body_length",
+    "handshake_accept",
+    "http_route_path",
+    "parse_head",
+    "switching_protocols",
+    "ws_route",
+]
+
+
 # Node's default header limit is 16 KiB; a CDP client's upgrade is a few hundred bytes.
 MAX_HEAD_BYTES = 16 * 1024
 # Bodies are never used by the proxy's routes; small ones are read and dropped.
