@@ -1,1 +1,49 @@
-"""`pix3 smoke`: the game run headless in real Chrome (docs/smoke.md). The entry is ``command.main``."""
+"""`pix3 smoke`: the game run headless in real Chrome (docs/smoke.md). The entry is ``command.main``.
+
+What the package offers beside its command (the parts a test drives on their own):
+
+- ``VirtualClock`` and its bounds (``CHUNK_FRAMES``, ``FRAME_MS``, ``NETWORK_WAIT_S``,
+  ``STALL_S``): frames faster than real time, fed CDP events, pure (``_clock``).
+- ``Collector``, ``BINDING``, ``Call``: what only CDP sees of a run, pure (``_collect``).
+- ``compile_advice``: what to do when the page's TypeScript reached the browser uncompiled (``_loads``).
+- ``SHM_MIN_FREE``, ``profile_parent``: the shared memory a private Chrome needs and where its
+  profile goes (``_browser``).
+
+Names load their module on first use (``pix3tools.core.lazy``): the command reads its
+arguments before Chrome's modules are imported.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pix3tools.core.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent
+    from pix3net.smoke._clock import CHUNK_FRAMES, FRAME_MS, NETWORK_WAIT_S, STALL_S, VirtualClock
+    from pix3net.smoke._collect import BINDING, Call, Collector
+    from pix3net.smoke._loads import compile_advice
+
+_HOMES = {
+    "_browser": ("SHM_MIN_FREE", "profile_parent"),
+    "_clock": ("CHUNK_FRAMES", "FRAME_MS", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"),
+    "_collect": ("BINDING", "Call", "Collector"),
+    "_loads": ("compile_advice",),
+}
+
+__all__ = [
+    "BINDING",
+    "CHUNK_FRAMES",
+    "FRAME_MS",
+    "NETWORK_WAIT_S",
+    "SHM_MIN_FREE",
+    "STALL_S",
+    "Call",
+    "Collector",
+    "VirtualClock",
+    "compile_advice",
+    "profile_parent",
+]
+
+__getattr__ = lazy_names(__name__, _HOMES)

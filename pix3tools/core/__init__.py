@@ -7,6 +7,7 @@
 - ``commands`` and ``usage``: the command table and every usage text, as data.
 - ``argv`` and ``cli``: the one argument parser and the runner every command's ``main`` uses
   (docs/cli.md, "How a command declares its arguments").
+- ``lazy``: a package facade whose names load their private module on first use (``lazy_names``).
 """
 
 from pix3tools.core.home import atomic_write, ensure_home, pix3_home

@@ -14,8 +14,9 @@ the package does not offer (``_report.JSON_STACK_LINES``) is imported from its m
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pix3tools.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pix3tools.smoke._artifacts import (
@@ -87,7 +88,6 @@ _HOMES = {
     "_sourcemap": ("SourceMap", "SourceMapError", "decode_data_url", "map_url_of"),
     "_stack": ("first_project_location", "map_location", "rewrite_stack", "stack_urls"),
 }
-_WHERE = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "CONSOLE_FILE",
@@ -146,10 +146,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

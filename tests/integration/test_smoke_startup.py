@@ -18,7 +18,7 @@ import pytest
 
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof
 from pix3net.probe import proves
-from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent
+from pix3net.smoke import SHM_MIN_FREE, profile_parent
 from pix3net.sync import sync_editor
 from tests.support.editor import send_reply
 from tests.support.ports import free_port

@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.devserver.files import ApiError, FileCore, parse_changeset
-from pix3net.devserver.files._changeset import run_changeset
-from pix3net.devserver.files._table import Entry, diff
+from pix3net.devserver.files import ApiError, Entry, FileCore, diff, parse_changeset, run_changeset
 
 SCENE = "root:\n  - id: a\n    type: Group2D\n"
 

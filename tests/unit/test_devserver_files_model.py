@@ -12,8 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pix3net.devserver.files import ApiError, FileCore
-from pix3net.devserver.files._table import Scanner
+from pix3net.devserver.files import ApiError, FileCore, Scanner
 
 NAMES = st.sampled_from(["a", "b", "c.txt", "d.pix3scene"])
 PATHS = st.lists(NAMES, min_size=1, max_size=3).map("/".join)

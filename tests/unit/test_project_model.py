@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devserver.files._table import Scanner
+from pix3net.devserver.files import Scanner
 from pix3tools.check._chain import scan_chain
 from pix3tools.core.walk import EDITOR_CHAIN, FILE_TABLE, INVENTORY, walk, walk_files
 from pix3tools.project import Project, ProjectFiles, first_mapping, load_manifest, load_scene, only_root

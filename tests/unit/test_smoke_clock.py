@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from pix3net.smoke._clock import CHUNK_FRAMES, FRAME_MS, NETWORK_WAIT_S, STALL_S, VirtualClock
+from pix3net.smoke import CHUNK_FRAMES, FRAME_MS, NETWORK_WAIT_S, STALL_S, VirtualClock
 
 GRANT = ("Emulation.setVirtualTimePolicy", {"policy": "advance", "budget": CHUNK_FRAMES * FRAME_MS})
 EXPIRED = "Emulation.virtualTimeBudgetExpired"
