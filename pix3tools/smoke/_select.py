@@ -9,7 +9,7 @@ text, so a file that does not parse still counts for what it names.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -84,20 +84,28 @@ def class_index(files: Iterable[str], read: ReadText) -> dict[str, list[str]]:
     return index
 
 
+def _through_instances(scene: str, read: ReadText) -> Iterator[tuple[str, str]]:
+    """``(path, text)`` of the scene and of everything it instances, at any depth, each once."""
+    seen: set[str] = set()
+    work = [scene]
+    while work:
+        path = work.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        text = read(path)
+        work.extend(instance_targets(text))
+        yield path, text
+
+
 def dependencies(scene: str, read: ReadText, classes: dict[str, list[str]]) -> set[str]:
     """Every project file a top-level scene reaches: itself, what it instances (followed through
     any depth, even a file that is missing), the non-scene ``res://`` files they name and the
     scripts exporting a ``user:`` class they attach. Neither a script's imports nor a scene named
     outside an ``instance:`` line (a ``changeScene`` target) is followed."""
     reached: set[str] = set()
-    work = [scene]
-    while work:
-        path = work.pop()
-        if path in reached:
-            continue
+    for path, text in _through_instances(scene, read):
         reached.add(path)
-        text = read(path)
-        work.extend(instance_targets(text))
         for match in _RES_REF.finditer(text):
             target = project_path(match.group(0))
             if target is not None and not is_scene(target):
@@ -109,16 +117,8 @@ def dependencies(scene: str, read: ReadText, classes: dict[str, list[str]]) -> s
 
 def attached_scripts(scene: str, read: ReadText) -> list[str]:
     """The ``user:`` component types a scene and everything it instances attach, sorted."""
-    seen: set[str] = set()
     types: set[str] = set()
-    work = [scene]
-    while work:
-        path = work.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        text = read(path)
-        work.extend(instance_targets(text))
+    for _, text in _through_instances(scene, read):
         types.update(f"user:{match.group(1)}" for match in _USER_COMPONENT.finditer(text))
     return sorted(types)
 
