@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pix3net.devserver.http import ApiError
-from pix3tools.core.private import Folder, Refused, private_folder
+from pix3tools.core.private import Folder
 
 from ._conditions import check_preconditions
 from ._fsutil import (
@@ -32,6 +32,7 @@ from ._fsutil import (
     makedirs_nofollow,
     open_file_nofollow,
     permission_bits,
+    private_or_skip,
     rename_into,
     unlink_file_within,
 )
@@ -292,12 +293,8 @@ def recover(core: ChangesetCore) -> None:
     a link is left alone and logged, and every path an intent names is reached without following
     a link (docs/devserver-files.md, "Links in .pix3").
     """
-    try:
-        tx = private_folder(core.root, "tx")
-    except FileNotFoundError:
-        return
-    except Refused as exc:
-        core.log(f"changeset recovery skipped: {exc}")
+    tx = private_or_skip(core.root, "tx", core.log, "changeset recovery")
+    if tx is None:
         return
     with tx:
         for name, st in sorted(tx.entries()):

@@ -34,6 +34,7 @@ from ._fsutil import (
     move_within,
     open_file_nofollow,
     permission_bits,
+    private_or_skip,
     remove_within,
     rename_into,
 )
@@ -149,12 +150,8 @@ class FileCore:
         """Temps of writes cut short (a SIGKILL mid-upload) go at once; a temp whose name carries
         the pid of a live process (another dev server on this project) is left to it for a while.
         A `.pix3` or `.pix3/tmp` that is a link is left alone (logged), never swept."""
-        try:
-            folder = private_folder(self.root, "tmp")
-        except FileNotFoundError:
-            return
-        except Refused as exc:
-            self.log(f"start-up sweep of .pix3/tmp skipped: {exc}")
+        folder = private_or_skip(self.root, "tmp", self.log, "start-up sweep of .pix3/tmp")
+        if folder is None:
             return
         now = time.time()
         with folder:

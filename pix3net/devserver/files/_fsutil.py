@@ -14,8 +14,9 @@ import os
 import secrets
 import shutil
 import stat
+from collections.abc import Callable
 
-from pix3tools.core.private import Folder, Refused, open_folder
+from pix3tools.core.private import Folder, Refused, open_folder, private_folder
 
 
 def _parts(wire: str) -> tuple[list[str], str]:
@@ -142,3 +143,15 @@ def unlink_file_within(root: str, wire: str) -> bool:
             return False
         parent.unlink(name)
         return True
+
+
+def private_or_skip(root: str, name: str, log: Callable[[str], None], what: str) -> Folder | None:
+    """``.pix3/<name>`` for a start-up chore, or None when there is nothing to do: the folder is
+    missing, or it (or `.pix3`) is a link, which is left alone and logged as ``<what> skipped``."""
+    try:
+        return private_folder(root, name)
+    except FileNotFoundError:
+        return None
+    except Refused as exc:
+        log(f"{what} skipped: {exc}")
+        return None
