@@ -104,8 +104,9 @@ def test_the_dockerfile_parses_into_a_buildable_shape() -> None:
         *sources, _ = copy.value
         for source in sources:  # the build context is the repository's root
             assert (REPO / source).exists(), source
-    # the entry point is the script this repository ships, made executable in the image
-    assert entry[0].value == ("/usr/local/bin/pix3-entrypoint",)
+    # process 1 is tini, which runs the script this repository ships: pix3 as process 1 ignored
+    # `podman stop`'s SIGTERM (killed after the timeout) in a real build (deploy/README.md)
+    assert entry[0].value == ("/usr/bin/tini", "--", "/usr/local/bin/pix3-entrypoint")
 
 
 def test_the_dockerfile_check_refuses_what_a_build_would() -> None:
@@ -126,20 +127,22 @@ def test_the_images_packages_are_debian_12s() -> None:
     match = re.search(r"--no-install-recommends \\\n(.*?)\\\n", text, re.S)
     assert match is not None
     packages = match.group(1).split()
-    assert {"chromium", "python3", "python3-venv", "git"} <= set(packages)
+    assert {"chromium", "python3", "python3-venv", "git", "tini"} <= set(packages)
     if _debian_12() and shutil.which("apt-cache"):  # on another system there is no Debian 12 index to ask
         done = subprocess.run(["apt-cache", "show", "--no-all-versions", *packages], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert sorted(re.findall(r"^Package: (\S+)$", done.stdout, re.M)) == sorted(packages)
 
 
-def _shims(folder: Path, *, uid: int, userns: bool) -> dict[str, str]:
-    """``id``, ``unshare`` and ``pix3`` on the PATH: a non-root user, a runtime that does or does
-    not allow a user namespace, and a pix3 that prints what it was given."""
+def _shims(folder: Path, *, uid: int, userns: bool, known: bool = True) -> dict[str, str]:
+    """``id``, ``unshare``, ``getent`` and ``pix3`` on the PATH: a user (known to /etc/passwd or
+    not), a runtime that does or does not allow a user namespace, and a pix3 that prints what it
+    was given."""
     folder.mkdir()
     scripts = {
         "id": f'#!/bin/sh\n[ "$1" = -u ] && echo {uid}\n',
         "unshare": f"#!/bin/sh\nexit {0 if userns else 1}\n",
+        "getent": f"#!/bin/sh\nexit {0 if known else 2}\n",
         "pix3": '#!/bin/sh\necho "PIX3_CHROME=${PIX3_CHROME:-} args=$*"\n',
     }
     for name, text in scripts.items():
@@ -170,6 +173,25 @@ def test_the_entry_script_keeps_the_sandbox_where_the_runtime_allows_it(
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"PIX3_CHROME={chrome} args=smoke --all\n"
     assert ("runs without its sandbox" in done.stderr) is said
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_the_entry_script_gives_an_unknown_user_a_home_outside_the_project(tmp_path: Path, known: bool) -> None:
+    """`--user 1234` (not in the image's /etc/passwd) got HOME=/project under Podman in a real run:
+    Chrome and fontconfig wrote .config/ and .cache/ into the project. The script moves HOME to /tmp."""
+    env = _shims(tmp_path / "bin", uid=4242, userns=True, known=known)
+    (tmp_path / "bin" / "pix3").write_text('#!/bin/sh\necho "HOME=$HOME"\n')
+    env["HOME"] = str(tmp_path / "project")
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "entrypoint.sh"), "smoke"], capture_output=True, text=True, env=env, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    home = str(tmp_path / "project") if known else "/tmp/pix3-home-4242"
+    assert done.stdout == f"HOME={home}\n"
+    if not known:
+        made = Path(home)
+        assert made.is_dir() and made.stat().st_mode & 0o777 == 0o700
+        made.rmdir()
 
 
 def test_the_entry_script_runs_pix3_here(tmp_path: Path) -> None:
