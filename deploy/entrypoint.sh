@@ -5,9 +5,10 @@
 # it starts. Then, and only then, Chrome runs with --no-sandbox, and this says so.
 # As root pix3 adds --no-sandbox itself (Chrome refuses its sandbox as root).
 set -eu
-# A --user that the image's /etc/passwd does not know gets HOME=/ (Docker) or the working directory,
-# the project (Podman): Chrome and fontconfig would write .config/ and .cache/ there. Give it one in /tmp.
-if ! getent passwd "$(id -u)" >/dev/null 2>&1; then
+# A --user the image does not know gets HOME=/ (Docker) or HOME=the working directory, the project
+# (Podman adds it to /etc/passwd so): Chrome and fontconfig would write .config/ and .cache/ there.
+# Such a HOME, or one that cannot be written, is replaced by a private folder in /tmp.
+if [ "${HOME:-/}" = / ] || [ "$HOME" = "$PWD" ] || [ ! -w "$HOME" ]; then
   HOME="/tmp/pix3-home-$(id -u)"
   mkdir -p -m 0700 "$HOME"
   export HOME

@@ -134,15 +134,13 @@ def test_the_images_packages_are_debian_12s() -> None:
         assert sorted(re.findall(r"^Package: (\S+)$", done.stdout, re.M)) == sorted(packages)
 
 
-def _shims(folder: Path, *, uid: int, userns: bool, known: bool = True) -> dict[str, str]:
-    """``id``, ``unshare``, ``getent`` and ``pix3`` on the PATH: a user (known to /etc/passwd or
-    not), a runtime that does or does not allow a user namespace, and a pix3 that prints what it
-    was given."""
+def _shims(folder: Path, *, uid: int, userns: bool) -> dict[str, str]:
+    """``id``, ``unshare`` and ``pix3`` on the PATH: a non-root user, a runtime that does or does
+    not allow a user namespace, and a pix3 that prints what it was given."""
     folder.mkdir()
     scripts = {
         "id": f'#!/bin/sh\n[ "$1" = -u ] && echo {uid}\n',
         "unshare": f"#!/bin/sh\nexit {0 if userns else 1}\n",
-        "getent": f"#!/bin/sh\nexit {0 if known else 2}\n",
         "pix3": '#!/bin/sh\necho "PIX3_CHROME=${PIX3_CHROME:-} args=$*"\n',
     }
     for name, text in scripts.items():
@@ -175,21 +173,33 @@ def test_the_entry_script_keeps_the_sandbox_where_the_runtime_allows_it(
     assert ("runs without its sandbox" in done.stderr) is said
 
 
-@pytest.mark.parametrize("known", [True, False])
-def test_the_entry_script_gives_an_unknown_user_a_home_outside_the_project(tmp_path: Path, known: bool) -> None:
-    """`--user 1234` (not in the image's /etc/passwd) got HOME=/project under Podman in a real run:
-    Chrome and fontconfig wrote .config/ and .cache/ into the project. The script moves HOME to /tmp."""
-    env = _shims(tmp_path / "bin", uid=4242, userns=True, known=known)
+@pytest.mark.parametrize(
+    ("home", "kept"),
+    [
+        ("project", False),  # Podman: the working directory (it adds the user to /etc/passwd so)
+        ("/", False),  # Docker: a user /etc/passwd does not know
+        ("nowhere", False),  # a HOME that cannot be written
+        ("home", True),  # the image's own user: /home/pix3
+    ],
+)
+def test_the_entry_script_gives_an_unknown_user_a_home_outside_the_project(
+    tmp_path: Path, home: str, kept: bool
+) -> None:
+    """`--user 1234:1234` got HOME=/project under Podman in a real run: Chrome and fontconfig wrote
+    .config/ and .cache/ into the project. The script moves such a HOME to /tmp."""
+    env = _shims(tmp_path / "bin", uid=4242, userns=True)
     (tmp_path / "bin" / "pix3").write_text('#!/bin/sh\necho "HOME=$HOME"\n')
-    env["HOME"] = str(tmp_path / "project")
+    for folder in ("project", "home"):
+        (tmp_path / folder).mkdir()
+    env["HOME"] = home if home == "/" else str(tmp_path / home)
     done = subprocess.run(
-        ["sh", str(DEPLOY / "entrypoint.sh"), "smoke"], capture_output=True, text=True, env=env, timeout=30
-    )
+        ["sh", str(DEPLOY / "entrypoint.sh"), "smoke"],
+        capture_output=True, text=True, env=env, cwd=tmp_path / "project", timeout=30,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    home = str(tmp_path / "project") if known else "/tmp/pix3-home-4242"
-    assert done.stdout == f"HOME={home}\n"
-    if not known:
-        made = Path(home)
+    assert done.stdout == f"HOME={env['HOME'] if kept else '/tmp/pix3-home-4242'}\n"
+    if not kept:
+        made = Path("/tmp/pix3-home-4242")
         assert made.is_dir() and made.stat().st_mode & 0o777 == 0o700
         made.rmdir()
 
