@@ -5,9 +5,10 @@
 - the Dockerfile: Docker's own parser (the `dockerfile` package wraps BuildKit's), known
   instructions, FROM first, JSON-form ENTRYPOINT/CMD, a non-root USER, every COPY source present;
   its Debian packages exist in Debian 12 when this machine is one;
-- the entry script in a plain Debian environment: as a non-root user it keeps Chrome's sandbox
-  when a user namespace can be made, picks the no-sandbox wrapper (and says so) when it cannot,
-  leaves a PIX3_CHROME it is given alone, and runs pix3; the wrapper starts Chromium;
+- the Chrome wrapper (the image's PIX3_CHROME): as a non-root user it keeps Chrome's sandbox when
+  a user namespace can be made and adds --no-sandbox (and says so) when it cannot; it starts the
+  real Chromium here; the entry script says the same once, moves a HOME in the project away,
+  leaves PIX3_CHROME alone and runs pix3;
 - the GitHub workflow: its YAML and structure (4 shards, `--shard` matching the matrix and
   accepted by smoke's parser, the JUnit file always kept, the failures kept on failure).
 """
@@ -107,6 +108,10 @@ def test_the_dockerfile_parses_into_a_buildable_shape() -> None:
     # process 1 is tini, which runs the script this repository ships: pix3 as process 1 ignored
     # `podman stop`'s SIGTERM (killed after the timeout) in a real build (deploy/README.md)
     assert entry[0].value == ("/usr/bin/tini", "--", "/usr/local/bin/pix3-entrypoint")
+    # the Chrome pix3 starts is the sandbox-deciding wrapper, installed where PIX3_CHROME says
+    env = dict(zip(*[iter(v for c in commands if c.cmd.upper() == "ENV" for v in c.value)] * 2, strict=True))
+    copied = {c.value[-1]: c.value[0] for c in commands if c.cmd.upper() == "COPY"}
+    assert copied[env["PIX3_CHROME"]] == "deploy/chromium"
 
 
 def test_the_dockerfile_check_refuses_what_a_build_would() -> None:
@@ -151,25 +156,42 @@ def _shims(folder: Path, *, uid: int, userns: bool) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("uid", "userns", "given", "chrome", "said"),
+    ("uid", "userns", "sandboxed", "said"),
     [
-        (1000, True, None, "", False),  # the sandbox works: Chrome as it is
-        (1000, False, None, "/usr/local/bin/chromium-no-sandbox", True),  # no user namespace: the wrapper
-        (1000, False, "/opt/chrome", "/opt/chrome", False),  # a PIX3_CHROME of the user's is left alone
-        (0, False, None, "", False),  # root: pix3 adds --no-sandbox itself
+        (1000, True, True, False),  # a user namespace can be made: Chrome keeps its sandbox
+        (1000, False, False, True),  # none: Chrome would abort, so --no-sandbox, said on stderr
+        (0, False, True, False),  # root: left to pix3, which adds --no-sandbox itself
     ],
 )
-def test_the_entry_script_keeps_the_sandbox_where_the_runtime_allows_it(
-    tmp_path: Path, uid: int, userns: bool, given: str | None, chrome: str, said: bool
+def test_the_chrome_wrapper_keeps_the_sandbox_where_the_runtime_allows_it(
+    tmp_path: Path, uid: int, userns: bool, sandboxed: bool, said: bool
 ) -> None:
     env = _shims(tmp_path / "bin", uid=uid, userns=userns)
-    if given is not None:
-        env["PIX3_CHROME"] = given
+    chrome = tmp_path / "bin" / "chromium"
+    chrome.write_text('#!/bin/sh\necho "args=$*"\n')
+    chrome.chmod(0o755)
+    env["PIX3_CHROMIUM"] = str(chrome)
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "chromium"), "--headless=new", "--remote-debugging-pipe"],
+        capture_output=True, text=True, env=env, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    flags = "" if sandboxed else "--no-sandbox "
+    assert done.stdout == f"args={flags}--headless=new --remote-debugging-pipe\n"
+    assert ("runs without its sandbox" in done.stderr) is said
+
+
+@pytest.mark.parametrize(("uid", "userns", "said"), [(1000, True, False), (1000, False, True), (0, False, False)])
+def test_the_entry_script_says_once_when_chrome_will_run_without_its_sandbox(
+    tmp_path: Path, uid: int, userns: bool, said: bool
+) -> None:
+    env = _shims(tmp_path / "bin", uid=uid, userns=userns)
+    env["PIX3_CHROME"] = "/usr/local/bin/pix3-chromium"
     done = subprocess.run(
         ["sh", str(DEPLOY / "entrypoint.sh"), "smoke", "--all"], capture_output=True, text=True, env=env, timeout=30
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"PIX3_CHROME={chrome} args=smoke --all\n"
+    assert done.stdout == "PIX3_CHROME=/usr/local/bin/pix3-chromium args=smoke --all\n"  # left alone
     assert ("runs without its sandbox" in done.stderr) is said
 
 
@@ -218,9 +240,9 @@ def test_the_entry_script_runs_pix3_here(tmp_path: Path) -> None:
     assert done.stdout.startswith("Usage: pix3 smoke [scene]")
 
 
-def test_the_no_sandbox_wrapper_starts_chromium() -> None:
+def test_the_chrome_wrapper_starts_chromium() -> None:
     done = subprocess.run(
-        [str(DEPLOY / "chromium-no-sandbox"), "--version"],
+        [str(DEPLOY / "chromium"), "--version"],
         capture_output=True,
         text=True,
         env={**os.environ, "PIX3_CHROMIUM": CHROMIUM},
