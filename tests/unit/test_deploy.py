@@ -5,9 +5,10 @@
 - the Dockerfile: Docker's own parser (the `dockerfile` package wraps BuildKit's), known
   instructions, FROM first, JSON-form ENTRYPOINT/CMD, a non-root USER, every COPY source present;
   its Debian packages exist in Debian 12 when this machine is one;
-- the entry script in a plain Debian environment: as a non-root user it keeps Chrome's sandbox
-  when a user namespace can be made, picks the no-sandbox wrapper (and says so) when it cannot,
-  leaves a PIX3_CHROME it is given alone, and runs pix3; the wrapper starts Chromium;
+- the Chrome wrapper (the image's PIX3_CHROME): as a non-root user it keeps Chrome's sandbox when
+  a user namespace can be made and adds --no-sandbox (and says so) when it cannot; it starts the
+  real Chromium here; the entry script says the same once, moves a HOME in the project away,
+  leaves PIX3_CHROME alone and runs pix3;
 - the GitHub workflow: its YAML and structure (4 shards, `--shard` matching the matrix and
   accepted by smoke's parser, the JUnit file always kept, the failures kept on failure).
 """
@@ -104,8 +105,13 @@ def test_the_dockerfile_parses_into_a_buildable_shape() -> None:
         *sources, _ = copy.value
         for source in sources:  # the build context is the repository's root
             assert (REPO / source).exists(), source
-    # the entry point is the script this repository ships, made executable in the image
-    assert entry[0].value == ("/usr/local/bin/pix3-entrypoint",)
+    # process 1 is tini, which runs the script this repository ships: pix3 as process 1 ignored
+    # `podman stop`'s SIGTERM (killed after the timeout) in a real build (deploy/README.md)
+    assert entry[0].value == ("/usr/bin/tini", "--", "/usr/local/bin/pix3-entrypoint")
+    # the Chrome pix3 starts is the sandbox-deciding wrapper, installed where PIX3_CHROME says
+    env = dict(zip(*[iter(v for c in commands if c.cmd.upper() == "ENV" for v in c.value)] * 2, strict=True))
+    copied = {c.value[-1]: c.value[0] for c in commands if c.cmd.upper() == "COPY"}
+    assert copied[env["PIX3_CHROME"]] == "deploy/chromium"
 
 
 def test_the_dockerfile_check_refuses_what_a_build_would() -> None:
@@ -126,7 +132,7 @@ def test_the_images_packages_are_debian_12s() -> None:
     match = re.search(r"--no-install-recommends \\\n(.*?)\\\n", text, re.S)
     assert match is not None
     packages = match.group(1).split()
-    assert {"chromium", "python3", "python3-venv", "git"} <= set(packages)
+    assert {"chromium", "python3", "python3-venv", "git", "tini"} <= set(packages)
     if _debian_12() and shutil.which("apt-cache"):  # on another system there is no Debian 12 index to ask
         done = subprocess.run(["apt-cache", "show", "--no-all-versions", *packages], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
@@ -150,26 +156,74 @@ def _shims(folder: Path, *, uid: int, userns: bool) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("uid", "userns", "given", "chrome", "said"),
+    ("uid", "userns", "sandboxed", "said"),
     [
-        (1000, True, None, "", False),  # the sandbox works: Chrome as it is
-        (1000, False, None, "/usr/local/bin/chromium-no-sandbox", True),  # no user namespace: the wrapper
-        (1000, False, "/opt/chrome", "/opt/chrome", False),  # a PIX3_CHROME of the user's is left alone
-        (0, False, None, "", False),  # root: pix3 adds --no-sandbox itself
+        (1000, True, True, False),  # a user namespace can be made: Chrome keeps its sandbox
+        (1000, False, False, True),  # none: Chrome would abort, so --no-sandbox, said on stderr
+        (0, False, True, False),  # root: left to pix3, which adds --no-sandbox itself
     ],
 )
-def test_the_entry_script_keeps_the_sandbox_where_the_runtime_allows_it(
-    tmp_path: Path, uid: int, userns: bool, given: str | None, chrome: str, said: bool
+def test_the_chrome_wrapper_keeps_the_sandbox_where_the_runtime_allows_it(
+    tmp_path: Path, uid: int, userns: bool, sandboxed: bool, said: bool
 ) -> None:
     env = _shims(tmp_path / "bin", uid=uid, userns=userns)
-    if given is not None:
-        env["PIX3_CHROME"] = given
+    chrome = tmp_path / "bin" / "chromium"
+    chrome.write_text('#!/bin/sh\necho "args=$*"\n')
+    chrome.chmod(0o755)
+    env["PIX3_CHROMIUM"] = str(chrome)
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "chromium"), "--headless=new", "--remote-debugging-pipe"],
+        capture_output=True, text=True, env=env, timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    flags = "" if sandboxed else "--no-sandbox "
+    assert done.stdout == f"args={flags}--headless=new --remote-debugging-pipe\n"
+    assert ("runs without its sandbox" in done.stderr) is said
+
+
+@pytest.mark.parametrize(("uid", "userns", "said"), [(1000, True, False), (1000, False, True), (0, False, False)])
+def test_the_entry_script_says_once_when_chrome_will_run_without_its_sandbox(
+    tmp_path: Path, uid: int, userns: bool, said: bool
+) -> None:
+    env = _shims(tmp_path / "bin", uid=uid, userns=userns)
+    env["PIX3_CHROME"] = "/usr/local/bin/pix3-chromium"
     done = subprocess.run(
         ["sh", str(DEPLOY / "entrypoint.sh"), "smoke", "--all"], capture_output=True, text=True, env=env, timeout=30
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"PIX3_CHROME={chrome} args=smoke --all\n"
+    assert done.stdout == "PIX3_CHROME=/usr/local/bin/pix3-chromium args=smoke --all\n"  # left alone
     assert ("runs without its sandbox" in done.stderr) is said
+
+
+@pytest.mark.parametrize(
+    ("home", "kept"),
+    [
+        ("project", False),  # Podman: the working directory (it adds the user to /etc/passwd so)
+        ("/", False),  # Docker: a user /etc/passwd does not know
+        ("nowhere", False),  # a HOME that cannot be written
+        ("home", True),  # the image's own user: /home/pix3
+    ],
+)
+def test_the_entry_script_gives_an_unknown_user_a_home_outside_the_project(
+    tmp_path: Path, home: str, kept: bool
+) -> None:
+    """`--user 1234:1234` got HOME=/project under Podman in a real run: Chrome and fontconfig wrote
+    .config/ and .cache/ into the project. The script moves such a HOME to /tmp."""
+    env = _shims(tmp_path / "bin", uid=4242, userns=True)
+    (tmp_path / "bin" / "pix3").write_text('#!/bin/sh\necho "HOME=$HOME"\n')
+    for folder in ("project", "home"):
+        (tmp_path / folder).mkdir()
+    env["HOME"] = home if home == "/" else str(tmp_path / home)
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "entrypoint.sh"), "smoke"],
+        capture_output=True, text=True, env=env, cwd=tmp_path / "project", timeout=30,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"HOME={env['HOME'] if kept else '/tmp/pix3-home-4242'}\n"
+    if not kept:
+        made = Path("/tmp/pix3-home-4242")
+        assert made.is_dir() and made.stat().st_mode & 0o777 == 0o700
+        made.rmdir()
 
 
 def test_the_entry_script_runs_pix3_here(tmp_path: Path) -> None:
@@ -186,9 +240,9 @@ def test_the_entry_script_runs_pix3_here(tmp_path: Path) -> None:
     assert done.stdout.startswith("Usage: pix3 smoke [scene]")
 
 
-def test_the_no_sandbox_wrapper_starts_chromium() -> None:
+def test_the_chrome_wrapper_starts_chromium() -> None:
     done = subprocess.run(
-        [str(DEPLOY / "chromium-no-sandbox"), "--version"],
+        [str(DEPLOY / "chromium"), "--version"],
         capture_output=True,
         text=True,
         env={**os.environ, "PIX3_CHROMIUM": CHROMIUM},
