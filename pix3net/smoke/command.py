@@ -1,5 +1,5 @@
 """`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--workers N]
-[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--virtual-time]
+[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
 [--project <dir>]` (docs/smoke.md).
 
 Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
@@ -114,11 +114,14 @@ def _rules(args: Args) -> None:
         raise UsageError("--json is --reporter json; drop one")
     if args.flag("--output-all") and args.text("--output") is None:
         raise UsageError("--output-all needs --output <dir>")
+    if args.flag("--real-time") and args.flag("--virtual-time"):
+        raise UsageError("--real-time and --virtual-time exclude each other")
 
 
 SYNTAX = Syntax(
     "smoke",
-    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--virtual-time"),
+    # --virtual-time: the default since issue 25, still accepted (scripts written before it)
+    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--real-time", "--virtual-time"),
     options=(
         Option("--frames", convert=_frames),
         Option("--timeout", convert=_positive),
@@ -153,7 +156,7 @@ class SmokeArgs:
     junit_file: str | None = None
     output: str | None = None
     output_all: bool = False
-    virtual_time: bool = False
+    virtual_time: bool = True  # frames under virtual time unless --real-time
 
     @classmethod
     def of(cls, args: Args) -> SmokeArgs:
@@ -175,7 +178,7 @@ class SmokeArgs:
             junit_file=args.text("--junit-file"),
             output=args.text("--output"),
             output_all=args.flag("--output-all"),
-            virtual_time=args.flag("--virtual-time"),
+            virtual_time=not args.flag("--real-time"),
         )
 
     def stdout_reporter(self, env: Mapping[str, str]) -> str:
