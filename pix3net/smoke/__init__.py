@@ -2,7 +2,7 @@
 
 What the package offers beside its command (the parts a test drives on their own):
 
-- ``VirtualClock`` and its bounds (``CHUNK_FRAMES``, ``FRAME_MS``, ``NETWORK_WAIT_S``,
+- ``VirtualClock`` and its bounds (``CHUNK_FRAMES``, ``MAX_CHUNK_FRAMES``, ``FRAME_MS``, ``NETWORK_WAIT_S``,
   ``STALL_S``): frames faster than real time, fed CDP events, pure (``_clock``).
 - ``Collector``, ``BINDING``, ``Call``: what only CDP sees of a run, pure (``_collect``).
 - ``compile_advice``: what to do when the page's TypeScript reached the browser uncompiled (``_loads``).
@@ -21,13 +21,13 @@ from pix3tools.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pix3net.smoke._browser import SHM_MIN_FREE, profile_parent
-    from pix3net.smoke._clock import CHUNK_FRAMES, FRAME_MS, NETWORK_WAIT_S, STALL_S, VirtualClock
+    from pix3net.smoke._clock import CHUNK_FRAMES, FRAME_MS, MAX_CHUNK_FRAMES, NETWORK_WAIT_S, STALL_S, VirtualClock
     from pix3net.smoke._collect import BINDING, Call, Collector
     from pix3net.smoke._loads import compile_advice
 
 _HOMES = {
     "_browser": ("SHM_MIN_FREE", "profile_parent"),
-    "_clock": ("CHUNK_FRAMES", "FRAME_MS", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"),
+    "_clock": ("CHUNK_FRAMES", "FRAME_MS", "MAX_CHUNK_FRAMES", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"),
     "_collect": ("BINDING", "Call", "Collector"),
     "_loads": ("compile_advice",),
 }
@@ -36,6 +36,7 @@ __all__ = [
     "BINDING",
     "CHUNK_FRAMES",
     "FRAME_MS",
+    "MAX_CHUNK_FRAMES",
     "NETWORK_WAIT_S",
     "SHM_MIN_FREE",
     "STALL_S",

@@ -6,9 +6,10 @@ more proxy client; every scene gets its own browser context there (created with
 context with it). Otherwise a private headless Chrome is launched over a pipe with the owner's
 launch code, for this run only, and closed after it. Never a windowed Chrome, never a port.
 
-The browser is sought as soon as the command knows it has a project, in the background: a
-private Chrome starts while the editor is flushed, the scenes are chosen and the dev server is
-found (:meth:`BrowserSource.get` waits for it).
+The browser is sought as soon as the command knows it has a scene to run, in the background: a
+private Chrome starts while the editor is flushed (and the scene argument resolved) and the dev
+server is found (:meth:`BrowserSource.get` waits for it). A set is chosen before it, so a run with
+nothing to run (an empty shard) starts no Chrome.
 """
 
 from __future__ import annotations

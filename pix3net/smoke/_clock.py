@@ -11,11 +11,19 @@ real time; at its ``load`` the page script (``_run.INSTALLER``) holds the game, 
 virtual time on, and the page script then runs the game's frames on virtual timers, one every
 1/60 s of virtual time: ``performance.now``, ``Date``, timers and the frames' timestamps agree.
 
-Virtual time runs in grants of a few frames (``Emulation.virtualTimeBudgetExpired`` ends each):
+Virtual time runs in grants (``Emulation.virtualTimeBudgetExpired`` ends each). Each grant is a
+round trip through smoke, the owner's proxy, Chrome and the renderer, every one of which must get
+a core: on a loaded machine (load 20 on 2 cores) one took up to 0.9 s, so 30 grants of 4 frames
+could not finish 30 frames in a 4 s timeout where Chrome's own frames did. So grants grow:
 
+- the first grant is ``CHUNK_FRAMES`` frames, each next one twice the last, up to
+  ``MAX_CHUNK_FRAMES`` (120 frames: 6 round trips instead of 30); a request the page starts
+  brings the next grant back to ``CHUNK_FRAMES``, so a game loading assets keeps short grants;
 - a grant is not renewed while a request of the page is pending (for up to ``NETWORK_WAIT_S`` per
   request), so an asset asked for at frame 3 arrives a few frames later, as on a real clock,
-  instead of after the last frame;
+  instead of after the last frame (one asked for in the middle of a long grant arrives at its
+  end, at most ``MAX_CHUNK_FRAMES`` frames later). The browser's own requests (type ``Other``:
+  the favicon Chrome fetches after ``load``) hold nothing: the game never waits on them;
 - the main thread is frozen in virtual time while a task runs (``performance.now`` does not move
   inside a loop), so the probe's heartbeat cannot see a busy page: a grant that does not end
   within ``STALL_S`` of wall time means the page was busy that long (or its frames that slow), and
@@ -32,13 +40,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["CHUNK_FRAMES", "FRAME_MS", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"]
+__all__ = ["CHUNK_FRAMES", "FRAME_MS", "MAX_CHUNK_FRAMES", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"]
 
 FRAME_MS = 1000 / 60  # a frame of virtual time: 60 frames a second, as headless Chrome draws
 # Frames per grant: each grant is one CDP round trip (~1 ms here); 4 frames (67 ms of virtual
 # time) keep an asset request made in a frame within a few frames of its answer.
 CHUNK_FRAMES = 4
-# The probe's STALL_MS (probe.js): a main thread busy this long is a stall there; here it ends
+# The longest grant: half a second of virtual time. Measured (docs/smoke.md, "Faster than real
+# time"): under load a round trip took up to 0.9 s, so 120 frames in grants of 4 could take
+# longer than the frames in real time; in grants growing to 32 they take 6 round trips.
+MAX_CHUNK_FRAMES = 32
+BROWSER_REQUEST = "Other"  # Network.requestWillBeSent's type for what the browser fetches itself (favicon)# The probe's STALL_MS (probe.js): a main thread busy this long is a stall there; here it ends
 # virtual time for the scene. A test keeps the two equal.
 STALL_S = 2.0
 NETWORK_WAIT_S = 1.0  # a request pending longer is left to run beside the frames (a stream, a long poll)
@@ -63,12 +75,14 @@ class VirtualClock:
         self._pending: dict[str, float] = {}  # request id → wall time first waited on (0: not yet)
         self._given_up: set[str] = set()
         self.frame = 0
+        self._chunk = CHUNK_FRAMES  # frames in the next grant
 
     def _grant(self, now: float) -> list[Call]:
         self._granted_at = now
         self._waiting_since = None
         self.grants += 1
-        budget = {"policy": "advance", "budget": CHUNK_FRAMES * FRAME_MS}
+        budget = {"policy": "advance", "budget": self._chunk * FRAME_MS}
+        self._chunk = min(self._chunk * 2, MAX_CHUNK_FRAMES)
         return [("Emulation.setVirtualTimePolicy", budget)]
 
     def loaded(self, now: float) -> list[Call]:
@@ -100,8 +114,11 @@ class VirtualClock:
 
     def feed(self, method: str, params: dict[str, Any], now: float) -> list[Call]:
         if method == "Network.requestWillBeSent":
+            if params.get("type") == BROWSER_REQUEST:
+                return []
             request = str(params.get("requestId"))
             self._pending.setdefault(request, 0.0)
+            self._chunk = CHUNK_FRAMES
         elif method in ("Network.loadingFinished", "Network.loadingFailed"):
             request = str(params.get("requestId"))
             self._pending.pop(request, None)

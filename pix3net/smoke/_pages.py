@@ -1,8 +1,8 @@
 """Game pages opened ahead of their scene (docs/smoke.md, "A run").
 
 Opening a fresh context and page and installing the page script does not depend on the scene:
-the first page is made ready while the editor flushes, the scenes are chosen and the dev server
-is found, and each next one while the scene before it runs. Pages never taken are closed.
+the first page is made ready while the editor flushes (and a scene argument is resolved) and the
+dev server is found, and each next one while the scene before it runs. Pages never taken are closed.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync] [--workers N]
-[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--virtual-time]
+[--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
 [--project <dir>]` (docs/smoke.md).
 
 Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
@@ -114,11 +114,14 @@ def _rules(args: Args) -> None:
         raise UsageError("--json is --reporter json; drop one")
     if args.flag("--output-all") and args.text("--output") is None:
         raise UsageError("--output-all needs --output <dir>")
+    if args.flag("--real-time") and args.flag("--virtual-time"):
+        raise UsageError("--real-time and --virtual-time exclude each other")
 
 
 SYNTAX = Syntax(
     "smoke",
-    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--virtual-time"),
+    # --virtual-time: the default since issue 25, still accepted (scripts written before it)
+    flags=("--changed", "--all", "--json", "--no-sync", "--output-all", "--real-time", "--virtual-time"),
     options=(
         Option("--frames", convert=_frames),
         Option("--timeout", convert=_positive),
@@ -153,7 +156,7 @@ class SmokeArgs:
     junit_file: str | None = None
     output: str | None = None
     output_all: bool = False
-    virtual_time: bool = False
+    virtual_time: bool = True  # frames under virtual time unless --real-time
 
     @classmethod
     def of(cls, args: Args) -> SmokeArgs:
@@ -175,7 +178,7 @@ class SmokeArgs:
             junit_file=args.text("--junit-file"),
             output=args.text("--output"),
             output_all=args.flag("--output-all"),
-            virtual_time=args.flag("--virtual-time"),
+            virtual_time=not args.flag("--real-time"),
         )
 
     def stdout_reporter(self, env: Mapping[str, str]) -> str:
@@ -310,8 +313,16 @@ def _scene_may_exist(root: Path, cwd: Path, scene: str | None) -> bool:
 async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str], progress: Progress | None) -> Outcome:
     from pix3net.smoke._browser import PageMode, open_browser
 
-    # The browser, and the first page on it, get ready now, while the editor flushes and the
-    # scenes are chosen (both in a worker thread) — unless the scene named is plainly missing.
+    # A set is chosen before anything starts: a shard or a selection with no scene (a CI matrix of
+    # more jobs than scenes) answers at once, without Chrome or the dev server. One scene: the
+    # browser, and the first page on it, get ready now, while the editor flushes and the scene is
+    # resolved (both in a worker thread) — unless the scene named is plainly missing.
+    chosen: _Chosen | None = None
+    if args.scene is None:
+        picked = await _choose(args, root, cwd)
+        if isinstance(picked, Outcome):
+            return picked
+        chosen = picked
     early = _scene_may_exist(root, cwd, args.scene)
     mode = PageMode(virtual=args.virtual_time, capture=args.output is not None)
     async with open_browser(pix3_home(env), env, early=early) as browsers:
@@ -321,7 +332,12 @@ async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str],
         from pix3net.smoke._pages import open_pages
 
         async with open_pages(browsers, args.frames, mode, early=early) as pages:
-            return await _smoke_in(args, root, cwd, pages, browsers, progress)
+            if chosen is None:
+                picked = await _choose(args, root, cwd)
+                if isinstance(picked, Outcome):
+                    return picked
+                chosen = picked
+            return await _smoke_in(args, root, cwd, pages, browsers, progress, chosen)
 
 
 def machine_workers() -> int:
@@ -347,9 +363,18 @@ def _available_memory(meminfo: str = "/proc/meminfo") -> int | None:
     return None
 
 
-async def _smoke_in(
-    args: SmokeArgs, root: Path, cwd: Path, pages: PagePool, browsers: BrowserSource, progress: Progress | None
-) -> Outcome:
+@dataclass(frozen=True)
+class _Chosen:
+    """The scenes to run (the shard's part of the selection), and how many were selected."""
+
+    plan: RunPlan
+    manifest: Manifest
+    selected: int
+
+
+async def _choose(args: SmokeArgs, root: Path, cwd: Path) -> _Chosen | Outcome:
+    """The editor flushed, then the scenes chosen; an Outcome when there is nothing to run (a
+    refused flush, no scene, an empty shard)."""
     from pix3tools.smoke import shard_scenes
 
     unsynced = await trio.to_thread.run_sync(_flush, root, args)
@@ -361,6 +386,21 @@ async def _smoke_in(
     selected = len(plan.scenes)
     if args.shard is not None:
         plan = dataclasses.replace(plan, scenes=shard_scenes(plan.scenes, args.shard))
+    if not plan.scenes:  # an empty shard: no browser, no dev server, no page
+        return Outcome([], None if plan.single else plan.selection, durations_ms=[], selected=selected)
+    return _Chosen(plan, manifest, selected)
+
+
+async def _smoke_in(
+    args: SmokeArgs,
+    root: Path,
+    cwd: Path,
+    pages: PagePool,
+    browsers: BrowserSource,
+    progress: Progress | None,
+    chosen: _Chosen,
+) -> Outcome:
+    plan = chosen.plan
     keep = _keeper(cwd / args.output, root, args.output_all) if args.output is not None else None
     done = await run_plan(
         plan,
@@ -369,7 +409,7 @@ async def _smoke_in(
         root=root,
         frames=args.frames,
         seconds=args.timeout,
-        viewport=manifest.viewport,
+        viewport=chosen.manifest.viewport,
         workers=args.workers or machine_workers(),
         keep=keep,
         progress=progress,
@@ -378,7 +418,7 @@ async def _smoke_in(
         [d.run for d in done],
         None if plan.single else plan.selection,
         durations_ms=[d.seconds * 1000 for d in done],
-        selected=selected,
+        selected=chosen.selected,
     )
 
 

@@ -134,18 +134,18 @@ Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
 """,
     "smoke": """Usage: pix3 smoke [scene] [--changed | --all] [--frames N] [--timeout S] [--json] [--no-sync]
                   [--workers N] [--shard i/n] [--reporter line|json|github|junit] [--junit-file <path>]
-                  [--output <dir>] [--output-all] [--virtual-time] [--project <dir>]
+                  [--output <dir>] [--output-all] [--real-time] [--project <dir>]
 
 Run the game headless in a real Chrome, scene by scene, and report what went wrong: the project's
 game page (/?scene=<res path>) from its dev server, N animation frames after it loaded; uncaught
 exceptions and unhandled rejections (with the frame and a stack in the project's files),
 console.error/warn, project files the page asked for and did not get, a page that does not load,
-a renderer crash, per-frame step time, and the game's debug snapshot. Nothing is tapped: input
+a renderer crash, per-frame step time (with --real-time), and the game's debug snapshot. Nothing is tapped: input
 receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in fresh
-browser contexts; otherwise a private headless Chrome runs for this command only. The frames are
-Chrome's own (60 a second); with --virtual-time they run under Chrome's virtual time (1/60 s
-apart on the page's clock, as fast as the page draws them), and a page whose main thread stays
-busy for 2 s there is run again on Chrome's own clock.
+browser contexts; otherwise a private headless Chrome runs for this command only. The frames run
+under Chrome's virtual time (1/60 s apart on the page's clock, as fast as the page draws them); a
+page whose main thread stays busy for 2 s there is run again on Chrome's own clock (60 frames a
+second), which --real-time asks for from the start.
 
   [scene]              one .pix3scene (res://, project path or a path from here); none: a set,
                        the scenes changed files reach (git), else every top-level scene
@@ -166,8 +166,8 @@ busy for 2 s there is run again on Chrome's own clock.
   --output <dir>       for each scene that failed or could not run: <dir>/<scene>/screenshot.png
                        (at its first error), console.log and report.json
   --output-all         the same for the scenes that passed
-  --virtual-time       frames under Chrome's virtual time, as fast as the page draws them (on a busy
-                       machine the page's own requests can hold its frames back: docs/smoke.md)
+  --real-time          frames on Chrome's own clock (60 a second, step times measured) instead of
+                       virtual time (--virtual-time, the default, is accepted too)
   --no-sync            do not ask a running Pix3 editor (.pix3/dev.json) to flush its unsaved scenes first
   --project <dir>      the project folder (default: the nearest folder with pix3project.yaml)
 

@@ -294,4 +294,6 @@ def human_set(
         lines.append(human_run(run, root).rstrip("\n"))
     if len(runs) > 1 and not detailed:
         lines.append("Run one scene for its details: pix3 smoke <scene>.")
+    if not runs and shard is not None:
+        lines.append(f"Shard {shard} holds no scene (more shards than scenes): nothing to run, nothing failed.")
     return "\n".join(lines) + "\n"

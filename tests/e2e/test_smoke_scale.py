@@ -126,7 +126,7 @@ def test_two_shards_on_one_worker_and_the_whole_set_on_two_agree_with_junit_and_
     shards: list[dict[str, Any]] = []
     for index in (1, 2):
         junit = tmp_path / f"junit-{index}.xml"
-        code, out, err = smoke(root, env, "--all", "--workers", "1", "--shard", f"{index}/2", "--json", "--virtual-time",
+        code, out, err = smoke(root, env, "--all", "--workers", "1", "--shard", f"{index}/2", "--json",
                                "--reporter", "junit", "--junit-file", str(junit))  # fmt: skip
         assert code == 1, err
         data = json.loads(out)
@@ -141,9 +141,7 @@ def test_two_shards_on_one_worker_and_the_whole_set_on_two_agree_with_junit_and_
     one = {**verdicts(shards[0]), **verdicts(shards[1])}
     assert len(one) == 6 and not set(verdicts(shards[0])) & set(verdicts(shards[1]))  # each scene once
 
-    code, out, err = smoke(
-        root, env, "--all", "--workers", "2", "--json", "--virtual-time", "--output", str(tmp_path / "out")
-    )
+    code, out, err = smoke(root, env, "--all", "--workers", "2", "--json", "--output", str(tmp_path / "out"))
     assert code == 1, err
     data = json.loads(out)
     assert verdicts(data) == one == EXPECTED
@@ -184,7 +182,7 @@ def test_github_annotations_inside_github_actions_on_chromes_own_clock(
 ) -> None:
     root, env = game
     github = {**env, "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(root.parent)}
-    code, out, err = smoke(root, github, "scenes/painted.pix3scene")
+    code, out, err = smoke(root, github, "scenes/painted.pix3scene", "--real-time")
     assert code == 1, err
     lines = out.splitlines()
     # the game's own line, from the repository's root (the project is a subfolder of the workspace)
@@ -193,12 +191,12 @@ def test_github_annotations_inside_github_actions_on_chromes_own_clock(
         "scenes/painted.pix3scene: frame 30: Error: thrown on frame 30"
     ), lines[0]
     assert lines[1].startswith("pix3 smoke scenes/painted.pix3scene — 30/60 frames drawn"), out
-    assert "Frames in virtual time" not in out  # the default: Chrome's own frames
+    assert "Frames in virtual time" not in out  # --real-time: Chrome's own frames
 
 
 def test_a_game_that_waits_on_the_clock_runs_again_in_real_time(game: tuple[Path, dict[str, str]]) -> None:
     root, env = game
-    code, out, err = smoke(root, env, "prefabs/busywait.pix3scene", "--json", "--virtual-time", frames="10")
+    code, out, err = smoke(root, env, "prefabs/busywait.pix3scene", "--json", frames="10")
     assert code == 0, err
     run = json.loads(out)
     assert run["ok"] is True and run["frames"] == 10, run

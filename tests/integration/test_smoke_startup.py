@@ -1,6 +1,7 @@
 """What a smoke run does before and after its scene, against small real servers on 127.0.0.1
 (docs/smoke.md, "The browser"; docs/devserver.md, "The flush client"): where the private
-Chrome's profile goes, the proof asked of an owner's proxy, and the flush client's HTTP answers.
+Chrome's profile goes, the proof asked of an owner's proxy, and the flush client's HTTP answers;
+and a run with nothing to run (an empty shard, no scene to pick) starting no Chrome at all.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from pix3net.probe import proves
 from pix3net.smoke import SHM_MIN_FREE, profile_parent
 from pix3net.sync import sync_editor
 from tests.support.editor import send_reply
+from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
+from tests.support.smoke import GAMES, make_game
 
 TOKEN = "t" * 43
 Handler = Callable[[BaseHTTPRequestHandler], None]
@@ -180,3 +183,55 @@ def test_flush_that_outlives_its_deadline(tmp_path: Path) -> None:
         elapsed = time.monotonic() - started
     assert (outcome.status, outcome.reason) == ("unsynced", "The operation was aborted due to timeout")
     assert 1.9 < elapsed < 2.9
+
+
+# A Chrome start alone takes 0.3-5 s here (more under load); an answer without one is Python's
+# start, the plan and the report: well under this bound even at load 15.
+NOTHING_TO_RUN_S = 4.0
+
+
+def tattling_chrome(folder: Path) -> tuple[Path, Path]:
+    """A PIX3_CHROME that leaves a mark when it is started (and then hangs, as a slow Chrome)."""
+    mark, chrome = folder / "chrome-started", folder / "chrome"
+    chrome.write_text(f"#!/bin/sh\ntouch {mark}\nexec sleep 30\n")
+    chrome.chmod(0o755)
+    return chrome, mark
+
+
+def test_an_empty_shard_answers_at_once_without_chrome(tmp_path: Path) -> None:
+    """Issue 25: a CI matrix of more jobs than scenes; the extra job exits 0 with an empty report
+    (and an empty JUnit suite), and starts no Chrome or dev server for it."""
+    root = make_game(tmp_path / "game", {"clean": GAMES["clean"], "throws": GAMES["throws"]})
+    chrome, mark = tattling_chrome(tmp_path)
+    env = {"PIX3_HOME": str(tmp_path / "home"), "PIX3_CHROME": str(chrome)}
+    junit = tmp_path / "junit.xml"
+    started = time.monotonic()
+    done = run_pix3("smoke", "--all", "--shard", "3/3", "--junit-file", str(junit), cwd=root, env=env, timeout=60)
+    elapsed = time.monotonic() - started
+    assert not mark.exists(), "an empty shard started Chrome"
+    assert not (root / ".pix3" / "dev.log").exists(), "an empty shard started the dev server"
+    assert elapsed < NOTHING_TO_RUN_S
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.startswith("pix3 smoke: 0 scenes of 2 in shard 3/3 — --all: every top-level scene\n")
+    assert "Shard 3/3 holds no scene (more shards than scenes): nothing to run, nothing failed." in done.stdout
+    assert 'tests="0"' in junit.read_text()
+    json_run = run_pix3("smoke", "--all", "--shard", "3/3", "--json", cwd=root, env=env, timeout=60)
+    data = json.loads(json_run.stdout)
+    assert (json_run.returncode, data["runs"], data["shard"], data["selected"]) == (0, [], "3/3", 2)
+    assert not mark.exists()
+
+
+def test_no_scene_to_pick_answers_without_chrome(tmp_path: Path) -> None:
+    """A selection that cannot pick a scene is E_SMOKE_NO_SCENE (exit 2), told without a Chrome."""
+    root = tmp_path / "game"
+    root.mkdir()
+    (root / "pix3project.yaml").write_text("name: empty\n")
+    chrome, mark = tattling_chrome(tmp_path)
+    env = {"PIX3_HOME": str(tmp_path / "home"), "PIX3_CHROME": str(chrome)}
+    started = time.monotonic()
+    done = run_pix3("smoke", "--all", cwd=root, env=env, timeout=60)
+    elapsed = time.monotonic() - started
+    assert done.returncode == 2
+    assert done.stdout == "pix3 smoke: could not run — E_SMOKE_NO_SCENE: the project has no .pix3scene files.\n"
+    assert not mark.exists(), "a run with no scene started Chrome"
+    assert elapsed < NOTHING_TO_RUN_S

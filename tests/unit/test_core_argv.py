@@ -106,8 +106,8 @@ OK = [
     ),
     (
         "smoke",
-        ["--shard", " 1 / 1 ", "--reporter", " json , json "],
-        set(),
+        ["--shard", " 1 / 1 ", "--reporter", " json , json ", "--real-time"],
+        {"--real-time"},
         {"--shard": Shard(1, 1), "--reporter": ("json",)},
         (),
     ),
@@ -185,6 +185,7 @@ ERRORS = [
     ("smoke", ["--reporter", "line,json"], "--reporter: line and json both write the report on stdout; pick one", True),
     ("smoke", ["--json", "--reporter", "github"], "--json is --reporter json; drop one", True),
     ("smoke", ["--output-all"], "--output-all needs --output <dir>", True),
+    ("smoke", ["--real-time", "--virtual-time"], "--real-time and --virtual-time exclude each other", True),
     ("smoke", ["--output="], "--output needs a folder", True),
     ("smoke", ["--junit-file", "--all"], "--junit-file needs a value", True),
     ("smoke", ["--junit-file="], "--junit-file needs a file path", True),

@@ -193,6 +193,11 @@ def test_human_failure_and_set() -> None:
     assert text.endswith("too slow\n")
     quiet = human_set(Selection("all", [], "r"), [clean, clean], ROOT)
     assert quiet.endswith("\nRun one scene for its details: pix3 smoke <scene>.\n")
+    empty = human_set(Selection("all", [], "r"), [], ROOT, shard="4/4", selected=3)
+    assert empty == (
+        "pix3 smoke: 0 scenes of 3 in shard 4/4 — r\n"
+        "Shard 4/4 holds no scene (more shards than scenes): nothing to run, nothing failed.\n"
+    )
     one = human_set(Selection("all", [], "r"), [clean], ROOT)
     assert (
         one.startswith("pix3 smoke: 1 scene — r\n") and "\npix3 smoke scenes/menu.pix3scene — 5/5 frames drawn:" in one
