@@ -1,12 +1,16 @@
 """The front door's rules for its Vite connections, as tables: when a kept-alive connection is
-reused, and when a failed request is sent to Vite a second time."""
+reused, when a failed request is sent to Vite a second time, and when Vite listens."""
 
 from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
 
 import pytest
 
 from pix3net.devserver.front import vite, vitelink
-from pix3net.devserver.front.vitelink import IDLE_REUSE_S, NODE_KEEP_ALIVE_S, may_retry, reusable
+from pix3net.devserver.front.vitelink import IDLE_REUSE_S, NODE_KEEP_ALIVE_S, listening, may_retry, reusable
 
 
 @pytest.mark.parametrize(
@@ -44,3 +48,39 @@ def test_the_bounds_agree() -> None:
     waits for Vite at least as long as Vite is given to start listening."""
     assert IDLE_REUSE_S <= NODE_KEEP_ALIVE_S / 2
     assert vitelink.WAIT_FOR_VITE_S >= vite.START_TIMEOUT_S
+
+
+HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+
+
+def _row(local: str, state: str) -> str:
+    return f"   0: {local} 00000000:0000 {state} 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0 0 10 0\n"
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="the rows are written as a little-endian kernel writes them")
+@pytest.mark.parametrize(
+    ("rows", "ready"),
+    [
+        ([_row("0100007F:1F90", "0A")], True),  # 127.0.0.1:8080, listening: Vite's own server
+        ([_row("00000000:1F90", "0A")], False),  # 0.0.0.0:8080: Vite checking that its port is free
+        ([_row("0100007F:1F90", "01")], False),  # a connection from that address, not a listener
+        ([_row("0100007F:1F91", "0A")], False),  # another port
+        ([_row("0200007F:1F90", "0A")], False),  # 127.0.0.2
+        ([_row("00000000:1F90", "0A"), _row("0100007F:1F90", "0A")], True),
+        ([], False),
+    ],
+)
+def test_listening_rows(rows: list[str], ready: bool) -> None:
+    assert listening(HEADER + "".join(rows), "127.0.0.1", 8080) is ready
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="Linux's socket table")
+def test_listening_in_the_kernels_table() -> None:
+    """Real sockets: a listener on the address is seen, a wildcard one and a closed one are not."""
+    exact = socket.create_server(("127.0.0.1", 0))
+    port = exact.getsockname()[1]
+    assert listening(Path("/proc/net/tcp").read_text(), "127.0.0.1", port)
+    exact.close()
+    assert not listening(Path("/proc/net/tcp").read_text(), "127.0.0.1", port)
+    with socket.create_server(("0.0.0.0", 0)) as wildcard:
+        assert not listening(Path("/proc/net/tcp").read_text(), "127.0.0.1", wildcard.getsockname()[1])

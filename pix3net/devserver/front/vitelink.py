@@ -16,9 +16,20 @@ to repeat. Two rules make that rare and harmless:
 
 A connection Vite refuses carried nothing, so any request may wait for Vite (it is restarting)
 and go when it listens again, for up to `WAIT_FOR_VITE_S`.
+
+When Vite is ready: before it listens on the address it was given, Vite checks that its port is
+free by listening on it for a moment on the wildcard addresses (`0.0.0.0`, then `::`), closing
+each again. A connection to 127.0.0.1 in those moments is accepted by a server that never
+answers, and between them it is refused: a connect probe can call Vite ready too early, and a
+request sent then meets a refusal (a 502) or hangs. Vite is ready once a listening socket is
+bound to exactly its address and port (`listening`, read from the kernel's socket table), which
+only its real server is.
 """
 
 from __future__ import annotations
+
+import socket
+import sys
 
 NODE_KEEP_ALIVE_S = 5.0  # Node's http.Server keepAliveTimeout default (5000 ms), which Vite keeps
 IDLE_REUSE_S = 2.0  # a Vite connection idle this long is not reused: 3 s under NODE_KEEP_ALIVE_S
@@ -27,6 +38,7 @@ IDLE_REUSE_S = 2.0  # a Vite connection idle this long is not reused: 3 s under 
 WAIT_FOR_VITE_S = 30.0
 READY_POLL_S = 0.05  # while waiting, how often Vite is asked again
 RETRY_METHODS = frozenset({b"GET", b"HEAD"})  # repeated without harm (RFC 9110 §9.2.1, safe methods)
+TCP_LISTEN = "0A"  # the `st` column of /proc/net/tcp for a listening socket (the kernel's TCP_LISTEN, 10)
 
 
 def reusable(idle_s: float) -> bool:
@@ -39,3 +51,15 @@ def may_retry(method: bytes, reused: bool, heard: bool) -> bool:
     ``reused``, the connection had carried an earlier request (Node may have closed it idle);
     ``heard``, at least one byte of Vite's answer had come back."""
     return reused and not heard and method in RETRY_METHODS
+
+
+def listening(table: str, host: str, port: int) -> bool:
+    """Whether the kernel's IPv4 socket table (the text of Linux's `/proc/net/tcp`) holds a socket
+    listening on exactly ``host``:``port`` (a wildcard listener does not count). Addresses are
+    written there as the 32-bit value in the machine's byte order, in hex, then the port in hex."""
+    want = f"{int.from_bytes(socket.inet_aton(host), sys.byteorder):08X}:{port:04X}"
+    for line in table.splitlines()[1:]:
+        fields = line.split(None, 4)
+        if len(fields) > 3 and fields[1] == want and fields[3] == TCP_LISTEN:
+            return True
+    return False
