@@ -54,12 +54,40 @@ http.createServer((req, res) => {
 """
 
 
-def fake_vite_project(root: Path) -> Path:
+# Vite's start as it is (vite 8's httpServerStart): the port checked free by listening on it on
+# the wildcard address for a moment, with a server that answers nothing, closed again; a moment
+# where it refuses; then the real server on the address it was given. Held longer here (1 s,
+# 0.3 s) than Vite holds them, so that a probe cannot miss them. Node's keep-alive timeout is
+# 100 ms instead of 5 s, so idle connections are closed as often as a test needs.
+PORT_CHECKING_VITE = r"""
+const http = require("http");
+const net = require("net");
+const fs = require("fs");
+const args = process.argv.slice(2);
+const port = Number(args[args.indexOf("--port") + 1]);
+const check = net.createServer();
+check.listen(port, "0.0.0.0", () => {
+  setTimeout(() => {
+    check.close();
+    setTimeout(() => {
+      const server = http.createServer((req, res) => {
+        res.writeHead(200, { "content-type": "text/javascript" });
+        res.end("export default 1;\n");
+      });
+      server.keepAliveTimeout = 100;
+      server.listen(port, "127.0.0.1", () => fs.writeFileSync("listening", ""));
+    }, 300);
+  }, 1000);
+});
+"""
+
+
+def fake_vite_project(root: Path, vite_js: str = FAKE_VITE) -> Path:
     make_project(root, {"index.html": "<p>game</p>\n"})
     package = root / "node_modules" / "vite"
     (package / "bin").mkdir(parents=True)
     (package / "package.json").write_text('{"name": "vite", "version": "0.0.0-stand-in"}\n')
-    (package / "bin" / "vite.js").write_text(FAKE_VITE)
+    (package / "bin" / "vite.js").write_text(vite_js)
     return root
 
 
@@ -103,6 +131,50 @@ def test_vite_crashing_mid_request_is_a_502(tmp_path: Path) -> None:
             connection.close()
         wait_vite_ready(server, restarts=2)
         assert httpx.get(server.url + "/src/ok.js").status_code == 200
+
+
+@pytest.mark.node
+def test_vite_checking_its_port_is_not_vite_ready(tmp_path: Path) -> None:
+    """While Vite checks its port (a wildcard listener that answers nothing, then a refusal), the
+    dev server does not call it running; a module asked for meanwhile waits and is answered."""
+    root = fake_vite_project(tmp_path / "game", PORT_CHECKING_VITE)
+    with dev_server(root) as server:
+        early = httpx.get(server.url + "/src/early.js", timeout=30)  # arrives before Vite listens
+        assert (early.status_code, early.text) == (200, "export default 1;\n")
+        assert (root / "listening").exists()
+        assert hello(server)["vite"]["running"]
+
+    with dev_server(fake_vite_project(tmp_path / "second", PORT_CHECKING_VITE)) as server:
+        deadline = time.monotonic() + 30
+        while not hello(server)["vite"]["running"]:
+            assert time.monotonic() < deadline, "Vite never became ready"
+            time.sleep(0.005)
+        assert (server.root / "listening").exists(), "called ready before Vite's own server listened"
+        reply = httpx.get(server.url + "/src/a.js", timeout=10)  # spliced: Vite is running
+        assert (reply.status_code, reply.text) == (200, "export default 1;\n")
+
+
+@pytest.mark.node
+def test_node_closing_idle_connections_is_never_a_502(tmp_path: Path) -> None:
+    """Node (keep-alive timeout 100 ms here) closes idle connections to it; requests 80-120 ms
+    apart meet some just closed, on a spliced connection and on one the ASGI proxy serves: every
+    answer is a 200."""
+    root = fake_vite_project(tmp_path / "game", PORT_CHECKING_VITE)
+    with dev_server(root, wait_vite=True) as server:
+        for proxied in (False, True):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            try:
+                if proxied:  # a connection that carried a /__pix3 request is Hypercorn's
+                    connection.request("GET", API + "/hello")
+                    assert connection.getresponse().read()
+                for n in range(30):
+                    connection.request("GET", f"/src/m{n}.js")
+                    answer = connection.getresponse()
+                    assert (answer.status, answer.read()) == (200, b"export default 1;\n"), (proxied, n)
+                    time.sleep(0.08 + 0.04 * (n % 11) / 10)
+            finally:
+                connection.close()
+    assert "Traceback" not in server.log()
 
 
 @pytest.mark.node

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pix3net.devserver.front import splice as splice_module
+from pix3net.devserver.front import vitelink
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splice import Activity, serve_connection
 
@@ -23,9 +25,11 @@ Script = Callable[[socket.socket, bytes], bool]  # (connection, request) → kee
 
 @dataclass
 class Upstream:
-    """A loopback server that answers each request head it reads with ``script``."""
+    """A loopback server that answers each request head it reads with ``script``; with
+    ``idle_s``, a connection idle that long after an answer is closed (Node's keep-alive timeout)."""
 
     script: Script
+    idle_s: float | None = None
     sock: socket.socket = field(default_factory=socket.socket)
     connections: int = 0
     requests: list[bytes] = field(default_factory=list)
@@ -54,7 +58,10 @@ class Upstream:
         with conn:
             while True:
                 while b"\r\n\r\n" not in buf:
-                    data = conn.recv(65536)
+                    try:
+                        data = conn.recv(65536)
+                    except TimeoutError:
+                        return  # idle too long: closed, maybe with a request just arrived (a reset)
                     if not data:
                         return
                     buf += data
@@ -62,6 +69,7 @@ class Upstream:
                 self.requests.append(head + b"\r\n\r\n")
                 if not self.script(conn, head + b"\r\n\r\n"):
                     return
+                conn.settimeout(self.idle_s)
 
 
 def module(conn: socket.socket, request: bytes) -> bool:
@@ -75,14 +83,18 @@ def splice(tmp_path: Path) -> Iterator[Callable[[Upstream, Upstream | None], soc
     ends: list[socket.socket] = []
     door = Door.for_project(tmp_path, None, None)
 
-    def start(vite: Upstream, hypercorn: Upstream | None = None) -> socket.socket:
+    def start(
+        vite: Upstream, hypercorn: Upstream | None = None, vite_port: Callable[[], int | None] | None = None
+    ) -> socket.socket:
+        """``vite_port``: where the supervisor says Vite is (default: ``vite``'s port)."""
         ours, theirs = socket.socketpair()
         ends.extend([ours, theirs])
         internal = hypercorn.port if hypercorn is not None else 1
+        port_of = vite_port or (lambda: vite.port)
 
         def run() -> None:
             with contextlib.suppress(OSError):
-                serve_connection(ours, Activity(None), lambda: vite.port, internal, lambda opened, closed: None, door)
+                serve_connection(ours, Activity(None), port_of, internal, lambda opened, closed: None, door)
             ours.close()
 
         threading.Thread(target=run, daemon=True).start()
@@ -217,6 +229,110 @@ def test_vite_closing_before_answering(splice: Callable[..., socket.socket]) -> 
     assert answer.startswith(b"HTTP/1.1 502 ")
     body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
     assert body["error"] == "vite_unavailable" and "Vite closed the connection" in body["message"]
+
+
+def test_vite_closing_idle_connections_is_never_a_502(splice: Callable[..., socket.socket]) -> None:
+    """Vite (Node) closes a kept-alive connection idle 100 ms; requests come 80-120 ms apart, so
+    some meet a connection closed just before or as they arrive (a reset, nothing read back): each
+    GET is sent once more on a fresh connection and every answer is right."""
+    vite = Upstream(module, idle_s=0.1)
+    client = splice(vite)
+    for n in range(40):
+        client.sendall(f"GET /src/m{n}.js HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        assert read_answer(client).endswith(b"\r\n\r\nexport 1;\n"), n
+        time.sleep(0.08 + 0.001 * (n % 41))
+    assert vite.connections > 1  # the idle closes did happen
+    assert sorted({r.split(b" ")[1] for r in vite.requests}) == sorted(f"/src/m{n}.js".encode() for n in range(40))
+
+
+def test_a_connection_idle_too_long_is_not_reused(
+    splice: Callable[..., socket.socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Idle IDLE_REUSE_S or more, a kept-alive Vite connection is replaced before the request is
+    written (not after it failed): one request per answer reaches Vite."""
+    monkeypatch.setattr(vitelink, "IDLE_REUSE_S", 0.05)
+    vite = Upstream(module)
+    client = splice(vite)
+    for pause in (0.0, 0.15, 0.0):
+        time.sleep(pause)
+        client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"\r\n")
+        assert read_answer(client).endswith(b"export 1;\n")
+    assert (vite.connections, len(vite.requests)) == (2, 3)
+
+
+def _first_then(second: Script) -> Upstream:
+    """Vite answers a connection's first request, then acts out ``second`` on the next one."""
+    seen: dict[int, int] = {}
+
+    def script(conn: socket.socket, request: bytes) -> bool:
+        seen[conn.fileno()] = seen.get(conn.fileno(), 0) + 1
+        return module(conn, request) if seen[conn.fileno()] == 1 else second(conn, request)
+
+    return Upstream(script)
+
+
+def _is_closed_502(answer: bytes) -> bool:
+    body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    return answer.startswith(b"HTTP/1.1 502 ") and "Vite closed the connection" in body["message"]
+
+
+def test_a_post_on_a_connection_vite_closed_is_not_sent_twice(splice: Callable[..., socket.socket]) -> None:
+    """Vite may have acted on a POST it never answered: a 502, and the POST reached it once."""
+    vite = _first_then(lambda conn, request: False)
+    client = splice(vite)
+    client.sendall(b"GET /first HTTP/1.1\r\n" + H + b"\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    client.sendall(b"POST /api/thing HTTP/1.1\r\n" + H + b"Content-Length: 3\r\n\r\na=1")
+    assert _is_closed_502(read_answer(client))
+    assert [r.split(b" ")[0] for r in vite.requests] == [b"GET", b"POST"]
+
+
+def test_a_get_vite_began_to_answer_is_not_sent_twice(splice: Callable[..., socket.socket]) -> None:
+    """A byte of the answer came back: Vite saw the request, so it is not repeated."""
+
+    def half_head(conn: socket.socket, request: bytes) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-")
+        return False
+
+    vite = _first_then(half_head)
+    client = splice(vite)
+    client.sendall(b"GET /first HTTP/1.1\r\n" + H + b"\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    client.sendall(b"GET /second HTTP/1.1\r\n" + H + b"\r\n")
+    assert _is_closed_502(read_answer(client))
+    assert [r.split(b" ")[1] for r in vite.requests] == [b"/first", b"/second"]
+
+
+def _refusing_port() -> int:
+    """A loopback port nobody listens on (bound, then let go)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_a_refused_connection_waits_for_the_restarted_vite(splice: Callable[..., socket.socket]) -> None:
+    """The supervisor still names the Vite that died (its port refuses); 0.3 s later it names the
+    restarted one: the request waits and goes there, no 502."""
+    vite = Upstream(module)
+    dead, since = _refusing_port(), time.monotonic()
+    client = splice(vite, vite_port=lambda: dead if time.monotonic() - since < 0.3 else vite.port)
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    assert time.monotonic() - since >= 0.3 and len(vite.requests) == 1
+
+
+def test_vite_refusing_past_the_wait_is_a_502(
+    splice: Callable[..., socket.socket], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(splice_module, "WAIT_FOR_VITE_S", 0.2)
+    dead = _refusing_port()
+    client = splice(Upstream(module), vite_port=lambda: dead)
+    started = time.monotonic()
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"\r\n")
+    answer = read_answer(client)
+    assert answer.startswith(b"HTTP/1.1 502 ") and b"Vite does not answer" in answer
+    assert 0.2 <= time.monotonic() - started < 5
 
 
 H = b"Host: localhost\r\n"

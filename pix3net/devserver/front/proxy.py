@@ -18,6 +18,7 @@ import h11
 import trio
 import trio_websocket
 
+from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, may_retry, reusable
 from pix3net.devserver.http import VITE_CLOSED, VITE_NOT_RUNNING, VITE_REFUSED, send_error
 
 Scope = dict[str, Any]
@@ -40,7 +41,6 @@ HOP_BY_HOP = frozenset(
 )
 READ_BYTES = 65536
 POOL_SIZE = 16
-WAIT_FOR_VITE_S = 20.0  # a request arriving while Vite (re)starts waits this long for it
 POLICY_VIOLATION = 1008  # RFC 6455 §7.4.1: a message that violates the endpoint's policy
 REFUSED_MESSAGE = "pix3: a message naming a file outside the project or a denied name was refused"
 # WebSocket request headers the proxy must not copy: trio-websocket writes its own handshake.
@@ -54,12 +54,15 @@ class _Upstream:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.h11 = h11.Connection(h11.CLIENT)
+        self.heard = False  # a byte of the current answer came back (`vitelink.may_retry`)
 
     async def next_event(self) -> Any:
         while True:
             event = self.h11.next_event()
             if event is h11.NEED_DATA:
-                self.h11.receive_data(await self.stream.receive_some(READ_BYTES))
+                data = await self.stream.receive_some(READ_BYTES)
+                self.heard = self.heard or bool(data)
+                self.h11.receive_data(data)
                 continue
             return event
 
@@ -75,22 +78,25 @@ class ViteProxy:
     ) -> None:
         self._port_of = port_of
         self._judge = judge
-        self._pool: list[tuple[int, _Upstream]] = []
+        self._pool: list[tuple[int, float, _Upstream]] = []  # (port, idle since, connection)
 
-    async def _connect(self, port: int) -> _Upstream:
-        """A pooled connection to ``port``, else a new one. Connections to an older port (Vite
-        restarted) are dropped on the way, without a checkpoint: other requests use the pool too."""
+    def _pooled(self, port: int) -> _Upstream | None:
+        """A kept-alive connection to ``port`` idle for less than `vitelink.IDLE_REUSE_S`, or None.
+        Connections to an older port (Vite restarted) or idle too long are dropped on the way,
+        without a checkpoint: other requests use the pool too."""
+        now = trio.current_time()
         while self._pool:
-            pooled_port, upstream = self._pool.pop()
-            if pooled_port == port:
+            pooled_port, since, upstream = self._pool.pop()
+            if pooled_port == port and reusable(now - since):
                 return upstream
             upstream.stream.socket.close()
-        return _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
+        return None
 
     def _release(self, port: int, upstream: _Upstream) -> None:
         if upstream.h11.our_state is h11.DONE and upstream.h11.their_state is h11.DONE and len(self._pool) < POOL_SIZE:
             upstream.h11.start_next_cycle()
-            self._pool.append((port, upstream))
+            upstream.heard = False
+            self._pool.append((port, trio.current_time(), upstream))
         else:
             with contextlib.suppress(Exception):
                 upstream.stream.socket.close()
@@ -104,6 +110,7 @@ class ViteProxy:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
+        deadline = trio.current_time() + WAIT_FOR_VITE_S
         port = await self._port_of(WAIT_FOR_VITE_S)
         if port is None:
             await send_error(send, VITE_NOT_RUNNING)
@@ -115,16 +122,24 @@ class ViteProxy:
         if body or scope["method"] in ("POST", "PUT", "PATCH"):
             headers.append((b"content-length", str(len(body)).encode()))
         request = h11.Request(method=scope["method"], target=target, headers=headers)
-        for attempt in (0, 1):
-            try:
-                upstream = (
-                    await self._connect(port)
-                    if attempt == 0
-                    else _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
-                )
-            except OSError:
-                await send_error(send, VITE_REFUSED)
-                return
+        method = scope["method"].encode()
+        upstream = self._pooled(port)
+        reused = upstream is not None
+        while True:
+            if upstream is None:
+                try:
+                    upstream = _Upstream(await trio.open_tcp_stream("127.0.0.1", port))
+                except OSError:  # nothing was sent: Vite is restarting, wait for it (`vitelink`)
+                    await trio.sleep(READY_POLL_S)
+                    left = deadline - trio.current_time()
+                    if left <= 0:
+                        await send_error(send, VITE_REFUSED)
+                        return
+                    port = await self._port_of(left)
+                    if port is None:
+                        await send_error(send, VITE_NOT_RUNNING)
+                        return
+                    continue
             try:
                 await upstream.stream.send_all(upstream.h11.send(request) or b"")
                 if body:
@@ -136,8 +151,9 @@ class ViteProxy:
             except (OSError, trio.BrokenResourceError, trio.ClosedResourceError, h11.ProtocolError):
                 with contextlib.suppress(Exception):
                     upstream.stream.socket.close()
-                if attempt == 0:
-                    continue  # a pooled connection Vite had closed: once more on a fresh one
+                if may_retry(method, reused, upstream.heard):
+                    upstream, reused = None, False  # Node closed it idle as the request came: once more
+                    continue
                 await send_error(send, VITE_CLOSED)
                 return
             break

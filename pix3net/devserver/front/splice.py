@@ -33,6 +33,7 @@ from pix3net.devserver.front.httphead import (
     parse_response,
     path_of,
 )
+from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, may_retry, reusable
 from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
 
 READ = 65536
@@ -52,11 +53,13 @@ def set_timeouts(sock: socket.socket, receive_s: float, send_s: float | None = N
 
 
 class ViteGone(Exception):
-    """Vite closed or reset the connection; ``answered`` once part of its reply reached the client."""
+    """Vite closed or reset the connection; ``answered`` once part of its reply reached the
+    client, ``heard`` once a byte of it came back (a retry is then out of the question)."""
 
-    def __init__(self, answered: bool) -> None:
+    def __init__(self, answered: bool, heard: bool = True) -> None:
         super().__init__("Vite closed the connection")
         self.answered = answered
+        self.heard = heard
 
 
 _CLOSED_502 = error_bytes(VITE_CLOSED)
@@ -134,6 +137,7 @@ def serve_connection(
     reader = _Reader(client)
     upstream: _Reader | None = None
     upstream_port: int | None = None
+    idle_since = 0.0  # when the kept-alive Vite connection carried its last answer
     recv, send = client.recv, client.sendall
     try:
         while True:
@@ -152,14 +156,14 @@ def serve_connection(
             port = vite_port()
             common = common_request(buf, end) if end > 0 else None
             if common is not None and port is not None and _for_vite(door, buf, end, common[1]):
-                head_request, close = common[0] == b"HEAD", False  # the common case: no body
+                method, close = common[0], False  # the common case: no body
                 need = end
             else:
                 head = parse_request(buf, end) if end > 0 else None
                 if head is None or port is None or head.upgrade or not _for_vite(door, buf, end, head.target):
                     _hand_off(client, buf, internal_port, track)
                     return
-                head_request, close = head.method == b"HEAD", head.close
+                method, close = head.method, head.close
                 need = end + (head.length or 0)
                 while len(reader.buf) < need:
                     if not reader.fill():
@@ -169,14 +173,17 @@ def serve_connection(
                 request, reader.buf = buf, b""
             else:
                 request, reader.buf = buf[:need], buf[need:]
-            reused = upstream is not None and upstream_port == port
+            head_request = method == b"HEAD"
+            reused = upstream is not None and upstream_port == port and reusable(time.monotonic() - idle_since)
             if not reused:
                 if upstream is not None:
                     track(None, upstream.sock)
                     upstream.sock.close()
-                upstream, upstream_port = _open(port, client, track), port
-                if upstream is None:
+                upstream = None
+                opened = _open(port, vite_port, client, track)
+                if opened is None:
                     return
+                upstream, upstream_port = opened
             assert upstream is not None
             try:
                 keep = _exchange(upstream, send, request, head_request)
@@ -186,13 +193,14 @@ def serve_connection(
                 upstream = None
                 if gone.answered:
                     return
-                if not reused:
+                if not may_retry(method, reused, gone.heard):
                     send(_CLOSED_502)
                     return
-                # a kept-alive connection Vite had already closed: once more on a fresh one
-                upstream = _open(port, client, track)
-                if upstream is None:
+                # a kept-alive connection Node closed idle as the request came: once more on a fresh one
+                opened = _open(port, vite_port, client, track)
+                if opened is None:
                     return
+                upstream, upstream_port = opened
                 try:
                     keep = _exchange(upstream, send, request, head_request)
                 except ViteGone as again:
@@ -201,7 +209,7 @@ def serve_connection(
                     return
             if not keep or close:
                 return
-            activity.waiting_since = time.monotonic()
+            idle_since = activity.waiting_since = time.monotonic()
     finally:
         if upstream is not None:
             track(None, upstream.sock)
@@ -232,15 +240,29 @@ def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: 
         internal.close()
 
 
-def _open(port: int, client: socket.socket, track: Callable[..., None]) -> _Reader | None:
-    """A new connection to Vite, or None after answering the client 502 (Vite is not listening)."""
-    try:
-        sock = _connect(port)
-    except OSError:
-        client.sendall(_REFUSED_502)
-        return None
+def _open(
+    port: int, vite_port: Callable[[], int | None], client: socket.socket, track: Callable[..., None]
+) -> tuple[_Reader, int] | None:
+    """A new connection to Vite and its port, or None after answering the client 502. A refused
+    connection carried nothing: Vite is restarting (its supervisor has not seen it exit yet), so
+    wait for it, on its new port, for up to WAIT_FOR_VITE_S."""
+    deadline = time.monotonic() + WAIT_FOR_VITE_S
+    while True:
+        try:
+            sock = _connect(port)
+            break
+        except OSError:
+            while True:
+                if time.monotonic() >= deadline:
+                    client.sendall(_REFUSED_502)
+                    return None
+                time.sleep(READY_POLL_S)
+                current = vite_port()
+                if current is not None:
+                    port = current
+                    break
     track(sock, None)
-    return _Reader(sock)
+    return _Reader(sock), port
 
 
 def _connect(port: int) -> socket.socket:
@@ -257,9 +279,9 @@ def _exchange(upstream: _Reader, send: Callable[[bytes], None], request: bytes, 
         sock.sendall(request)
         data = sock.recv(READ)
     except OSError:
-        raise ViteGone(False) from None
+        raise ViteGone(False, heard=False) from None
     if not data:
-        raise ViteGone(False)
+        raise ViteGone(False, heard=False)
     if upstream.buf:
         data = upstream.buf + data
     elif not head_request and common_answer_end(data) == len(data):  # the usual case: one read

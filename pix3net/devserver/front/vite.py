@@ -28,9 +28,11 @@ from typing import IO, Any
 import trio
 
 from pix3net.devserver.front.bind import any_free_port
+from pix3net.devserver.front.vitelink import READY_POLL_S, listening
 from pix3net.pids import dies_with_us
 
-READY_POLL_S = 0.05
+VITE_HOST = "127.0.0.1"  # Vite listens here only (`--host`), on a port of its own
+SOCKET_TABLE = Path("/proc/net/tcp")  # Linux's IPv4 socket table (`vitelink.listening`)
 START_TIMEOUT_S = 30.0
 STOP_GRACE_S = 3.0
 BACKOFF_FIRST_S = 0.5
@@ -49,6 +51,22 @@ async def _wait_exit(proc: subprocess.Popen[bytes]) -> None:
         return
     while proc.poll() is None:  # noqa: ASYNC110 - no event exists for a child of another spawner
         await trio.sleep(0.2)
+
+
+async def _listens(port: int) -> bool:
+    """Whether Vite's own server listens on ``port`` (`vitelink.listening`: a connect probe is
+    fooled by Vite's port check). Where the kernel's table cannot be read (not Linux), whether a
+    connection is accepted, and the front door waits out a refusal (`vitelink.WAIT_FOR_VITE_S`)."""
+    try:
+        table = await trio.to_thread.run_sync(SOCKET_TABLE.read_text)
+    except OSError:
+        try:
+            stream = await trio.open_tcp_stream(VITE_HOST, port)
+        except OSError:
+            return False
+        await stream.aclose()
+        return True
+    return listening(table, VITE_HOST, port)
 
 
 @dataclass
@@ -114,7 +132,7 @@ class Vite:
 
     async def _run_once(self) -> None:
         port = any_free_port()
-        argv = [self.node, str(self.vite_js), "--host", "127.0.0.1", "--port", str(port), "--strictPort"]
+        argv = [self.node, str(self.vite_js), "--host", VITE_HOST, "--port", str(port), "--strictPort"]
         env = {**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"}
         out: Any = self.log_file if self.log_file is not None else subprocess.DEVNULL
         try:
@@ -138,7 +156,7 @@ class Vite:
         self._proc = proc
         self.status.starts += 1
         self.status.pid, self.status.port = proc.pid, port
-        self.log.info("vite: started pid %d on 127.0.0.1:%d (%s)", proc.pid, port, self.vite_js)
+        self.log.info("vite: started pid %d on %s:%d (%s)", proc.pid, VITE_HOST, port, self.vite_js)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._mark_ready, port, proc)
             await _wait_exit(proc)
@@ -156,15 +174,12 @@ class Vite:
     async def _mark_ready(self, port: int, proc: subprocess.Popen[bytes]) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-            except OSError:
+            if not await _listens(port):
                 await trio.sleep(READY_POLL_S)
                 continue
-            await stream.aclose()
             self.status.running = True
             self._ready.set()
-            self.log.info("vite: ready on 127.0.0.1:%d", port)
+            self.log.info("vite: ready on %s:%d", VITE_HOST, port)
             return
         self.log.error("vite: pid %d did not listen within %.0f s; killing it", proc.pid, START_TIMEOUT_S)
         self._kill_group(proc.pid, signal.SIGKILL)
