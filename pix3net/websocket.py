@@ -37,7 +37,7 @@ __all__ = [
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
 VERSION = "13"  # RFC 6455 §4.1: the only version a client sends and a server accepts
 KEY_BYTES = 16  # RFC 6455 §4.1: the key is 16 random bytes, base64-encoded
-# RFC 6455 §5.2 / §11.8
+# RFC 6455 §5.2 (opcodes; registry in section 11.8)
 OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
 
 
