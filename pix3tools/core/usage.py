@@ -139,13 +139,13 @@ Exit 0 no errors (warnings allowed), 1 errors, 2 could not run.
 Run the game headless in a real Chrome, scene by scene, and report what went wrong: the project's
 game page (/?scene=<res path>) from its dev server, N animation frames after it loaded; uncaught
 exceptions and unhandled rejections (with the frame and a stack in the project's files),
-console.error/warn, project files the page asked for and did not get, a page that does not load,
-a renderer crash, per-frame step time (with --real-time), and the game's debug snapshot. Nothing is tapped: input
-receives no events. A running headless Chrome owner (pix3 editor --headless) is reused in fresh
-browser contexts; otherwise a private headless Chrome runs for this command only. The frames run
-under Chrome's virtual time (1/60 s apart on the page's clock, as fast as the page draws them); a
-page whose main thread stays busy for 2 s there is run again on Chrome's own clock (60 frames a
-second), which --real-time asks for from the start.
+console.error/warn, project files the page asked for and did not get, a page that does not load, a
+renderer crash, per-frame step time (with --real-time), and the game's debug snapshot. Nothing is
+tapped: input receives no events. A running headless Chrome owner (pix3 editor --headless) is
+reused in fresh browser contexts; otherwise a private headless Chrome runs for this command only.
+The frames run under Chrome's virtual time (1/60 s apart on the page's clock, as fast as the page
+draws them); a page whose main thread stays busy for 2 s there is run again on Chrome's own clock
+(60 frames a second), which --real-time asks for from the start.
 
   [scene]              one .pix3scene (res://, project path or a path from here); none: a set,
                        the scenes changed files reach (git), else every top-level scene
