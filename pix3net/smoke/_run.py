@@ -50,7 +50,7 @@ SCREENSHOT_SECONDS = 5.0  # Page.captureScreenshot of one viewport (~30 ms here)
 COLLECT_BUDGET = {"policy": "advance", "budget": 250}
 VIRTUAL_NOTE = (
     "Frames in virtual time: 1/60 s apart on the page's own clock, run as fast as the page draws them"
-    " (step times read 0 there: with --real-time they are measured)."
+    " (step times are not measured there: with --real-time they are)."
 )
 BUSY_SECONDS = 1.0  # a page that does not answer the timeout's question this soon is stuck: terminate
 # The shared probe and rules: the editor page's own files (docs/game-page.md, "The judge").
@@ -308,6 +308,8 @@ async def run_scene(
         return again
     if isinstance(first.run, SmokeReport) and mode.virtual:
         first.run.notes.insert(1, VIRTUAL_NOTE)
+        # The page's clock does not move inside a frame's callbacks there: a 0 would be no measure.
+        first.run.timings.update(firstFrame=None, step=None)
     first.seconds = time.perf_counter() - started
     return first
 

@@ -73,13 +73,23 @@ def test_clean_run(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> No
         "firstFrameOk": True,
     }
     assert report["errors"] == [] and report["warnings"] == []
-    step = report["timingsMs"]["step"]
-    assert step["max"] >= step["mean"] >= 0 and report["timingsMs"]["load"] > 0
+    # virtual time (the default): the page's clock stands still inside a frame, so no step time
+    assert report["timingsMs"]["step"] is None and report["timingsMs"]["firstFrame"] is None
+    assert report["timingsMs"]["load"] > 0
+    assert any(note.startswith("Frames in virtual time") for note in report["notes"])
     assert report["game"] == {"name": "clean", "snapshot": {"ready": True, "frames": 30}}
     assert report["logs"] == {"count": 1, "lines": ["[frame 0] clean game starts"]}
     assert report["domMissing"] == [] and report["nodes"] == {"start": None, "end": None}
     assert any("a private headless Chrome started for this run" in note for note in report["notes"])
     assert any("?scene=res%3A%2F%2Fscenes%2Fclean.pix3scene" in note for note in report["notes"])
+
+
+def test_real_time_measures_step_times(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> None:
+    code, report = one(game[0], env, "clean", "--frames", "30", "--real-time")
+    assert code == 0, report
+    step = report["timingsMs"]["step"]
+    assert step["max"] >= step["mean"] >= 0 and report["timingsMs"]["firstFrame"] is not None
+    assert not any(note.startswith("Frames in virtual time") for note in report["notes"])
 
 
 def test_throw_on_frame_30(game: tuple[Path, dict[str, str]], env: dict[str, str]) -> None:

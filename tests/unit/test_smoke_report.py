@@ -276,3 +276,18 @@ def test_every_name_the_package_offers_loads_from_its_home() -> None:
         assert getattr(smoke, name) is not None, name
     with pytest.raises(AttributeError):
         _ = smoke.JSON_STACK_LINES  # used between the modules, not offered
+
+
+def test_a_virtual_time_run_says_its_step_times_were_not_measured() -> None:
+    """Under virtual time the page's clock stands still inside a frame: no 0 presented as a measure."""
+    virtual = report()
+    virtual.timings.update(firstFrame=None, step=None)
+    third = human_run(virtual, ROOT).splitlines()[2]
+    assert third == "  load+onStart 12.5 ms · step times not measured (virtual time) · total 2000 ms"
+    assert run_json(virtual, ROOT)["timingsMs"] == {
+        "compile": None,
+        "load": 12.5,
+        "firstFrame": None,
+        "step": None,
+        "total": 2000,
+    }
