@@ -13,8 +13,8 @@ virtual time on, and the page script then runs the game's frames on virtual time
 
 Virtual time runs in grants (``Emulation.virtualTimeBudgetExpired`` ends each). Each grant is a
 round trip through smoke, the owner's proxy, Chrome and the renderer, every one of which must get
-a core: on a loaded machine (load 20 on 2 cores) one took up to 0.9 s, so 30 grants of 4 frames
-could not finish 30 frames in a 4 s timeout where Chrome's own frames did. So grants grow:
+a core: on a loaded machine (load 20 on 2 cores) one took up to 0.9 s, so 30 frames in grants of
+4 (8 round trips) could not finish in a 4 s timeout where Chrome's own frames did. So grants grow:
 
 - the first grant is ``CHUNK_FRAMES`` frames, each next one twice the last, up to
   ``MAX_CHUNK_FRAMES`` (120 frames: 6 round trips instead of 30); a request the page starts
@@ -68,13 +68,11 @@ class VirtualClock:
     def __init__(self) -> None:
         self.on = False  # virtual time granted at least once (the page loaded)
         self.busy_s: float | None = None  # set when a grant outlived STALL_S: fall back to real time
-        self.busy_frame = 0
         self.grants = 0
         self._granted_at: float | None = None  # wall time of the outstanding grant
         self._waiting_since: float | None = None  # a grant is due, held for pending requests
         self._pending: dict[str, float] = {}  # request id → wall time first waited on (0: not yet)
         self._given_up: set[str] = set()
-        self.frame = 0
         self._chunk = CHUNK_FRAMES  # frames in the next grant
 
     def _grant(self, now: float) -> list[Call]:
@@ -129,9 +127,6 @@ class VirtualClock:
             return self._due(now)
         return []
 
-    def beat(self, frame: int) -> None:
-        self.frame = frame
-
     def deadline(self) -> float | None:
         """The wall time at which :meth:`tick` has something to decide, if any."""
         if not self.on or self.busy_s is not None:
@@ -155,7 +150,6 @@ class VirtualClock:
         if self._granted_at is not None:
             if now - self._granted_at >= STALL_S:
                 self.busy_s = now - self._granted_at
-                self.busy_frame = self.frame
             return []
         if self._waiting_since is not None:
             return self._due(now)

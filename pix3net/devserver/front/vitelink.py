@@ -32,7 +32,7 @@ import socket
 import sys
 
 NODE_KEEP_ALIVE_S = 5.0  # Node's http.Server keepAliveTimeout default (5000 ms), which Vite keeps
-IDLE_REUSE_S = 2.0  # a Vite connection idle this long is not reused: 3 s under NODE_KEEP_ALIVE_S
+IDLE_REUSE_S = NODE_KEEP_ALIVE_S - 3.0  # a Vite connection idle this long (2 s) is not reused
 # A request arriving while Vite (re)starts waits this long for it: as long as Vite is given to
 # start listening (vite.START_TIMEOUT_S), so a slow first start is not a 502.
 WAIT_FOR_VITE_S = 30.0
