@@ -4,9 +4,13 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 python := env_var_or_default("PYTHON", "python3")
 
-# Install pix3net (editable) with the test tools, Debian's chromium and openssh-server, and the pinned npm test clients.
+# Install the locked Python set, pix3net (editable), Debian's chromium and openssh-server, and the pinned npm test clients.
 setup:
-    {{python}} -m pip install -q -e '.[test]'
+    # Exactly requirements.lock (written by `just lock`): every package at its pinned version, each file checked
+    # against its hashes, nothing resolved here, so a fresh machine gets the set CI passed with. --no-deps: the
+    # lock already holds every dependency; pix3net itself goes on top, editable, without touching the set.
+    {{python}} -m pip install -q --require-hashes --no-deps -r requirements.lock
+    {{python}} -m pip install -q --no-deps -e .
     # pyenv reaches new console scripts through shims: make one for `pix3`.
     if command -v pyenv >/dev/null; then pyenv rehash; fi
     command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
@@ -27,6 +31,15 @@ setup:
 # the suite), one process unless they say otherwise (`just test -n 3 tests/e2e`).
 test *ARGS: setup
     {{python}} -m pytest {{ if ARGS == "" { "-n 3 --dist loadfile" } else { "" } }} {{ARGS}}
+
+# Write requirements.lock from pyproject.toml's dependencies and its `test` extra: every package, transitive ones
+# too, at an exact version with its hashes, for every platform and Python >= 3.11 (uv's universal resolution).
+# Pins already in the lock are kept; `just lock --upgrade` renews them all (then `just test`, and commit the lock
+# on its own). Ends by stamping the lock with a digest of pyproject's lists (tests/unit/test_lock.py checks it).
+lock *ARGS:
+    {{python}} -m pip install -q 'uv==0.13.9'
+    {{python}} -m uv pip compile pyproject.toml --extra test --universal --python-version 3.11 --generate-hashes --quiet --custom-compile-command 'just lock' -o requirements.lock {{ARGS}}
+    {{python}} -m tests.support.lockfile stamp
 
 # ruff and mypy --strict (setup installs both; run through the interpreter, so no PATH shim is needed).
 lint: setup

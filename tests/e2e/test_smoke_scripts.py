@@ -166,11 +166,9 @@ def test_a_module_that_does_not_parse(tmp_path: Path, env: dict[str, str]) -> No
     code, report = run(root, env)
     assert code == 1 and report["firstFrameOk"] is False
     [error] = report["errors"]
-    assert (error["code"], error["message"], error["frame"]) == (
-        "E_SMOKE_SCRIPT",
-        "SyntaxError: Unexpected token ';'",
-        0,
-    )
+    assert (error["code"], error["frame"]) == ("E_SMOKE_SCRIPT", 0)
+    # The kind of error is the report's; the words after it are V8's, which change between builds.
+    assert error["message"].startswith("SyntaxError: "), error
     assert error["stack"] == "at games/broken.js:1:18"
 
 

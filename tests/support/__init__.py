@@ -20,4 +20,5 @@ outside its own file is imported from here, never from another test module.
 - ``sshd``: a real OpenSSH server on a loopback port, two homes, the human's ``~/.ssh/config`` (Remote SSH).
 - ``smoke``: `pix3 smoke`'s plain-JS fixture games, running it, the processes a run left.
 - ``validate``: tiny projects for validate. ``kit``: a 1.x kit project. ``images``: PNG bytes.
+- ``lockfile``: requirements.lock's pins and stamp (``just lock`` runs it to stamp the lock).
 """
