@@ -1,5 +1,5 @@
 """The Python lock: requirements.lock is the lock of pyproject.toml's lists, and `just setup`
-installed exactly it (docs/architecture.md, "Set-up is locked")."""
+installed exactly it (docs/architecture.md, "Rules the code keeps")."""
 
 from __future__ import annotations
 
