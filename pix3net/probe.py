@@ -274,6 +274,16 @@ def proves(port: int, token: str, timeout: float = PROBE_SECONDS) -> bool:
     return prove(port, token, timeout=timeout)[0] == "ours"
 
 
+def squatted(port: int) -> str:
+    """For a port that gave no HTTP answer (``prove`` said ``closed``): "" when nothing listens
+    there, else the sentence naming what holds it — a listener that does not speak HTTP, or
+    never answers, must not be taken for a free port where the token may go later."""
+    if refused(port):
+        return ""
+    who = port_holder(port)
+    return f"port {port} is in use by something that does not answer as a Pix3 CDP proxy{f' ({who})' if who else ''}"
+
+
 def refused(port: int) -> bool:
     """Nothing listens on ``127.0.0.1:port`` (the connection is refused at once)."""
     with socket.socket() as sock:

@@ -55,10 +55,12 @@ def local_endpoint(port: int, token: str, recorded: int | None, *, err: TextIO) 
     squatting the port and passing requests on to our proxy elsewhere does not. Nothing listens →
     yes (`pix3 editor` starts the proxy there, as before). False after saying on stderr why
     nothing is written."""
-    from pix3net.probe import prove
+    from pix3net.probe import prove, squatted
 
     kind, detail = prove(port, token, also=(recorded,) if recorded is not None else ())
-    if kind != "foreign":
+    if kind == "closed":
+        detail = squatted(port)
+    if kind == "ours" or not detail:
         return True
     err.write(
         f"pix3 agent-setup: port {port} is not our CDP proxy ({detail}); nothing written — the agent would send"

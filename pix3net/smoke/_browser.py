@@ -192,8 +192,10 @@ class BrowserSource:
 
         # the proof on a plain socket (pix3net.probe): a smoke run does not pay httpx's import for one GET
         kind, detail = await trio.to_thread.run_sync(probe.prove, record.port, token)
+        if kind == "closed":
+            detail = await trio.to_thread.run_sync(probe.squatted, record.port)
         if kind != "ours":
-            if kind == "foreign":  # a squatter or a relay on the recorded port: never the token, and say so
+            if detail:  # a squatter or a relay on the recorded port: never the token, and say so
                 self._not_reused = (
                     f"; the Chrome owner recorded in chrome.json was not used: {detail} —"
                     f" stop what holds port {record.port}, then run `pix3 editor --headless` to reuse an owner"
