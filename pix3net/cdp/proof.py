@@ -167,9 +167,9 @@ def _relayed_to(token: str, challenge: str, given: str | None, port: int, candid
     if given is None:
         return None
     key = port_key(token)
-    value = given.strip()
+    value = given.strip().encode("ascii", "replace")  # a header is latin-1: never a str compare_digest refuses
     for other in candidates:
-        if other != port and hmac.compare_digest(value, port_proof(token, other, challenge, key=key)):
+        if other != port and hmac.compare_digest(value, port_proof(token, other, challenge, key=key).encode()):
             return other
     return None
 

@@ -242,6 +242,7 @@ def test_classify_names_the_holder_only_of_a_foreign_port() -> None:
     far = proof.port_proof(TOKEN, 40000, CHALLENGE)
     assert judge(far).relay is None and judge(far, also=(40000,)).relay == 40000
     assert judge(NODE_PORT_9334, port=9334).kind == "ours"
+    assert judge("é" * 43).kind == "foreign" and judge("").kind == "foreign"  # hostile values judged, not raised
 
 
 def test_challenge_headers_never_carry_the_token() -> None:
