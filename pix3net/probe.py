@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pix3net.cdp.proof import challenge_headers, classify, new_challenge, page_urls
+from pix3net.pids import port_holder
 
 MAX_HEAD = 64 * 1024  # a daemon's answer head is a few hundred bytes
 MAX_BODY = 16 * 1024 * 1024  # /json/list of a Chrome with hundreds of tabs stays far below
@@ -241,23 +242,46 @@ def ours(port: int, token: str, timeout: float = PROBE_SECONDS) -> Ours | None:
     return Ours(browser, str(version.get("User-Agent") or ""), page_urls(listed))
 
 
-def prove(port: int, token: str, *, forward: bool = False, timeout: float = PROBE_SECONDS) -> tuple[str, str]:
-    """``(kind, detail)``: ``ours`` (the proof of ``token`` holds — for the port dialled, in the
-    forward scope), ``closed`` (nothing answers HTTP) or ``foreign`` with what answered. One
-    challenge, never the token (docs/cdp-proxy.md, Proof)."""
+def prove(
+    port: int, token: str, *, forward: bool = False, timeout: float = PROBE_SECONDS, also: tuple[int, ...] = ()
+) -> tuple[str, str]:
+    """``(kind, detail)``: ``ours`` (the proof of ``token`` holds for the port dialled, in the port
+    or the forward scope), ``closed`` (nothing answers HTTP, or it is not HTTP) or ``foreign`` with
+    what answered and who holds the port. One challenge, never the token (docs/cdp-proxy.md,
+    Proof). ``also``: where our proxy may be besides the CDP range (the recorded port), to name
+    it when the port dialled relays to it."""
     challenge = new_challenge()
     try:
         with Connection("127.0.0.1", port, timeout) as conn:
             answer = conn.get("/json/version", challenge_headers(challenge, forward=forward))
     except (OSError, ProbeError):
         return "closed", ""
-    verdict = classify(answer.status, answer.headers, port=port, token=token, challenge=challenge, forward=forward)
+    verdict = classify(
+        answer.status,
+        answer.headers,
+        port=port,
+        token=token,
+        challenge=challenge,
+        forward=forward,
+        also=also,
+        holder=port_holder,
+    )
     return verdict.kind, verdict.detail
 
 
 def proves(port: int, token: str, timeout: float = PROBE_SECONDS) -> bool:
-    """Does the proxy on ``port`` answer with the (local-scope) proof of ``token``?"""
+    """Does the proxy on ``port`` answer with the port-scope proof of ``token`` for that port?"""
     return prove(port, token, timeout=timeout)[0] == "ours"
+
+
+def squatted(port: int) -> str:
+    """For a port that gave no HTTP answer (``prove`` said ``closed``): "" when nothing listens
+    there, else the sentence naming what holds it — a listener that does not speak HTTP, or
+    never answers, must not be taken for a free port where the token may go later."""
+    if refused(port):
+        return ""
+    who = port_holder(port)
+    return f"port {port} is in use by something that does not answer as a Pix3 CDP proxy{f' ({who})' if who else ''}"
 
 
 def refused(port: int) -> bool:

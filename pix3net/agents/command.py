@@ -48,13 +48,11 @@ def _display(path: Path, home: Path) -> str:
         return str(path)
 
 
-def _local_port(home: Path, given: int | None) -> int:
-    if given is not None:
-        return given
+def _recorded_port(home: Path) -> int | None:
     from pix3net.chrome.state import read_record
 
     record = read_record(home)
-    return record.port if record is not None else CDP_PORT
+    return record.port if record is not None else None
 
 
 def _outcome_line(outcome: Outcome, repair_cmd: str) -> str:
@@ -117,10 +115,14 @@ def _setup(call: Call) -> int:
         config_path = home / REMOTE_CONFIG
         where = "the SSH forward of your machine's CDP proxy"
     else:
+        from pix3net.agents.remotecheck import local_endpoint
         from pix3net.cdp.token import ensure_token
 
         token = ensure_token(home)
-        port = _local_port(home, cdp_port)
+        recorded = _recorded_port(home)
+        port = cdp_port if cdp_port is not None else recorded or CDP_PORT
+        if not local_endpoint(port, token, recorded, err=err):
+            return 1
         config_path = home / LOCAL_CONFIG
         where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != CDP_PORT else "")
     action = write_config(config_path, port, token)  # before the project files, also when they drift

@@ -1,5 +1,6 @@
-"""`agent-setup --remote`: the forwarded port, checked by proof before anything is written
-(docs/agent-setup.md, "Remote agents").
+"""`agent-setup`'s port, checked by proof before anything is written: the forwarded port of
+`--remote` (docs/agent-setup.md, "Remote agents"), and the local proxy's port
+(docs/agent-setup.md, "The port").
 
 The port is ``--cdp-port``, else the one `pix3 editor` stored on this host, else 9333. It must
 prove, in the forward scope and for the port dialled, that it knows the token of
@@ -46,3 +47,24 @@ def remote_endpoint(home: Path, given_port: int | None, *, out: TextIO, err: Tex
         " …` in ~/.ssh/config), or pick another port with --cdp-port on both sides.\n"
     )
     return None
+
+
+def local_endpoint(port: int, token: str, recorded: int | None, *, err: TextIO) -> bool:
+    """May the local config name ``port``? The agent will send the token there, so a port where
+    something answers must prove, bound to itself (the port scope), that it is our proxy: a process
+    squatting the port and passing requests on to our proxy elsewhere does not. Nothing listens →
+    yes (`pix3 editor` starts the proxy there, as before). False after saying on stderr why
+    nothing is written."""
+    from pix3net.probe import prove, squatted
+
+    kind, detail = prove(port, token, also=(recorded,) if recorded is not None else ())
+    if kind == "closed":
+        detail = squatted(port)
+    if kind == "ours" or not detail:
+        return True
+    err.write(
+        f"pix3 agent-setup: port {port} is not our CDP proxy ({detail}); nothing written — the agent would send"
+        f" the token there. Stop what holds port {port}, or run `pix3 editor` (it starts the proxy on a free"
+        " port and records it) and run `pix3 agent-setup` again without --cdp-port.\n"
+    )
+    return False

@@ -2,7 +2,8 @@
 (docs/cdp-proxy.md, "Client side").
 
 The token is never sent to a port that has not first proven it knows it: every probe starts
-with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` earns the token.
+with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` bound to the port
+dialled earns the token (a relay on that port passes on a proof for another port).
 Async (trio); ``pix3 editor`` runs these inside its own ``trio.run``.
 """
 
@@ -18,6 +19,7 @@ import trio
 
 from pix3net.cdp._wsclient import Closed, Rejected, WsClient
 from pix3net.cdp.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
+from pix3net.pids import port_holder
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 
 PROBE_SECONDS = 1.5
@@ -42,7 +44,9 @@ class _Probe:
     body: Any  # parsed JSON of a 2xx answer, else None
 
 
-async def _probe(port: int, token: str | None, *, forward: bool, seconds: float) -> _Probe | None:
+async def _probe(
+    port: int, token: str | None, *, forward: bool, seconds: float, also: tuple[int, ...] = ()
+) -> _Probe | None:
     """One proof request (a fresh challenge, no token); None when nothing answered HTTP."""
     challenge = new_challenge()
     try:
@@ -58,7 +62,16 @@ async def _probe(port: int, token: str | None, *, forward: bool, seconds: float)
             body = answer.json()
         except ValueError:
             body = None
-    verdict = classify(answer.status_code, answer.headers, port=port, token=token, challenge=challenge, forward=forward)
+    verdict = classify(
+        answer.status_code,
+        answer.headers,
+        port=port,
+        token=token,
+        challenge=challenge,
+        forward=forward,
+        also=also,
+        holder=port_holder,
+    )
     return _Probe(verdict, body)
 
 
@@ -112,7 +125,8 @@ async def inspect_port(
     timeout: float = PROBE_SECONDS,  # noqa: ASYNC109 - per-probe limit (1.5 s)
 ) -> PortInspection:
     """free / ours / legacy / foreign, with a detail (docs/cdp-proxy.md, "Port inspection")."""
-    probe = await _probe(port, token, forward=False, seconds=timeout)
+    also = (recorded_port,) if recorded_port is not None else ()
+    probe = await _probe(port, token, forward=False, seconds=timeout, also=also)
     if probe is not None and probe.verdict.kind == "ours":
         version = await _get_json(port, "/json/version", token, timeout)
         listed = await _get_json(port, "/json/list", token, timeout)
@@ -122,7 +136,9 @@ async def inspect_port(
         return PortInspection("foreign", None, [], probe.verdict.detail)
     if probe is None or not isinstance(probe.body, dict | list):
         if await _tcp_open(port, timeout):
-            return PortInspection("foreign", None, [], f"port {port} is in use by something that is not Chrome")
+            who = port_holder(port)
+            held = f" ({who})" if who else ""
+            return PortInspection("foreign", None, [], f"port {port} is in use by something that is not Chrome{held}")
         return PortInspection("free")
     body = probe.body if isinstance(probe.body, dict) else {}
     browser = str(body.get("Browser") or "unknown browser")

@@ -50,7 +50,15 @@ from pix3net.cdp.httpwire import (
     ws_route,
 )
 from pix3net.cdp.outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
-from pix3net.cdp.proof import CHALLENGE_HEADER, SCOPE_HEADER, answer_proof, forward_key, read_forward_ports
+from pix3net.cdp.proof import (
+    CHALLENGE_HEADER,
+    FORWARD_SCOPE,
+    SCOPE_HEADER,
+    answer_proof,
+    forward_key,
+    port_key,
+    read_forward_ports,
+)
 from pix3net.cdp.router import (
     Action,
     Attached,
@@ -168,6 +176,10 @@ class _Proxy:
         self.token = token
         self.digest = auth.token_digest(token)
         self.forward_key = forward_key(token)
+        self.port_key = port_key(token)
+        # The port our listening socket is bound to (set by serve_proxy): the one port a
+        # port-scope proof is for, whatever the request's Host says (docs/cdp-proxy.md, "Proof").
+        self.port: int | None = None
         self.home = home
         self._log = log
         self.queue_bytes = queue_bytes
@@ -380,14 +392,16 @@ class _Proxy:
         if challenge is None:
             return None
         scope = head.get(SCOPE_HEADER.lower())
-        ports = read_forward_ports(self.home) if scope is not None else None
+        forward = scope is not None and scope.strip().lower() == FORWARD_SCOPE
         return answer_proof(
             self.token,
             challenge=challenge,
             scope=scope,
             host=head.get("host"),
-            forward_ports=ports,
+            forward_ports=read_forward_ports(self.home) if forward else None,
+            listen_port=self.port,
             forward_key_bytes=self.forward_key,
+            port_key_bytes=self.port_key,
         )
 
     async def http(self, head: RequestHead, refusal: auth.Refusal | None, *, close: bool) -> bytes:
@@ -641,6 +655,7 @@ async def serve_proxy(
     proxy = _Proxy(
         channel, token, home, log, queue_bytes, max_message_bytes, owner_queue_bytes, limits or Limits(), editor_url
     )
+    proxy.port = bound
     try:
         proxy.hot = hot = HotPath(proxy, channel.take_reader, CHROME_QUEUE_BYTES)
     except BaseException:

@@ -19,6 +19,7 @@ from pix3net.cdp.routes import STATUS_PATH
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
 from pix3net.chrome.state import ChromeRecord, read_record
+from pix3net.pids import port_holder
 
 MIB = 1024 * 1024
 
@@ -63,22 +64,35 @@ def _ask(home: Path) -> tuple[ChromeRecord, Any, dict[str, Any]]:
     try:
         with probe.Connection("127.0.0.1", record.port, probe.PROBE_SECONDS) as conn:
             proved = conn.get("/json/version", challenge_headers(challenge))
-            verdict = classify(proved.status, proved.headers, port=record.port, token=token, challenge=challenge)
+            verdict = classify(
+                proved.status, proved.headers, port=record.port, token=token, challenge=challenge, holder=port_holder
+            )
             if verdict.kind != "ours":
-                raise StatusError(
-                    f"port {record.port} (from chrome.json) is not our CDP proxy: run `pix3 editor` to start Chrome again."
-                )
+                raise StatusError(_not_ours(record, verdict.detail, verdict.relay))
             auth = {"Authorization": f"Bearer {token}"}
             version = conn.get("/json/version", auth).json()
             status = conn.get(STATUS_PATH, auth).json()
     except (OSError, probe.ProbeError) as exc:
+        who = port_holder(record.port)
+        held = f"; the port is held by {who}" if who else ""
         raise StatusError(
-            f"the CDP proxy on 127.0.0.1:{record.port} (owner pid {record.owner_pid}) does not answer ({exc}):"
+            f"the CDP proxy on 127.0.0.1:{record.port} (owner pid {record.owner_pid}) does not answer ({exc}{held}):"
             " `pix3 editor --stop-chrome`, then `pix3 editor`."
         ) from None
     if not isinstance(status, dict):
         raise StatusError(f"the CDP proxy on 127.0.0.1:{record.port} has no status (an older pix3): restart it.")
     return record, version, status
+
+
+def _not_ours(record: ChromeRecord, detail: str, relay: int | None) -> str:
+    """The sentence for a recorded port that did not prove it is ours (the token was not sent)."""
+    what = f"port {record.port} (from chrome.json) is not our CDP proxy: {detail}"
+    if relay is not None:
+        return f"{what}. Stop that process, then run `pix3 editor` (our proxy answers on port {relay})."
+    return (
+        f"{what}. Stop what holds port {record.port} if it is not yours, then run `pix3 editor` (it starts"
+        " Chrome on a free port and records it)."
+    )
 
 
 def _who(client: dict[str, Any]) -> str:

@@ -47,13 +47,21 @@ class NoPort(RuntimeError):
 
 
 def choose(preferred: int, token: str, recorded_port: int | None) -> Choice:
-    """The preferred port when nothing listens there or our proxy does; else the full inspection
-    of the range (docs/editor.md, step 9), which decides the same for those two cases."""
+    """The preferred port when nothing listens there or our proxy does; else the port the owner
+    recorded when our proxy proves itself there (the preferred port is skipped, with what holds
+    it); else the full inspection of the range (docs/editor.md, step 9), which decides the same
+    for the first two cases."""
     if probe.refused(preferred):
         return Choice(preferred, "free", None, [])
     seen = probe.ours(preferred, token)
     if seen is not None:
         return Choice(preferred, "ours", seen.browser, seen.pages, headless=seen.headless)
+    if recorded_port is not None and recorded_port != preferred:
+        recorded = probe.ours(recorded_port, token)
+        if recorded is not None:
+            kind, detail = probe.prove(preferred, token, also=(recorded_port,))
+            skipped = ((preferred, detail),) if kind == "foreign" else ()
+            return Choice(recorded_port, "ours", recorded.browser, recorded.pages, skipped, recorded.headless)
     return _inspect_range(preferred, token, recorded_port)
 
 

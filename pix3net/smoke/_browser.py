@@ -155,6 +155,7 @@ class BrowserSource:
         self._client: WsClient | None = None
         self._chrome: ChromeProcess | None = None
         self._profile: str | None = None
+        self._not_reused = ""  # why the recorded owner's port was not used, for the report's note
 
     def start(self) -> None:
         """Start looking for the browser (once)."""
@@ -190,7 +191,15 @@ class BrowserSource:
         from pix3net.smoke._cdpconnection import WsTransport
 
         # the proof on a plain socket (pix3net.probe): a smoke run does not pay httpx's import for one GET
-        if not await trio.to_thread.run_sync(probe.proves, record.port, token):
+        kind, detail = await trio.to_thread.run_sync(probe.prove, record.port, token)
+        if kind == "closed":
+            detail = await trio.to_thread.run_sync(probe.squatted, record.port)
+        if kind != "ours":
+            if detail:  # a squatter or a relay on the recorded port: never the token, and say so
+                self._not_reused = (
+                    f"; the Chrome owner recorded in chrome.json was not used: {detail} —"
+                    f" stop what holds port {record.port}, then run `pix3 editor --headless` to reuse an owner"
+                )
             return None
         with trio.move_on_after(CONNECT_SECONDS):
             try:
@@ -235,7 +244,8 @@ class BrowserSource:
             raise BrowserUnavailable("E_SMOKE_CRASH", f"{why} ({binary})" + (f":\n{tail}" if tail else ""))
         connection = Connection(PipeTransport(chrome.channel))
         self._nursery.start_soon(connection.run)
-        return Browser(connection, product, "a private headless Chrome started for this run", first_tab=True)
+        how = f"a private headless Chrome started for this run{self._not_reused}"
+        return Browser(connection, product, how, first_tab=True)
 
     async def _close_client(self) -> None:
         if self._client is not None:

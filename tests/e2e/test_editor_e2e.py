@@ -22,7 +22,7 @@ from tests.support.chrome import chrome_wrapper
 from tests.support.editor import dev_pid, get, http_server, pages_of
 from tests.support.mcp import McpClient, npx_shim
 from tests.support.pix3 import pix3_env, run_pix3
-from tests.support.ports import free_port, free_port_run
+from tests.support.ports import free_port, free_port_run, held_here
 from tests.support.processes import Cleanup, wait_gone
 from tests.support.projects import make_project
 
@@ -155,7 +155,7 @@ def test_taken_port_moves_to_the_next(tmp_path: Path, pix3_home: Path, chromium:
         cleanup.pids += [pid for pid in (record.get("ownerPid"), dev_pid(game)) if pid]
         assert done.returncode == 0, done.stderr
         moved = taken + 1
-        assert f"Port {taken}: port {taken} is in use by something that is not Chrome\n" in done.stdout
+        assert f"Port {taken}: port {taken} is in use by something that is not Chrome ({held_here()})\n" in done.stdout
         assert f"Chrome:     launched behind the CDP proxy ws://127.0.0.1:{moved}/pix3" in done.stdout
         assert (
             f"Port {taken} was taken, using {moved}: run `pix3 agent-setup --repair` so chrome-devtools-mcp points"

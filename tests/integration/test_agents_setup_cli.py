@@ -7,8 +7,12 @@ agents' notes, and `--remote` without a token or with nothing listening.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -246,3 +250,33 @@ def test_a_planted_backup_link_is_replaced_not_written_through(project: Path, pi
     assert not backup.is_symlink() and stat.S_IMODE(backup.stat().st_mode) == 0o600
     assert "chrome-devtools-mcp@1.10.1" in backup.read_text()
     assert outside.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize(
+    "answer", [b"", b"SSH-2.0-squatter\r\n", b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"]
+)
+def test_a_port_held_by_something_else_is_never_written(project: Path, pix3_home: Path, answer: bytes) -> None:
+    """The agent would send the token to the port written: a squatter that answers nothing,
+    something that is not HTTP, or HTTP without our proof, is named with its pid, and nothing
+    is written (docs/agent-setup.md, "What is written")."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen(8)
+        port = squatter.getsockname()[1]
+
+        def serve() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    client, _ = squatter.accept()
+                    with client:
+                        client.sendall(answer)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        code, out, err = _setup(project, pix3_home, "claude", "--cdp-port", str(port))
+        squatter.shutdown(socket.SHUT_RDWR)
+    thread.join(5)
+    assert code == 1, out + err
+    assert err.startswith(f"pix3 agent-setup: port {port} is not our CDP proxy (port {port} is in use by something")
+    assert f"pid {os.getpid()}, " in err and f"Stop what holds port {port}" in err
+    assert not (pix3_home / "cdp-mcp.json").exists() and not (project / ".mcp.json").exists()

@@ -28,9 +28,22 @@ async def test_forward_proof_only_for_listed_ports(tmp_path: Path) -> None:
         listed = await http.get(f"{proxy.base}/json/version", headers=headers)
         assert listed.headers[proof.PROOF_HEADER] == proof.forward_proof(TOKEN, proxy.port, CHALLENGE)
         assert (await prove_proxy(proxy.port, TOKEN, forward=True)).kind == "ours"
-        assert (await prove_proxy(proxy.port, TOKEN)).kind == "ours"  # the local scope is unchanged
-        # the forward proof is not the local one, and the local one does not pass as forward
+        assert (await prove_proxy(proxy.port, TOKEN)).kind == "ours"  # the port scope is unchanged
+        # the forward proof is neither the local one nor the port one
         assert listed.headers[proof.PROOF_HEADER] != proof.local_proof(TOKEN, CHALLENGE)
+        assert listed.headers[proof.PROOF_HEADER] != proof.port_proof(TOKEN, proxy.port, CHALLENGE)
+
+
+async def test_port_proof_is_for_the_port_the_proxy_listens_on(tmp_path: Path) -> None:
+    """The reference's request still gets the reference's proof (the TypeScript CLI proves us with
+    it); the port scope is bound to the listening socket's port, never to the Host header."""
+    async with running_proxy(tmp_path) as proxy, httpx.AsyncClient(trust_env=False) as http:
+        plain = await http.get(f"{proxy.base}/json/version", headers={proof.CHALLENGE_HEADER: CHALLENGE})
+        assert plain.headers[proof.PROOF_HEADER] == proof.local_proof(TOKEN, CHALLENGE)
+        headers = {proof.CHALLENGE_HEADER: CHALLENGE, proof.SCOPE_HEADER: "port", "Host": "127.0.0.1:9333"}
+        bound = await http.get(f"{proxy.base}/json/version", headers=headers)
+        assert bound.status_code == 401
+        assert bound.headers[proof.PROOF_HEADER] == proof.port_proof(TOKEN, proxy.port, CHALLENGE)
 
 
 async def test_a_relay_through_another_port_does_not_verify(tmp_path: Path) -> None:
@@ -60,6 +73,7 @@ async def test_a_relay_through_another_port_does_not_verify(tmp_path: Path) -> N
             relay_port = listener.socket.getsockname()[1]
             relayed = await prove_proxy(relay_port, TOKEN, forward=True)
             assert relayed.kind == "foreign" and "does not know this token" in relayed.detail
-            # what the forward scope adds: the local proof names no port, so the relay passes it
-            assert (await prove_proxy(relay_port, TOKEN)).kind == "ours"
+            # the port scope is bound to the proxy's own socket, whatever Host the relay writes
+            local = await prove_proxy(relay_port, TOKEN)
+            assert local.kind == "foreign" and local.relay is None  # the proxy's port is not in the CDP range
             nursery.cancel_scope.cancel()

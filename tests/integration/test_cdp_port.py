@@ -26,7 +26,7 @@ from pix3net.cdp.port import (
 )
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
-from tests.support.ports import free_port
+from tests.support.ports import free_port, held_here
 
 
 def free_pair() -> int:
@@ -98,8 +98,9 @@ async def test_our_proxy(tmp_path: Path) -> None:
             other = await inspect_port(proxy.port, token)
             assert other.kind == "foreign" and other.browser is None
             assert other.detail == (
-                f"port {proxy.port} is a Pix3 CDP proxy that does not know this token (HTTP 401): "
-                "another user's, or one started with another PIX3_HOME"
+                f"port {proxy.port} is a Pix3 CDP proxy that does not know this token (HTTP 401; {held_here()}): "
+                "another user's, or one started with another PIX3_HOME, or one that cannot prove it for this port"
+                " (an older pix3, or one behind a relay)"
             )
         [target] = await list_targets(proxy.port, TOKEN)
         assert target["url"] == EDITOR_URL
@@ -125,7 +126,9 @@ async def test_squatter_and_plain_devtools_never_see_the_token() -> None:
         assert foreign.kind == "foreign" and foreign.browser == "Chrome/150.0" and "not Pix3" in foreign.detail
     async with http_server({}, seen) as port:  # 404 on /json/version
         foreign = await inspect_port(port, TOKEN)
-        assert foreign == PortInspection("foreign", None, [], f"port {port} is in use by something that is not Chrome")
+        assert foreign == PortInspection(
+            "foreign", None, [], f"port {port} is in use by something that is not Chrome ({held_here()})"
+        )
     assert seen and not any(b"authorization" in head.lower() for head in seen)
     assert not any(TOKEN.encode() in head for head in seen)
 
@@ -137,7 +140,9 @@ async def test_non_http_listener_is_foreign_but_closed_for_proof() -> None:
     async with trio.open_nursery() as nursery:
         [listener] = await nursery.start(partial(trio.serve_tcp, silent, 0, host="127.0.0.1"))
         port = listener.socket.getsockname()[1]
-        assert (await inspect_port(port, TOKEN)).detail == f"port {port} is in use by something that is not Chrome"
+        assert (await inspect_port(port, TOKEN)).detail == (
+            f"port {port} is in use by something that is not Chrome ({held_here()})"
+        )
         assert (await prove_proxy(port, TOKEN)).kind == "closed"
         nursery.cancel_scope.cancel()
 
@@ -156,7 +161,7 @@ async def test_choose_port(tmp_path: Path) -> None:
         nursery.start_soon(trio.serve_listeners, squat, listeners)
         choice = await choose_port(TOKEN, preferred=port)
         assert choice.port == port + 1
-        assert choice.skipped == [(port, f"port {port} is in use by something that is not Chrome")]
+        assert choice.skipped == [(port, f"port {port} is in use by something that is not Chrome ({held_here()})")]
         with pytest.raises(
             NoFreePort, match=f"No free debugging port between {port} and {port}:\n  port {port} is in use"
         ):

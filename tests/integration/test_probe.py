@@ -17,6 +17,7 @@ import trio
 from pix3net import probe
 from pix3net.probe import Connection, ProbeError
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
+from tests.support.ports import held_here
 
 
 @contextmanager
@@ -169,7 +170,7 @@ async def test_the_forward_scope_proves_only_a_listed_port(tmp_path: Path) -> No
     async with running_proxy(tmp_path) as proxy:
         prove = partial(probe.prove, proxy.port, TOKEN, forward=True)
         expected = (
-            f"port {proxy.port} is a Pix3 CDP proxy that does not know this token (HTTP 401): "
+            f"port {proxy.port} is a Pix3 CDP proxy that does not know this token (HTTP 401; {held_here()}): "
             "another user's, or one started with another PIX3_HOME"
         )
         assert await trio.to_thread.run_sync(prove) == ("foreign", expected)
@@ -187,6 +188,6 @@ async def test_the_forward_scope_proves_only_a_listed_port(tmp_path: Path) -> No
     with canned([b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"]) as (port, _):
         assert probe.prove(port, TOKEN) == (
             "foreign",
-            f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP 404)",
+            f"port {port} is in use by something that is not a Pix3 CDP proxy (HTTP 404; {held_here()})",
         )
         assert not probe.refused(port)

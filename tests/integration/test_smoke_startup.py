@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof
+from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof, port_proof
 from pix3net.probe import proves
 from pix3net.smoke import SHM_MIN_FREE, profile_parent
 from pix3net.sync import sync_editor
@@ -95,7 +95,8 @@ def test_a_proxy_that_knows_the_token_proves_it() -> None:
     def answer(handler: BaseHTTPRequestHandler) -> None:
         seen.append(dict(handler.headers))
         challenge = handler.headers.get(CHALLENGE_HEADER, "")
-        reply(handler, 401, b"no token", {PROOF_HEADER: local_proof(TOKEN, challenge)})
+        port = handler.connection.getsockname()[1]
+        reply(handler, 401, b"no token", {PROOF_HEADER: port_proof(TOKEN, port, challenge)})
 
     with http_server(answer) as port:
         assert proves(port, TOKEN) is True
@@ -103,9 +104,20 @@ def test_a_proxy_that_knows_the_token_proves_it() -> None:
     assert "Authorization" not in headers, "the token must not be sent before the proof"
 
 
+def test_the_reference_s_unbound_proof_does_not_prove_it() -> None:
+    """A relay passes the local proof on intact: it names no port, so it earns nothing."""
+
+    def unbound(handler: BaseHTTPRequestHandler) -> None:
+        reply(handler, 401, b"", {PROOF_HEADER: local_proof(TOKEN, handler.headers.get(CHALLENGE_HEADER, ""))})
+
+    with http_server(unbound) as port:
+        assert proves(port, TOKEN) is False
+
+
 def test_a_proxy_with_another_token_or_no_proof_does_not_prove_it() -> None:
     def other_token(handler: BaseHTTPRequestHandler) -> None:
-        reply(handler, 401, b"", {PROOF_HEADER: local_proof("x" * 43, handler.headers.get(CHALLENGE_HEADER, ""))})
+        challenge = handler.headers.get(CHALLENGE_HEADER, "")
+        reply(handler, 401, b"", {PROOF_HEADER: port_proof("x" * 43, handler.connection.getsockname()[1], challenge)})
 
     def no_proof(handler: BaseHTTPRequestHandler) -> None:
         reply(handler, 200, b'{"Browser": "HeadlessChrome/1"}')

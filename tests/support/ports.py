@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 
 
@@ -32,3 +33,9 @@ def free_port_run(count: int) -> int:
             for s in socks:
                 s.close()
     raise RuntimeError("no run of free ports")
+
+
+def held_here() -> str:
+    """How a command names the holder of a port this test process listens on (/proc shows it)."""
+    with open("/proc/self/comm", encoding="utf-8") as handle:
+        return f"pid {os.getpid()}, {handle.read().strip()}"
