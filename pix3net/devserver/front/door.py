@@ -78,12 +78,15 @@ class Door:
 
     def plain(self, target: bytes) -> bool:
         """Whether ``target`` certainly passes `target_refusal` without asking it: origin-form,
-        nothing `targets.suspect` finds, and a first name no top folder of the host has (in
-        lower case: macOS opens `/ETC` as `/etc`). The splice's and the dispatcher's fast check."""
-        if target[:1] != b"/" or targets.suspect(target):
+        nothing suspect in it, and a first name no top folder of the host has (`unsuspected_name`;
+        in lower case: macOS opens `/ETC` as `/etc`). The splice's and the dispatcher's fast check."""
+        if target[:1] != b"/":
+            return False
+        name = targets.unsuspected_name(target)
+        if name is None:
             return False
         top = self._top_names()
-        return top is not None and targets.first_name(target).lower() not in top
+        return top is not None and name not in top
 
     def target_refusal(self, target: bytes) -> str | None:
         """Why ``target`` (path and query as sent) must not reach Vite or the folder, or None."""
