@@ -3,12 +3,14 @@
 The flow, in order: parse; ``--stop-chrome``; ``--url`` (the human's side of Remote SSH, no
 project); the project; ``--stop``; the dev server; ``Editor:``; ``--no-chrome``; the remote host
 mode; Chrome behind the proxy with the editor tab; whether the project's agent config reaches it.
-Human text on stdout, errors on stderr as ``pix3 editor: <message>``; the token is never printed.
+Human text on stdout, errors on stderr as ``pix3 editor: <message>`` (a warning as ``pix3 editor:
+warning: <message>``: the project's Vite has known advisories); the token is never printed.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -16,7 +18,9 @@ from pix3net.editor.args import EditorArgs, editor_url
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Convert, Option, Syntax, tcp_port
 from pix3tools.core.cli import Call, run
+from pix3tools.core.nodemodules import installed_version
 from pix3tools.core.ports import CDP_PORT
+from pix3tools.core.viteadvisories import advisories_for
 
 if TYPE_CHECKING:
     from pix3tools.core.devrecord import DevInfo
@@ -52,6 +56,10 @@ class _Out:
     def fail(self, message: str, code: int = 1) -> int:
         self.err.write(f"pix3 editor: {message}\n")
         return code
+
+    def warn(self, message: str) -> None:
+        self.err.write(f"pix3 editor: warning: {message}\n")
+        self.err.flush()
 
 
 def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -112,6 +120,7 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
     from pix3net.devserver.control import DevServerError, find_dev_server, spawn_dev_server
     from pix3net.editor.args import is_remote_host
 
+    _vite_advisories(root, io)
     found = find_dev_server(root)
     starting = None
     remote = is_remote_host(os.environ, headless=args.headless)
@@ -156,6 +165,14 @@ def _project(args: EditorArgs, root: Path, home: Path, io: _Out) -> int:
     for line in _agent_lines(root, home, preferred, port, token):
         io.line(line)
     return 0
+
+
+def _vite_advisories(root: Path, io: _Out) -> None:
+    """A warning when the project's Vite has known dev-server advisories (docs/editor.md)."""
+    vite = installed_version(root, "vite")
+    advised = advisories_for(vite, windows=sys.platform == "win32") if vite is not None else None
+    if advised is not None:
+        io.warn(f"{advised.message}; {advised.fix}.")
 
 
 def _editor_lines(info: DevInfo, io: _Out) -> None:

@@ -18,6 +18,9 @@ CHECK_CODES: tuple[tuple[str, str, str], ...] = (
     ("W_PIX3_VERSION_MISMATCH", "warning",
      "an installed @pix3/cli, @pix3/vite-plugin or @pix3/editor-core is not this CLI's version (the packages are "
      "released in lockstep)"),
+    ("W_VITE_ADVISORY", "warning",
+     "the project's node_modules/vite is a version with known dev-server advisories (the message names them and "
+     "the version that fixes them)"),
     ("W_RUNTIME_NOT_INSTALLED", "warning",
      "the project has its own tsconfig.json and node_modules, but no node_modules/@pix3/runtime"),
     ("W_KIT_OUTDATED", "warning", "the agent kit in this project was written by another CLI version"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from pix3tools.check._layout import Layout
 from pix3tools.check._typescript import TsResult, TypeScriptUnavailable, finish_typecheck
 from pix3tools.core import CLI_VERSION
 from pix3tools.core.nodemodules import installed_version
+from pix3tools.core.viteadvisories import advisories_for
 
 if TYPE_CHECKING:
     from pix3tools.check._chain import ChainIssue
@@ -134,6 +136,12 @@ def _version_gate(root: Path) -> list[Diagnostic]:
                 "released in lockstep, so the editor or the build may differ from what the kit and the CLI describe.",
                 fix=f"npm install {name}@{CLI_VERSION}",
             ))  # fmt: skip
+    vite = installed_version(root, "vite")
+    advised = advisories_for(vite, windows=sys.platform == "win32") if vite is not None else None
+    if advised is not None:
+        found.append(
+            Diagnostic("W_VITE_ADVISORY", "node_modules/vite/package.json", advised.message + ".", fix=advised.fix)
+        )
     return found
 
 

@@ -7,7 +7,11 @@ takes over writing; a module edit reaches an open game page through our port (HM
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -15,7 +19,7 @@ import pytest
 import trio
 
 from pix3net.sync import sync_editor
-from tests.support.devserver import dev_server
+from tests.support.devserver import DevServer, dev_server, hello
 from tests.support.devtools import chromium_with_port, open_page
 from tests.support.projects import make_project
 
@@ -118,4 +122,84 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
                 (root / "src" / "main.js").write_text(MAIN_JS.replace('"v1"', '"v2"'))
                 await game.wait_for("document.getElementById('out').textContent === 'v2'", within=30)
                 assert await game.evaluate("window.__marker") == "same page"
+            nursery.cancel_scope.cancel()
+
+
+# A page on another loopback origin (another local server: an npm package's, a tool's) imports
+# modules from the dev server: Chromium sends `Sec-Fetch-Dest: script` and an Origin that Vite
+# 6.2.0's default CORS admits, so what Vite answers the page can read (issue 31, items 2 and 4).
+IMPORT_AND_READ = """(async () => {
+  try {
+    const value = String((await import(%s)).default);
+    return value.includes("base64,") ? atob(value.split("base64,")[1]) : decodeURIComponent(value);
+  } catch (error) { return "refused: " + error; }
+})()"""
+
+
+@contextlib.contextmanager
+def _blank_site() -> Iterator[int]:
+    """An HTTP server on its own loopback port answering every GET with an empty page."""
+
+    class Blank(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<!doctype html><title>elsewhere</title>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Blank)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def _vite_port(server: DevServer) -> int:
+    """Vite's own port, from its command line (the dev server gives it `--port`)."""
+    argv = Path(f"/proc/{hello(server)['vite']['pid']}/cmdline").read_bytes().split(b"\0")
+    return int(argv[argv.index(b"--port") + 1])
+
+
+async def test_a_page_elsewhere_imports_nothing_outside_the_project_through_us(
+    tmp_path: Path, chromium: str, node_modules: Path
+) -> None:
+    """The pinned vulnerable Vite 6.2.0 behind the door; each import leaks from Vite's own port
+    (the control) and is refused through ours."""
+    root = make_project(tmp_path / "game", {"index.html": INDEX, "src/main.js": MAIN_JS})
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><text>pix3-leak-out</text></svg>\n')
+    (outside / "secret.txt").write_text("pix3-leak-out\n")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "vite").symlink_to(node_modules / "vite-6.2.0")
+    probes = [
+        f"{outside}/secret.svg",  # no query: Chromium's own `Sec-Fetch-Dest: script`
+        f"{outside}/secret.svg?import",
+        f"/@fs{root}/?/../../outside/secret.txt?import&?raw",
+    ]
+    with (
+        dev_server(root, wait_vite=True) as server,
+        _blank_site() as elsewhere,
+        chromium_with_port(chromium, tmp_path / "profile") as devtools,
+    ):
+        vite_port = await trio.to_thread.run_sync(_vite_port, server)
+        async with (
+            trio.open_nursery() as nursery,
+            open_page(devtools, f"http://127.0.0.1:{elsewhere}/", nursery) as page,
+        ):
+            await page.wait_for("document.title === 'elsewhere'")
+            for probe in probes:
+                control = await page.evaluate(IMPORT_AND_READ % json.dumps(f"http://127.0.0.1:{vite_port}{probe}"))
+                assert "pix3-leak-out" in control, (probe, control)
+                ours = await page.evaluate(IMPORT_AND_READ % json.dumps(f"http://127.0.0.1:{server.port}{probe}"))
+                assert ours.startswith("refused: ") and "pix3-leak-out" not in ours, (probe, ours)
             nursery.cancel_scope.cancel()

@@ -256,6 +256,22 @@ def test_version_mismatch_and_editor_chain(project: Path, pix3_home: Path) -> No
     assert code == 0
 
 
+def test_a_vite_with_known_advisories_is_a_warning(project: Path, pix3_home: Path, node_modules: Path) -> None:
+    """The project's Vite read from its package.json (the pinned vulnerable 6.2.0): a warning naming
+    the version that fixes it; the check still passes. The current Vite gets none."""
+    (project / "node_modules").mkdir()
+    (project / "node_modules" / "vite").symlink_to(node_modules / "vite-6.2.0")
+    code, report, _ = check(project)
+    advised = [d for d in report["diagnostics"] if d["code"] == "W_VITE_ADVISORY"]  # type: ignore[attr-defined]
+    assert [(d["file"], d["severity"]) for d in advised] == [("node_modules/vite/package.json", "warning")]
+    assert "Vite 6.2.0" in advised[0]["message"] and "CVE-2026-39363" in advised[0]["message"]
+    assert advised[0]["fix"] == "npm install vite@6.4.5 (or later)"
+    assert code == 0
+    (project / "node_modules" / "vite").unlink()
+    (project / "node_modules" / "vite").symlink_to(node_modules / "vite")
+    assert "W_VITE_ADVISORY" not in codes(check(project)[1])
+
+
 class _FlushRefuser(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._answer(200, {"ok": True})

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from pix3net.devserver.control import find_dev_server, stop_dev_server
 from pix3tools.core.devrecord import read_dev_info
 from pix3tools.core.nodemodules import find_vite
@@ -92,6 +94,24 @@ def test_outside_a_project_and_chrome_only_without_a_server(tmp_path: Path, pix3
     write_dev_json(root, free_port())
     done = run_pix3("editor", "--chrome-only", cwd=root)
     assert done.returncode == 1 and "does not answer" in done.stderr and done.stderr.startswith("pix3 editor: ")
+
+
+@pytest.mark.node
+def test_a_vite_with_known_advisories_is_warned_about(tmp_path: Path, pix3_home: Path, node_modules: Path) -> None:
+    """`pix3 editor` reads the project's Vite (the pinned vulnerable 6.2.0) and warns on stderr,
+    naming the version that fixes it, before anything else it says; the current Vite gets none."""
+    root = make_project(tmp_path / "game")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "vite").symlink_to(node_modules / "vite-6.2.0")
+    done = run_pix3("editor", "--chrome-only", cwd=root)
+    warning, _, rest = done.stderr.partition("\n")
+    assert warning.startswith("pix3 editor: warning: Vite 6.2.0 has known dev-server advisories (")
+    assert warning.endswith("; npm install vite@6.4.5 (or later).") and "CVE-2026-112946" in warning
+    assert done.returncode == 1 and rest.startswith("pix3 editor: no .pix3/dev.json")
+    (root / "node_modules" / "vite").unlink()
+    (root / "node_modules" / "vite").symlink_to(node_modules / "vite")
+    done = run_pix3("editor", "--chrome-only", cwd=root)
+    assert done.stderr.startswith("pix3 editor: no .pix3/dev.json"), done.stderr
 
 
 def test_live_server_no_chrome_ssh_and_no_chrome_found(tmp_path: Path, pix3_home: Path) -> None:

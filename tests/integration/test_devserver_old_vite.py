@@ -63,6 +63,8 @@ def _plant(root: Path, outside: Path) -> None:
     (outside / "secret.txt").write_text("pix3-leak-out\n")
     (outside / "secret.html").write_text("<p>pix3-leak-out</p>\n")
     (outside / "secret.map").write_text('{"version":3,"sources":[],"mappings":"","x":"pix3-leak-out"}\n')
+    # Vite 6 inlines a small SVG as a data URL, judged by the path's extension (issue 31, item 4)
+    (outside / "secret.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><text>pix3-leak-out</text></svg>\n')
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +141,17 @@ LEAKING_PROBES = [
     ("CVE-2025-58752", "/../outside/secret.html"),
     ("CVE-2025-58752", "/%2e%2e/outside/secret.html"),
     ("CVE-2026-39365", "/node_modules/.vite/deps/../../../../outside/secret.map"),
+    # Dot segments after a `?`: Vite normalises the whole id, query and all (issue 31, item 2)
+    ("dots after ?", "/@fs{root}/?/../../outside/secret.txt?import&?raw"),
+    ("dots after ?", "/@fs{root}/?/%2e%2e/%2e%2e/outside/secret.txt?import&?raw"),
+    # An SVG outside the project, whatever the query or the header (issue 31, item 4)
+    ("outside svg", "{out}/secret.svg?import"),
+    ("outside svg", "{out}/secret.svg?import&t=1"),
+    ("outside svg", "/@id/{out}/secret.svg?import"),
+    ("outside svg", "/{out}/secret.svg?import"),
+    ("outside svg", "{out}/secret.svg?import&inline-x"),
+    ("outside svg", "{out}/secret.svg?import&inline."),
+    ("outside svg", "{out}/secret.svg|Sec-Fetch-Dest: script"),
 ]
 # Probes 6.2.0 on Linux does not fall for (CVE-2025-62522 is Windows' `\`; CVE-2026-39364's plain
 # queries came with a later Vite): still refused by us, as the rules say, with no control.
@@ -153,6 +166,11 @@ OTHER_PROBES = [
     ("deny list", "/key.pem"),
     ("deny list", "/@fs{root}/.env"),
     ("serving roots", "/@fs{out}/secret.txt"),
+    # Issue 31: 6.2.0 answers these 403 itself (its `/` and `?url` checks); refused by us all the same
+    ("dots after ?", "/?/../..{out}/secret.txt?import&?raw"),
+    ("outside svg", "{out}/secret.svg?import&url&inline-x"),
+    ("outside svg", "/@id{out}/secret.svg?import"),
+    ("outside file", "{out}/secret.txt"),
 ]
 
 
@@ -160,19 +178,26 @@ def _target(old: OldVite, probe: str) -> str:
     return probe.format(root=old.root, out=old.outside)
 
 
+def _probe(old: OldVite, probe: str) -> tuple[str, str]:
+    """The target and the header lines of a probe (`target|Name: value`)."""
+    target, _, header = _target(old, probe).partition("|")
+    return target, f"{header}\r\n" if header else ""
+
+
 @pytest.mark.parametrize(("cve", "probe"), LEAKING_PROBES, ids=[f"{c}:{p}" for c, p in LEAKING_PROBES])
 def test_a_probe_that_leaks_from_vite_leaks_nothing_through_us(old_vite: OldVite, cve: str, probe: str) -> None:
-    target = _target(old_vite, probe)
-    status, body = _get(old_vite.vite_port, target)
+    target, headers = _probe(old_vite, probe)
+    status, body = _get(old_vite.vite_port, target, headers=headers)
     assert _leaked(body), f"{cve}: the control leaked nothing on Vite's own port (HTTP {status}): {target}"
-    status, body = _get(old_vite.server.port, target)
+    status, body = _get(old_vite.server.port, target, headers=headers)
     assert (status, _leaked(body)) == (404, []), f"{cve}: {target}"
     assert json.loads(body) == {"error": "not_found", "message": "Not found."}
 
 
 @pytest.mark.parametrize(("cve", "probe"), OTHER_PROBES, ids=[f"{c}:{p}" for c, p in OTHER_PROBES])
 def test_the_other_probes_are_refused(old_vite: OldVite, cve: str, probe: str) -> None:
-    status, body = _get(old_vite.server.port, _target(old_vite, probe))
+    target, headers = _probe(old_vite, probe)
+    status, body = _get(old_vite.server.port, target, headers=headers)
     assert (status, _leaked(body)) == (404, []), cve
 
 
@@ -248,6 +273,22 @@ def test_vite_invoke_over_the_hmr_socket(old_vite: OldVite, module_id: str) -> N
     """CVE-2026-39363: Vite runs `fetchModule` for any client of its socket. Through us the HMR
     socket is relayed message by message, and such a call closes it (1008) unanswered."""
     message = _invoke(module_id.format(root=old_vite.root, out=old_vite.outside))
+    control = trio.run(_hmr, old_vite.vite_port, None, message)
+    assert _leaked("\n".join(control).encode()), control
+    ours = trio.run(_hmr, old_vite.server.port, None, message)
+    assert ours[-1] == "closed 1008", ours
+    assert not _leaked("\n".join(ours).encode())
+
+
+def test_a_vite_invoke_our_parser_cannot_read_closes_the_socket(old_vite: OldVite) -> None:
+    """Issue 31, item 3: the event name escaped (`vite\\u003ainvoke`) and a 5 000-deep array beside
+    it: Python's `json` gives up (RecursionError) where Node's `JSON.parse` reads it, and Vite
+    answers. A message the door cannot read is never passed on: the socket closes 1008."""
+    call = {"id": "send:1", "name": "fetchModule", "data": [f"file://{old_vite.outside}/secret.txt?raw"]}
+    text = json.dumps({"type": "custom", "event": "vite:invoke", "data": call}).replace(
+        "vite:invoke", "vite\\u003ainvoke"
+    )
+    message = text[:-1] + ', "pad": ' + "[" * 5000 + "]" * 5000 + "}"
     control = trio.run(_hmr, old_vite.vite_port, None, message)
     assert _leaked("\n".join(control).encode()), control
     ours = trio.run(_hmr, old_vite.server.port, None, message)

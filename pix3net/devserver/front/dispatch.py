@@ -63,7 +63,7 @@ class Dispatch:
 
     async def _refused(self, raw_path: bytes, query: bytes) -> bool:
         target = raw_path + b"?" + query if query else raw_path
-        if target.startswith(b"/") and not targets.suspect(target):
+        if self._door.plain(target):
             return False
         # The rules may look at the disk (`Door.outside`): off the event loop.
         return await trio.to_thread.run_sync(self._door.target_refusal, target) is not None

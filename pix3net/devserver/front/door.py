@@ -4,12 +4,15 @@ threads and the dispatcher (docs/devserver.md, "The Host rule" and "What the fro
 The rules themselves are pure (`pix3net.hosts`, `targets`); this binds them to the server's
 facts (the public names the user configured, the project, the folders `/@fs/` may name) and
 keeps the splice's common case cheap: a Host value seen before is one dictionary lookup, a
-target without anything suspect one regular-expression search.
+target without anything suspect one regular-expression search and one set lookup (its first name
+against the host's top folders, which only an absolute path outside the project can start with).
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +22,9 @@ from pix3net.hosts import host_allowed, public_names
 
 HOST_CACHE_MAX = 256  # distinct Host values whose verdict is remembered; a browser sends one or two
 PUBLIC_DIR = "public"  # Vite's default public folder: its files are served as if at the root
+# The host's top folders are listed again after this long: a new one (a mount) is judged as the
+# others within it. Listing `/` per request would put a system call on every module fetch.
+TOP_NAMES_TTL_S = 5.0
 
 
 def serving_roots(root: Path, vite_js: Path | None) -> tuple[str, ...]:
@@ -46,6 +52,8 @@ class Door:
     public: frozenset[str]
     roots: tuple[str, ...]
     _verdicts: dict[bytes, bool] = field(default_factory=dict)
+    _top: frozenset[bytes] | None = None
+    _top_at: float = -TOP_NAMES_TTL_S
 
     @classmethod
     def for_project(cls, root: Path, public_url: str | None, vite_js: Path | None) -> Door:
@@ -68,9 +76,21 @@ class Door:
                 self._verdicts[value] = verdict
         return verdict
 
+    def plain(self, target: bytes) -> bool:
+        """Whether ``target`` certainly passes `target_refusal` without asking it: origin-form,
+        nothing suspect in it, and a first name no top folder of the host has (`unsuspected_name`;
+        in lower case: macOS opens `/ETC` as `/etc`). The splice's and the dispatcher's fast check."""
+        if target[:1] != b"/":
+            return False
+        name = targets.unsuspected_name(target)
+        if name is None:
+            return False
+        top = self._top_names()
+        return top is not None and name not in top
+
     def target_refusal(self, target: bytes) -> str | None:
         """Why ``target`` (path and query as sent) must not reach Vite or the folder, or None."""
-        if target.startswith(b"/") and not targets.suspect(target):
+        if self.plain(target):
             return None
         return targets.refusal(target, self.roots, self.outside)
 
@@ -81,10 +101,26 @@ class Door:
     def outside(self, path: str) -> bool:
         """Whether Vite, handed the absolute ``path``, would read a file outside the project: it
         tries the project's own file of that name first (and its public folder's), then the path
-        as it is."""
+        as it is. A folder is no file (a game's route `/home` is not the host's `/home`)."""
         if targets.under(path, self.roots):
             return False
         relative = path.lstrip("/")
         if os.path.exists(self.root / relative) or os.path.exists(self.root / PUBLIC_DIR / relative):
             return False
-        return os.path.exists(path)
+        try:
+            return not stat.S_ISDIR(os.stat(path).st_mode)
+        except (OSError, ValueError):  # no such file, or a name the system cannot look up
+            return False
+
+    def _top_names(self) -> frozenset[bytes] | None:
+        """The host's top folders (`os.listdir("/")`) in lower case, listed again after
+        TOP_NAMES_TTL_S (the connection threads may list it twice at once, harmlessly); None
+        when `/` cannot be listed: then no target is plain."""
+        now = time.monotonic()
+        if now - self._top_at > TOP_NAMES_TTL_S:
+            try:
+                self._top = frozenset(name.lower() for name in os.listdir(b"/"))
+            except OSError:
+                self._top = None
+            self._top_at = now
+        return self._top

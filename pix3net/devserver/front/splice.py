@@ -219,10 +219,10 @@ def serve_connection(
 def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
     """Whether a request may be spliced to Vite: one `Host` the Host rule accepts (its verdict
     remembered per value), an origin-form target that `targets.route_of` calls "other" and the
-    door lets through; both asked only when `targets.suspect` finds something in the target."""
+    door lets through; both asked only when the target is not `Door.plain`."""
     if target[:1] != b"/" or not door.host_field_ok(host_field(head, end)):
         return False
-    if not targets.suspect(target):
+    if door.plain(target):
         return True
     path = path_of(target)
     return path is not None and targets.route_of(path) == "other" and door.target_refusal(target) is None

@@ -7,14 +7,18 @@ below is the app's, the rest Vite's or the folder's. Then, for the rest, so that
 to an old Vite gets none of Vite's known `server.fs` bypasses through our port:
 
 1. the deny list: a segment named `.pix3`, `.env`, `.env.*`, `*.crt`, `*.pem` or `.git`, in lower
-   case, with trailing dots and spaces and an NTFS stream suffix (`:…`) dropped, at every stage
-   of percent-decoding;
-2. the normaliser: origin-form; no raw `#` or `\\`; once decoded no NUL, `#`, `?` or `\\`, and no
-   segment made only of dots (`.`, `..`, the `/.`-suffix of `/.env/.`);
+   case, with trailing dots and spaces and an NTFS stream suffix (`:…`) dropped, or a name shaped
+   like a DOS short alias (`ENV~1`, `GIT~1.X`), at every stage of percent-decoding;
+2. the normaliser: origin-form; no raw `#` or `\\`; once decoded no NUL, `#`, `?` or `\\` in the
+   path, and no piece made only of dots (`.`, `..`, the `/.`-suffix of `/.env/.`) anywhere in the
+   target, its query included: Vite normalises a module id's dot segments query and all, so
+   `/@fs/<root>/?/../../x` is a path above the root to it;
 3. `/@id/` unwrapped, `/@fs/<path>` only under the serving roots;
-4. a query Vite answers with a file's bytes (`raw`, `url`, `inline`, `init`, a `.svg` or `.wasm`
-   suffix, a second `?`) refused on a path Vite would read as an absolute path outside the project;
-5. the same judgement for the module ids of a `vite:invoke` message on the HMR socket.
+4. whatever the query, a path Vite would read as an absolute path outside the project (the
+   project has no file of that name, the host has one): Vite answers such a path from disk under
+   more queries and headers than any list keeps up with (`?import` on an SVG, `Sec-Fetch-Dest`);
+5. the same judgement for the module ids of a `vite:invoke` message on the HMR socket, and any
+   client message on that socket the door cannot read whole is refused.
 """
 
 from __future__ import annotations
@@ -33,18 +37,22 @@ MAX_DECODES = 3  # percent-decoding rounds; a path still encoded after them is r
 # A `vite:invoke` call's arguments are an id, an importer and a few options: far below these.
 MAX_INVOKE_STRINGS = 64
 MAX_INVOKE_DEPTH = 8
+# A client's HMR message is a small JSON object (Vite's client sends `ping`, `vite:invalidate` and
+# a game's `import.meta.hot.send` payloads); larger is not judged, so not passed on.
+MAX_CLIENT_MESSAGE_BYTES = 1024 * 1024
 
-# A target neither of these finds in lower case (`_SUSPECT` anywhere, `_SUSPECT_QUERY` after the
-# first `?`) is one the rules below let through and `route_of` calls "other" (a property
-# tests/unit/test_devserver_targets.py checks): the splice's common case needs one `lower()` and
-# these two searches. Case-sensitive over the lowered bytes and without `.*`, they are linear and
-# about twice as fast as one case-insensitive pattern (measured).
-_SUSPECT = re.compile(rb"[%#\\]|pix3|/@(?:fs|id)(?:/|$)|/\.(?:\.|/|\?|$|env|git)|\.(?:pem|crt)")
-_SUSPECT_QUERY = re.compile(rb"[?]|raw|url|inline|init|\.svg|\.wasm")
-# Query parameters that make Vite answer with the file's content (as a string, a data URL, a
-# URL whose fetch returns it), and the tricks that hid them from its checks (CVE-2025-30208,
-# CVE-2025-31125, CVE-2025-31486): a second `?`, a `.svg` or `.wasm` ending.
-_FETCHING = re.compile(rb"\?|(?:^|&)(?:raw|url|inline|init)(?:[=&]|$)|\.(?:svg|wasm)(?:[=&?]|$)", re.IGNORECASE)
+# A target `_SUSPECT` does not find in lower case is one the rules below let through and
+# `route_of` calls "other", unless its path's first name (`_FIRST_NAME`) is a top folder of the
+# host and the path a file outside the project (`unsuspected_name`; properties
+# tests/unit/test_devserver_targets.py checks). The splice's common case needs one `lower()`, this
+# search and one match: case-sensitive over the lowered bytes and without `.*`, the search is
+# linear and about twice as fast as a case-insensitive one (measured).
+_SUSPECT = re.compile(rb"[%#\\~]|pix3|/@(?:fs|id)(?:/|$)|/\.(?:\.|/|\?|$|env|git)|\?\.+(?:[/?]|$)|\.(?:pem|crt)")
+_FIRST_NAME = re.compile(rb"/*([^/?]*)")
+# A piece of a target (between `/` and `?`) made only of dots: a dot segment once Vite normalises.
+_DOT_PIECE = re.compile(rb"(?:^|[/?])\.+(?=[/?]|$)")
+# A DOS short alias (8.3 name): Windows (and vfat, NTFS mounts) open `ENV~1` as `.env`.
+_SHORT_ALIAS = re.compile(rb"~[0-9]+(?:\.[^.]*)?$")
 _SLASHES = re.compile(rb"/+")
 
 
@@ -67,19 +75,26 @@ def route_of(raw_path: bytes) -> Route:
     return "other"
 
 
-def suspect(target: bytes) -> bool:
-    """False when ``target`` certainly passes `refusal` (an origin-form target assumed)."""
+def unsuspected_name(target: bytes) -> bytes | None:
+    """None when `_SUSPECT` finds something in ``target``, else the first name of its path in
+    lower case, leading slashes skipped (`//ETC/x` → `etc`). A target with a name that is no top
+    folder of the host passes `refusal` (origin-form assumed; `door.Door.plain` asks the host)."""
     lowered = target.lower()
     if _SUSPECT.search(lowered) is not None:
-        return True
-    query = lowered.find(b"?")
-    return query >= 0 and _SUSPECT_QUERY.search(lowered, query + 1) is not None
+        return None
+    found = _FIRST_NAME.match(lowered)
+    return found.group(1) if found is not None else b""
 
 
 def denied_name(segment: bytes) -> bool:
     """Whether one path segment (decoded) is on the deny list."""
     name = segment.split(b":", 1)[0].rstrip(b". ").lower()
-    return name in (PRIVATE, b".env", b".git") or name.startswith(b".env.") or name.endswith((b".crt", b".pem"))
+    return (
+        name in (PRIVATE, b".env", b".git")
+        or name.startswith(b".env.")
+        or name.endswith((b".crt", b".pem"))
+        or _SHORT_ALIAS.search(name) is not None
+    )
 
 
 def decodings(raw_path: bytes) -> list[bytes] | None:
@@ -102,20 +117,24 @@ def refusal(target: bytes, roots: Sequence[str], outside: Callable[[str], bool])
 
     ``roots``: absolute folders `/@fs/` may name (no trailing slash). ``outside(path)``: whether
     Vite, handed the absolute ``path``, would read a file outside the project (it exists there
-    and the project has no file of that name) — asked only for a query that fetches content.
+    and the project has no file of that name), whatever the query.
     """
     if not target.startswith(b"/"):
         return "not an origin-form target"
     if b"#" in target or b"\\" in target:
         return "a raw # or \\ in the target"
+    return _path_refusal(target, roots, outside)
+
+
+def _path_refusal(target: bytes, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
     raw_path, _, query = target.partition(b"?")
-    return _path_refusal(raw_path, query, roots, outside)
-
-
-def _path_refusal(raw_path: bytes, query: bytes, roots: Sequence[str], outside: Callable[[str], bool]) -> str | None:
     stages = decodings(raw_path)
     if stages is None:
         return "percent-encoded too deep"
+    # Vite decodes the whole target once, then normalises a module id's dot segments across its
+    # `?`: a dot piece in the query, raw or decoded, is one in the path.
+    if _DOT_PIECE.search(target) or (b"%" in query and _DOT_PIECE.search(b"?" + unquote_to_bytes(query))):
+        return "a dot segment"
     for stage in stages:
         if any(c in stage for c in (b"\0", b"\\", b"#", b"?")):
             return "NUL, \\, # or ? in the decoded path"
@@ -131,8 +150,8 @@ def _path_refusal(raw_path: bytes, query: bytes, roots: Sequence[str], outside: 
         if not under(path[len(b"/@fs") :].decode("utf-8", "surrogateescape"), roots):
             return "/@fs/ outside the serving roots"
         return None
-    if _FETCHING.search(query) and outside(path.decode("utf-8", "surrogateescape")):
-        return "a query that fetches content, on a file outside the project"
+    if outside(path.decode("utf-8", "surrogateescape")):
+        return "a file outside the project"
     return None
 
 
@@ -147,14 +166,19 @@ def invoke_refusal(message: str | bytes, roots: Sequence[str], outside: Callable
     Vite answers a `{"type": "custom", "event": "vite:invoke", "data": {…}}` message by running
     the named server function (`fetchModule`) on its arguments, without its HTTP checks
     (CVE-2026-39363: `file:///etc/passwd?raw`). Every string in ``data`` is judged as a module id
-    would be over HTTP, and as if its query fetched content. A message that does not parse but
-    names `vite:invoke` is refused (the two parsers must not disagree on it).
+    would be over HTTP. The event name is compared once decoded (`vite\\u003ainvoke` is the same
+    name to Node). A message the door cannot read whole (over MAX_CLIENT_MESSAGE_BYTES, not UTF-8,
+    not JSON, nested past what Python's parser takes while Node's takes more) is refused whatever
+    it names: the two parsers must never disagree on a message that is passed on.
     """
-    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
     try:
+        size = len(message) if isinstance(message, bytes) else len(message.encode("utf-8"))
+        if size > MAX_CLIENT_MESSAGE_BYTES:
+            return "a message too large to judge"
+        text = message.decode("utf-8") if isinstance(message, bytes) else message
         parsed = json.loads(text)
-    except (ValueError, RecursionError):
-        return "an unreadable message naming vite:invoke" if "vite:invoke" in text else None
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return "a message the door cannot read"
     if not isinstance(parsed, dict) or parsed.get("event") != "vite:invoke":
         return None
     strings = _strings(parsed.get("data"))
@@ -199,6 +223,4 @@ def _id_refusal(module_id: str, roots: Sequence[str], outside: Callable[[str], b
         raw = b"/" + raw
     if b"#" in raw or b"\\" in raw:
         return "a # or \\ in an invoked id"
-    raw_path, _, query = raw.partition(b"?")
-    # Over the socket every id is fetched as a module: judge it as a content-fetching query.
-    return _path_refusal(raw_path, query + b"&raw", roots, outside)
+    return _path_refusal(raw, roots, outside)
