@@ -1,6 +1,6 @@
 """`agent-setup`'s port, checked by proof before anything is written: the forwarded port of
 `--remote` (docs/agent-setup.md, "Remote agents"), and the local proxy's port
-(docs/agent-setup.md, "The port").
+(docs/agent-setup.md, "What is written").
 
 The port is ``--cdp-port``, else the one `pix3 editor` stored on this host, else 9333. It must
 prove, in the forward scope and for the port dialled, that it knows the token of

@@ -11,15 +11,14 @@ when Vite publishes another (docs/devserver.md, "Vite's advisories").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple  # not dataclasses: `pix3 editor` imports this, and dataclasses loads inspect and ast
 
 TABLE_DATE = "2026-12-07"  # the day the table below was last compared with Vite's advisories
 
 Version = tuple[int, int, int, int]  # major, minor, patch, 1 for a release (0 for a pre-release)
 
 
-@dataclass(frozen=True)
-class Advisory:
+class Advisory(NamedTuple):
     """One advisory: ``fixed`` is the first fixed version of each release line that got a fix
     (a line is a major.minor); ``introduced`` the first affected version (None: every older one);
     ``windows`` when only Windows hosts are affected."""
@@ -80,8 +79,7 @@ def _parsed(text: str) -> Version:
     return version
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """What an installed Vite has: the advisories (CVE ids, table order) and the version that
     fixes them all (the lowest one that is not itself affected)."""
 

@@ -5,7 +5,7 @@ name the real forward's port, so the proxy proves for that port — which the cl
 the squatter's port, must still reject.
 
 It keeps a copy of every byte it passed, both ways (:attr:`Relayed.seen`): what a squatter that
-waits for the token would log (docs/reliability.md, "A relay on the dialled port").
+waits for the token would log (docs/reliability.md, "Attacks at the edges").
 """
 
 from __future__ import annotations
