@@ -428,6 +428,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
       get paused() { return paused; },
       get frame() { return clock; },
       get drawn() { return drawn; },
+      get waiting() { return registered.size + held.size; }, // the game's callbacks waiting for a frame
       onFrameEnd(listener) {
         endListeners.add(listener);
         return () => endListeners.delete(listener);
