@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 import trio
 
@@ -316,5 +317,12 @@ async def test_the_game_frame_is_its_own_process_and_only_the_editor_may_frame_i
         )
         assert session
         await page.call("pix3_play", {"action": "stop"})
+        # only the editor page, under the other name, may frame it (and a page on its own origin)
+        for name, other in (("127.0.0.1", "localhost"), ("localhost", "127.0.0.1")):
+            async with httpx.AsyncClient() as client:
+                answer = await client.get(f"http://{name}:{port}/__pix3/game/", headers={"Host": f"{name}:{port}"})
+            assert answer.status_code == 200 and "gameframe.js" in answer.text
+            policy = answer.headers["content-security-policy"]
+            assert policy == f"frame-ancestors 'self' http://{other}:{port}", policy
 
     await with_page(devtools, game, body)
