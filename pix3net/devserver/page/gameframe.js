@@ -126,6 +126,7 @@ function start() {
       const every = args && Number.isInteger(args.every) && args.every > 0 ? args.every : 0;
       watch = every ? { every, from: probe.frame } : null;
       lastDrawn = probe.drawn;
+      return sample(); // the snapshot the run starts from: one round trip for both
     },
     end: () => probe.end(),
     async filesChanged(args) {

@@ -115,8 +115,9 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
     notes.push("The game was paused when the run started; it was resumed so that its frames run.");
   }
   const gated = spec.until.concat(spec.fail).some((p) => p.kind.startsWith("gameState"));
-  const [baseline] = await Promise.all([session.sample(), session.refresh()]);
-  probe.tell("watch", { every: gated ? 1 : STATE_SAMPLE_EVERY }); // the snapshot comes with the frames it is sampled in
+  // The snapshot comes with the frames it is sampled in; the run starts from the one now. The
+  // opening verdict reads the mirror (the facts the game page sent when it loaded, and since).
+  const baseline = await session.watch(gated ? 1 : STATE_SAMPLE_EVERY);
   const foundBefore = session.ownerFindings.length;
   const startDrawn = probe.drawn;
   const startClock = probe.frame;

@@ -456,6 +456,18 @@ class Session {
     return sample ? { provider: sample.provider, snapshot: sample.snapshot, error: sample.error } : null;
   }
 
+  // A run watches the game: the snapshot comes with the frames it is sampled in (every `every`-th
+  // animation frame; 0 stops). Resolves to the snapshot now, as sample() does.
+  async watch(every) {
+    if (this.ended) return null;
+    try {
+      const sample = await this.probe.call("watch", { every });
+      if (sampleOk(sample)) this.probe.sampled = sample;
+    } catch { /* the last sample stands */ }
+    const sample = this.probe.sampled;
+    return sample ? { provider: sample.provider, snapshot: sample.snapshot, error: sample.error } : null;
+  }
+
   // What live.js offers changed files to: the game's filesChanged, across the channel; null when
   // the game does not take files live (or has said nothing yet).
   snapshotProvider() {
