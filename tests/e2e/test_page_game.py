@@ -15,8 +15,8 @@ from tests.support.editor_page import EditorPage, editor_page, make_game_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
-# Resolves after N animation frames of the page (the game's frame shares its clock): the frames a
-# running game would have stepped on. (The game window's own requestAnimationFrame is held while paused.)
+# Resolves after N animation frames of the page (the game's frame, in its own process, is drawn at
+# the same display rate): the frames a running game would have stepped on. (The game window's own requestAnimationFrame is held while paused.)
 ANIMATION_FRAMES = """new Promise(done => {
   let seen = 0;
   const tick = () => (++seen >= N ? done(true) : requestAnimationFrame(tick));

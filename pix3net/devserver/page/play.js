@@ -513,7 +513,7 @@ export class Player {
   // not the shape of docs/game-page.md (dropped).
   ownerReport(report) {
     const session = this.session;
-    const frame = session && !session.ended ? session.probe.frame : undefined;
+    const frame = session && !session.ended ? session.probe.facts().frames.clock : undefined; // a frame stuck counts
     const finding = JUDGE.ownerFinding(report, { frame });
     if (!finding) return false;
     this.errors.push({
