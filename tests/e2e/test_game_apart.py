@@ -327,3 +327,20 @@ async def test_the_game_frame_is_its_own_process_and_only_the_editor_may_frame_i
             assert policy == f"frame-ancestors 'self' http://{other}:{port}", policy
 
     await with_page(devtools, game, body)
+
+
+async def test_an_editor_page_opened_at_127_0_0_1_runs_the_game_at_localhost(game: DevServer, devtools: int) -> None:
+    port = game.record()["port"]
+    async with trio.open_nursery() as nursery:
+        async with editor_page(devtools, f"http://127.0.0.1:{port}/__pix3/", nursery) as page:
+            started = await page.call("pix3_play", {"action": "start", "scenePath": "res://scenes/clean.pix3scene"})
+            assert (started["ok"], started["loaded"]) == (True, True), started
+            await page.game_session()
+            targets = (await page.page.call("Target.getTargets"))["targetInfos"]
+            [frame] = [t for t in targets if t["type"] == "iframe"]
+            assert frame["url"].startswith(f"http://localhost:{port}/__pix3/game/"), frame
+            run = await page.call("pix3_game_run", {"until": [{"kind": "frames", "n": 10}]})
+            assert run["verdict"].startswith("PASS until[0] frames 10"), run["verdict"]
+            assert run["game"]["snapshot"]["row"] == "clean"
+            await page.call("pix3_play", {"action": "stop"})
+        nursery.cancel_scope.cancel()
