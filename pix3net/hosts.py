@@ -41,6 +41,15 @@ def is_loopback_name(name: str) -> bool:
     return name in LOOPBACK or _LOOPBACK_V4.fullmatch(name) is not None
 
 
+def other_loopback_name(name: str) -> str | None:
+    """The loopback name of the other site (docs/game-page.md, section 4): the editor page under
+    one runs the game under the other, so that Chrome gives the game a process of its own.
+    `localhost` ⇄ `127.0.0.1` (any other loopback literal → `localhost`); None for a public name."""
+    if name == "localhost":
+        return "127.0.0.1"
+    return "localhost" if is_loopback_name(name) else None
+
+
 def host_allowed(values: Sequence[str], public: Collection[str] = ()) -> bool:
     """Whether a request whose `Host` field lines are ``values`` may be served: exactly one
     line (a duplicated Host is how a second name would be smuggled past a check of the first),

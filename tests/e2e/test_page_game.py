@@ -15,8 +15,8 @@ from tests.support.editor_page import EditorPage, editor_page, make_game_project
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
-# Resolves after N animation frames of the page (the game's frame shares its clock): the frames a
-# running game would have stepped on. (The game window's own requestAnimationFrame is held while paused.)
+# Resolves after N animation frames of the page (the game's frame, in its own process, is drawn at
+# the same display rate): the frames a running game would have stepped on. (The game window's own requestAnimationFrame is held while paused.)
 ANIMATION_FRAMES = """new Promise(done => {
   let seen = 0;
   const tick = () => (++seen >= N ? done(true) : requestAnimationFrame(tick));
@@ -120,7 +120,7 @@ async def test_a_throwing_game_fails_within_30_frames(throwing: DevServer, devto
             "page",
         )
         # the game's warnings and unhandled rejections are collected too
-        await page.evaluate(
+        await page.game_evaluate(
             "(() => { const w = document.querySelector('iframe').contentWindow;"
             " w.console.warn('low fuel', 3); w.Promise.reject(new w.RangeError('out of range')); })()"
         )
@@ -198,17 +198,19 @@ async def test_a_clean_game_passes(clean: DevServer, devtools: int) -> None:
         assert (await page.call("pix3_play", {"action": "resume"}))["status"] == "running"
         paused = await page.call("pix3_play", {"action": "pause"})
         assert (paused["ok"], paused["paused"], paused["status"]) == (True, True, "paused")
-        frame = await page.evaluate(
+        frame = await page.game_evaluate(
             "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame"
         )
         await page.evaluate(ANIMATION_FRAMES.replace("N", "18"))  # ~0.3 s of frames it could have stepped
         assert (
-            await page.evaluate("document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame")
+            await page.game_evaluate(
+                "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame"
+            )
             <= frame + 1
         )
         resumed = await page.call("pix3_play", {"action": "resume"})
         assert (resumed["paused"], resumed["status"]) == (False, "running")
-        await page.page.wait_for(
+        await page.game_wait_for(
             f"document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot().frame > {frame + 10}"
         )
 

@@ -173,8 +173,8 @@ async def test_the_starter_s_fallback_text_is_not_cut_in_a_small_game_frame(tmp_
             async with editor_page(devtools, server.record()["editorUrl"], nursery) as page:
                 await resize(page, *SIZES[0])
                 assert (await page.call("pix3_play", {"action": "start"}))["loaded"] is True
-                found = await page.evaluate(
-                    "(() => { const f = document.querySelector('#pix3-game-stage iframe');"
+                found = await page.game_evaluate(  # the game page is the game frame's one iframe
+                    "(() => { const f = document.querySelector('iframe');"
                     " const p = f.contentDocument.querySelector('#app p'); const r = p.getBoundingClientRect();"
                     " return {left: r.left, top: r.top, frame: f.contentWindow.innerWidth, right: r.right,"
                     " text: p.textContent.trim().slice(0, 12)}; })()"

@@ -269,16 +269,15 @@ async def test_the_view_shows_the_scene_as_stored_while_the_game_moves(project: 
         await open_scene(page, "scenes/main.pix3scene", 18)
         started = await page.call("pix3_play", {"action": "start"})
         assert started["ok"] is True, started
-        await page.page.wait_for(
-            "document.querySelector('#pix3-game-stage iframe').contentWindow.__PIX3_GAME_DEBUG__?.snapshot().frame > 5"
+        # the game runs in a frame of its own process (EditorPage.game_evaluate)
+        await page.game_wait_for(
+            "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__?.snapshot().frame > 5"
         )
-        read = (
-            "(() => ({view: document.getElementById('pix3-view').toDataURL(),"
-            " game: document.querySelector('#pix3-game-stage iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot()}))()"
-        )
-        before = await page.evaluate(read)
+        view = "document.getElementById('pix3-view').toDataURL()"
+        game = "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__.snapshot()"
+        before = {"view": await page.evaluate(view), "game": await page.game_evaluate(game)}
         await trio.sleep(0.5)
-        after = await page.evaluate(read)
+        after = {"view": await page.evaluate(view), "game": await page.game_evaluate(game)}
         assert before["game"]["coin"] != after["game"]["coin"]  # the game moves the coin
         assert before["view"] == after["view"]  # the view runs nothing
         coin = await page.call("pix3_scene", {"nodeId": "coin"})

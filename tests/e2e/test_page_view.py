@@ -162,8 +162,8 @@ async def test_the_readme_screenshot_is_the_demo_playing(tmp_path: Path, chromiu
                 await page.evaluate("document.querySelector('#pix3-tree .row[data-id=\"ship\"] .name').click()")
                 await page.evaluate("document.getElementById('pix3-play').click()")
                 await page.page.wait_for("document.getElementById('pix3-play-status').textContent === 'running · you'")
-                game = "document.querySelector('#pix3-game-stage iframe').contentWindow.__PIX3_GAME_DEBUG__"
-                await page.page.wait_for(f"{game}?.snapshot().score >= 2", within=30)
+                game = "document.querySelector('iframe').contentWindow.__PIX3_GAME_DEBUG__"  # in the game's frame
+                await page.game_wait_for(f"{game}?.snapshot().score >= 2", within=30)
                 # the scene view draws the ship where the file puts it, outlined
                 ship = (await page.call("pix3_scene", {"nodeId": "ship"}))["screen"]
                 lit = await page.evaluate(

@@ -19,8 +19,9 @@ from tests.support.chrome import QUIET_CHROME_FLAGS
 
 
 @contextlib.contextmanager
-def chromium_with_port(chromium: str, profile: Path) -> Iterator[int]:
-    """Headless Chromium with a DevTools port chosen by itself (read from DevToolsActivePort)."""
+def chromium_with_port(chromium: str, profile: Path, flags: tuple[str, ...] = ()) -> Iterator[int]:
+    """Headless Chromium with a DevTools port chosen by itself (read from DevToolsActivePort),
+    and ``flags`` added."""
     argv = [
         chromium,
         "--headless=new",
@@ -29,6 +30,7 @@ def chromium_with_port(chromium: str, profile: Path) -> Iterator[int]:
         f"--user-data-dir={profile}",
         "--no-first-run",
         "--no-default-browser-check",
+        *flags,
         "about:blank",
     ]
     if os.geteuid() == 0:
@@ -71,11 +73,17 @@ class Page:
                 if channel is not None:
                     channel.send_nowait(message)
 
-    async def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call(
+        self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> dict[str, Any]:
+        """``method`` on this page, or on the target attached as ``session_id`` (flat sessions)."""
         self._next += 1
         send, receive = trio.open_memory_channel[dict[str, Any]](1)
         self._waiting[self._next] = send
-        await self.ws.send_message(json.dumps({"id": self._next, "method": method, "params": params or {}}))
+        message: dict[str, Any] = {"id": self._next, "method": method, "params": params or {}}
+        if session_id is not None:
+            message["sessionId"] = session_id
+        await self.ws.send_message(json.dumps(message))
         with trio.fail_after(30):
             reply = await receive.receive()
         if "error" in reply:
@@ -83,9 +91,9 @@ class Page:
         result: dict[str, Any] = reply["result"]
         return result
 
-    async def evaluate(self, expression: str) -> Any:
+    async def evaluate(self, expression: str, session_id: str | None = None) -> Any:
         result = await self.call(
-            "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}
+            "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}, session_id
         )
         if "exceptionDetails" in result:
             raise AssertionError(f"{expression}: {result['exceptionDetails']}")
@@ -94,11 +102,11 @@ class Page:
     async def debug(self, name: str, params: dict[str, Any] | None = None) -> Any:
         return await self.evaluate(f"window.__PIX3_DEBUG__.call({json.dumps(name)}, {json.dumps(params or {})})")
 
-    async def wait_for(self, expression: str, within: float = 20) -> Any:
+    async def wait_for(self, expression: str, within: float = 20, session_id: str | None = None) -> Any:
         with trio.fail_after(within):
             while True:
                 with contextlib.suppress(AssertionError):
-                    value = await self.evaluate(expression)
+                    value = await self.evaluate(expression, session_id)
                     if value:
                         return value
                 await trio.sleep(0.05)

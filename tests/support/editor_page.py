@@ -247,6 +247,7 @@ class EditorPage:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        self._auto_attach = False
 
     async def call(self, name: str, params: dict[str, Any] | None = None) -> Any:
         return await self.page.evaluate(
@@ -255,6 +256,49 @@ class EditorPage:
 
     async def evaluate(self, expression: str) -> Any:
         return await self.page.evaluate(expression)
+
+    async def game_session(self, within: float = 10) -> str:
+        """The CDP session of the game's frame: the editor page runs the game in a frame of another
+        site, which Chrome puts in a renderer process of its own (an `iframe` target). The latest
+        one attached; its main world is the game frame's document of ours (/__pix3/game/), whose
+        one `iframe` holds the game page (same origin: `document.querySelector('iframe')
+        .contentWindow` is the game's window)."""
+        if not self._auto_attach:
+            await self.page.call(
+                "Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
+            )
+            self._auto_attach = True
+        with trio.fail_after(within):
+            while True:
+                gone = {
+                    e["params"].get("sessionId")
+                    for e in self.page.events
+                    if e.get("method") in ("Target.detachedFromTarget", "Inspector.detached")
+                }
+                frames = [
+                    e["params"]["sessionId"]
+                    for e in self.page.events
+                    if e.get("method") == "Target.attachedToTarget"
+                    and e["params"]["targetInfo"]["type"] == "iframe"
+                    and e["params"]["sessionId"] not in gone
+                ]
+                if frames:
+                    return str(frames[-1])
+                await trio.sleep(0.05)
+
+    async def game_evaluate(self, expression: str) -> Any:
+        """``expression`` in the game frame's document (see `game_session`)."""
+        return await self.page.evaluate(expression, await self.game_session())
+
+    async def game_wait_for(self, expression: str, within: float = 20) -> Any:
+        """Until ``expression`` is truthy in the game's frame (the latest one: a reload makes another)."""
+        with trio.fail_after(within):
+            while True:
+                with contextlib.suppress(AssertionError):
+                    value = await self.page.evaluate(expression, await self.game_session())
+                    if value:
+                        return value
+                await trio.sleep(0.05)
 
     def console_errors(self) -> list[str]:
         """Every console error, uncaught exception and error log entry the page produced."""

@@ -1,5 +1,6 @@
 """The editor page's JavaScript modules, tested with node's own runner: the pure modules
-(page_modules.test.mjs) and the one judge of a game run, its probe and rules (game_judge.test.mjs)."""
+(page_modules.test.mjs), the one judge of a game run, its probe and rules (game_judge.test.mjs), and
+the channel to the game's frame with the Chrome owner's reports (game_channel.test.mjs)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.node
 
 HERE = Path(__file__).parent
 # Each file and how many tests it holds: a file whose tests stop running is a failure.
-FILES = {"page_modules.test.mjs": 12, "game_judge.test.mjs": 12}
+FILES = {"page_modules.test.mjs": 12, "game_judge.test.mjs": 12, "game_channel.test.mjs": 5}
 
 
 @pytest.mark.parametrize(("name", "count"), FILES.items())

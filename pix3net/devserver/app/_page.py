@@ -6,6 +6,8 @@ import html
 import re
 from importlib import resources
 
+from pix3net.hosts import other_loopback_name, split_host
+
 _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
 
@@ -43,7 +45,6 @@ PAGE_MODULES = (
     "errors.js",
     "host.js",
     "play.js",
-    "probe.js",
     "judge.js",
     "predicates.js",
     "gamerun.js",
@@ -65,3 +66,28 @@ def host_page(project_name: str, *, editor_css: bool = False) -> bytes:
     preloads = "\n".join(f'<link rel="modulepreload" href="/__pix3/page/{name}">' for name in PAGE_MODULES)
     page = template.replace("<!--PIX3_PRELOADS-->", preloads, 1)
     return page.replace("<!--PIX3_PROJECT-->", html.escape(project_name), 1).encode()
+
+
+# The game's frame (docs/game-page.md, section 4): a document of ours served under the game's name
+# that holds the game page and its probe (gameframe.js). Only the editor page may frame it.
+GAME_FRAME_PAGE = (
+    b'<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Pix3 game</title>\n'
+    b"<style>html,body{margin:0;height:100%;overflow:hidden;background:#101215}"
+    b"iframe{display:block;border:0;width:100%;height:100%}</style>\n"
+    b'<script type="module" src="/__pix3/page/gameframe.js"></script>\n</head>\n<body></body>\n</html>\n'
+)
+
+
+def game_frame_headers(host: str | None) -> dict[str, str]:
+    """The game frame's answer headers for a request naming ``host``: framed only by the editor
+    page, which is served under the other loopback name (or, under a public name, the same one)."""
+    ancestors = "'self'"
+    parts = split_host(host) if host else None
+    other = other_loopback_name(parts[0]) if parts else None
+    if parts is not None and other is not None:
+        ancestors += f" http://{other}" + (f":{parts[1]}" if parts[1] is not None else "")
+    return {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": f"frame-ancestors {ancestors}",
+    }

@@ -30,6 +30,7 @@ from pix3net.devserver.http import (
 from . import _guard as guard
 from ._barrier import Barrier, parse_expect, parse_timeout
 from ._checks import BAD_CHECK, check_options, run_checks
+from ._page import GAME_FRAME_PAGE, game_frame_headers
 from ._tabs import TAB_ID_RE, Frame, Hub
 
 P = guard.PREFIX
@@ -129,6 +130,11 @@ def create_app(ctx: Context) -> QuartTrio:
             return error_response(GET_ONLY)
         status, body = ctx.page()
         return Response(b"" if request.method == "HEAD" else body, status=status, headers=PAGE_HEADERS)
+
+    @app.route(P + "/game/", methods=["GET", "HEAD"])
+    async def _game_frame() -> Response:
+        headers = game_frame_headers(request.headers.get("Host"))
+        return Response(b"" if request.method == "HEAD" else GAME_FRAME_PAGE, status=200, headers=headers)
 
     @app.route(P + "/editor.css", methods=["GET", "HEAD"])
     async def _editor_css() -> Response:

@@ -7,7 +7,6 @@
 
 import { judgeContext } from "./play.js";
 import { STATE_SAMPLE_EVERY, changedPaths, describePredicate, judge } from "./predicates.js";
-import { safeSerialize } from "./scene.js";
 
 const JUDGE = globalThis.__PIX3_JUDGE__;
 const TIMELINE_LIMIT = 20;
@@ -16,16 +15,8 @@ const WATCHDOG_MS = 100; // how often a run with no frames coming checks its wal
 
 const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
 
-function sample(session) {
-  const provider = session.snapshotProvider();
-  if (!provider) return null;
-  const name = typeof provider.name === "string" ? provider.name : "game";
-  try {
-    return { provider: name, snapshot: safeSerialize(provider.snapshot(), 5), error: null };
-  } catch (error) {
-    return { provider: name, snapshot: null, error: String(error && error.message || error) };
-  }
-}
+// A sample the game's frame sent with a frame, as the run keeps it.
+const asSample = (sample) => (sample ? { provider: sample.provider, snapshot: sample.snapshot, error: sample.error } : null);
 
 class Timeline {
   constructor() {
@@ -85,9 +76,14 @@ function fatalDetail(fatal, scripts) {
 
 // The shared rules' verdict, shortened for the answer: {ok, summary, scripts, frames, errors,
 // warnings, more?}; a run that stopped seeing frames adds E_SMOKE_TIMEOUT with what was seen.
-function judgedOf(verdict, timeout) {
+function judgedOf(verdict, timeout, found) {
   const errors = verdict.errors.map(({ stack, ...entry }) => entry);
   if (timeout) errors.push({ code: "E_SMOKE_TIMEOUT", message: timeout.detail, frame: timeout.frame });
+  for (const f of found) { // the Chrome owner's watchdog: a loop it stopped (where), a crash
+    const entry = { code: f.code, message: f.message, frame: f.frame, reason: f.reason };
+    if (f.where) entry.where = f.where;
+    errors.push(entry);
+  }
   const judged = {
     ok: errors.length === 0,
     summary: verdict.summary,
@@ -119,6 +115,10 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
     notes.push("The game was paused when the run started; it was resumed so that its frames run.");
   }
   const gated = spec.until.concat(spec.fail).some((p) => p.kind.startsWith("gameState"));
+  // The snapshot comes with the frames it is sampled in; the run starts from the one now. The
+  // opening verdict reads the mirror (the facts the game page sent when it loaded, and since).
+  const baseline = await session.watch(gated ? 1 : STATE_SAMPLE_EVERY);
+  const foundBefore = session.ownerFindings.length;
   const startDrawn = probe.drawn;
   const startClock = probe.frame;
   const errorsMark = errors.pushed;
@@ -126,7 +126,6 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   const timeline = new Timeline();
   const runFrame = () => (session.probe === probe ? probe.drawn - startDrawn : 0);
   errors.frameOf = runFrame;
-  const baseline = sample(session);
   let state = baseline;
   let seenErrors = 0;
   let lastFrame = 0;
@@ -154,6 +153,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   };
 
   let outcome = null;
+  let decidedSample;
   if (opening.fatal || left) {
     const detail = opening.fatal ? fatalDetail(opening.fatal, opening.scripts) : JUDGE.classify(left, judgeContext(session)).message.replace(/\.$/, "");
     outcome = { kind: "error", frame: 0, gameTimeMs: 0, detail };
@@ -168,6 +168,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
         clearInterval(watchdog);
         session.frameEnd.delete(onFrame);
         session.facts.delete(onFact);
+        session.reports.delete(onReport);
         resolve(result);
       };
       const wall = () => performance.now() - wallStart;
@@ -181,12 +182,19 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
       // The page reloaded or tried to leave: the run ends (a reload makes a new document).
       const onFact = (fact) => {
         if (fact.kind !== "navigation") return;
+        decidedSample = undefined;
         const detail = fact.by === "vite"
           ? `${JUDGE.classify(fact, judgeContext(session)).message} Run again once it has loaded`
           : JUDGE.classify(fact, judgeContext(session)).message;
         finish({ kind: "error", frame: runFrame(), gameTimeMs: Math.round(wall()), detail: detail.replace(/\.$/, "") });
       };
-      const onFrame = (clockFrame) => {
+      // The Chrome owner's watchdog stopped a loop (saying where) or saw the game's renderer die.
+      const onReport = (finding) => {
+        decidedSample = undefined;
+        finish({ kind: "error", frame: runFrame(), gameTimeMs: Math.round(wall()), detail: finding.message.replace(/\.$/, "") });
+      };
+      const onFrame = (clockFrame, sampled) => {
+        decidedSample = sampled; // a decision in this frame keeps the snapshot taken in it
         try {
           const frame = runFrame();
           const drewNew = frame > lastFrame;
@@ -198,8 +206,8 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
             if (gameTimeMs > spec.maxWallMs) return finish(overBudget(frame));
             return undefined;
           }
-          if (gated || (clockFrame - startClock) % STATE_SAMPLE_EVERY === 0) {
-            const next = sample(session);
+          if (sampled !== undefined) {
+            const next = asSample(sampled);
             const changed = changedPaths(state?.snapshot, next?.snapshot);
             const shown = Object.entries(changed).slice(0, 3);
             if (shown.length) {
@@ -226,6 +234,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
         return undefined;
       };
       const watchdog = setInterval(() => {
+        decidedSample = undefined;
         const frame = runFrame();
         if (player.session !== session) {
           finish({ kind: "error", frame, gameTimeMs: Math.round(wall()), detail: `the game stopped at frame ${frame} (the play session ended)` });
@@ -235,10 +244,12 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
       }, WATCHDOG_MS);
       session.frameEnd.add(onFrame);
       session.facts.add(onFact);
+      session.reports.add(onReport);
     });
   }
 
   errors.frameOf = () => undefined;
+  if (player.session === session) probe.tell("watch", { every: 0 });
   const wallMs = Math.round(performance.now() - wallStart);
   const newErrors = newSince().map(({ source, message }) => ({ source, message }));
   if (player.session === session && (spec.pauseOnOutcome || wasPaused)) player.setPaused(true);
@@ -259,7 +270,10 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
       animationFrames: session.probe === probe ? probe.frame - startClock : null,
     },
   };
-  const final = outcome.frame === 0 ? baseline : sample(session);
+  // The snapshot of the frame that decided, when one came with it (the game ran on while the
+  // answer was put together); else the game's snapshot now.
+  const atEnd = outcome.frame === 0 ? baseline : decidedSample !== undefined ? asSample(decidedSample) : session.sample();
+  const [final] = await Promise.all([atEnd, session.refresh()]);
   if (final) {
     answer.game = { provider: final.provider, snapshot: final.snapshot };
     const changed = baseline && !baseline.error && !final.error ? changedPaths(baseline.snapshot, final.snapshot) : {};
@@ -273,7 +287,7 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   answer.time = time;
   answer.newErrors = newErrors;
   answer.assertions = { until: spec.until.map(describePredicate), fail: spec.fail.map(describePredicate) };
-  answer.judged = judgedOf(session.verdict(), wall ? outcome : null);
+  answer.judged = judgedOf(session.verdict(), wall ? outcome : null, session.ownerFindings.slice(foundBefore));
   for (const navigation of session.navigations) { // kept across the game's reloads
     const finding = JUDGE.classify(navigation, judgeContext(session));
     if (!answer.judged.errors.some((e) => e.code === finding.code && e.url === finding.url)) {

@@ -4,7 +4,7 @@
 // verdict in both. Pure: no DOM, no clock (tested under node:test).
 //
 // Valid as a classic script and as a module (no import, no export): it defines one global,
-// globalThis.__PIX3_JUDGE__ = {judge, classify, loadFindings, timeoutReason}.
+// globalThis.__PIX3_JUDGE__ = {judge, classify, loadFindings, timeoutReason, ownerFinding}.
 globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
   "use strict";
 
@@ -360,5 +360,49 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
     return `only ${facts.frames.clock}${wanted} frames in ${within}: the frames came too slowly (a scene too heavy, or a slow machine)${earlier}`;
   }
 
-  return Object.freeze({ judge, classify, loadFindings, timeoutReason, isJavaScript });
+  // What the Chrome owner's watchdog saw (docs/game-page.md, "Who adds what"): a script that held
+  // a main thread past its bound and was ended, or the game's renderer gone. The report comes
+  // from outside the page, so its shape is checked here and anything else is dropped (null).
+  // {kind: "hung", target: "game"|"editor", where: "frame() at src/game.js:132:31"|null, frames:
+  // [{functionName, url, line, column}], heldMs} → E_SMOKE_TIMEOUT naming where it spun;
+  // {kind: "crashed", target: "game", reason} → E_SMOKE_CRASH, as smoke says them.
+  const REPORT_TEXT_LIMIT = 500; // a place or a reason is one line
+  const REPORT_FRAMES = 50; // call frames kept from a report
+  const isText = (value) => typeof value === "string" && value.length <= REPORT_TEXT_LIMIT;
+  const isCount = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+  function ownerFinding(report, ctx = {}) {
+    if (report === null || typeof report !== "object" || Array.isArray(report)) return null;
+    if (report.kind === "hung") {
+      if (report.target !== "game" && report.target !== "editor") return null;
+      if (report.where !== null && report.where !== undefined && !isText(report.where)) return null;
+      if (!isCount(report.heldMs)) return null;
+      const given = report.frames === undefined ? [] : report.frames;
+      if (!Array.isArray(given) || given.length > REPORT_FRAMES * 4) return null;
+      const frames = [];
+      for (const f of given.slice(0, REPORT_FRAMES)) {
+        if (!f || typeof f !== "object" || !isText(f.functionName) || !isText(f.url) || !isCount(f.line) || !isCount(f.column)) return null;
+        frames.push({ functionName: f.functionName, url: f.url, line: f.line, column: f.column });
+      }
+      const where = report.where || null;
+      const whose = report.target === "game" ? "the game" : "a script in the editor page";
+      const place = where ? `busy in ${where}` : "busy in a script the watchdog could not place";
+      const frame = ctx.frame !== undefined ? ` at frame ${ctx.frame}` : "";
+      return {
+        level: "error", code: "E_SMOKE_TIMEOUT", reason: "busy", target: report.target, where, frames,
+        heldMs: Math.round(report.heldMs), frame: ctx.frame,
+        message: `${place}: ${whose} held its main thread for ${seconds(report.heldMs)} s${frame} (a script stuck in a loop) and the watchdog stopped it.`,
+      };
+    }
+    if (report.kind === "crashed") {
+      if (report.target !== "game" || !isText(report.reason)) return null;
+      const frame = ctx.frame !== undefined ? ` during frame ${ctx.frame}` : "";
+      return {
+        level: "error", code: "E_SMOKE_CRASH", reason: report.reason, target: "game", frame: ctx.frame,
+        message: `the renderer running the game page crashed${frame} (${report.reason || "no reason given"}); the editor page stays.`,
+      };
+    }
+    return null;
+  }
+
+  return Object.freeze({ judge, classify, loadFindings, timeoutReason, ownerFinding, isJavaScript });
 })();

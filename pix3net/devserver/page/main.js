@@ -30,6 +30,13 @@ const host = new Host({
   applySync: (request) => bench.applySync(request),
 });
 const player = new Player({ stage: document.getElementById("pix3-game-stage"), errors, onChange: changed });
+// The Chrome owner's watchdog tells this page what it found through its own CDP session
+// (Runtime.evaluate): a script it stopped, and where it spun, or the game's renderer gone
+// (docs/game-page.md, "Who adds what"). Not enumerable: no agent finds it among the page's names.
+Object.defineProperty(window, "__PIX3_OWNER_REPORT__", {
+  value: (report) => player.ownerReport(report),
+  enumerable: false, configurable: false, writable: false,
+});
 const sceneView = new SceneView({
   canvas: document.getElementById("pix3-view"),
   note: document.getElementById("pix3-view-note"),

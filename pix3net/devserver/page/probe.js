@@ -64,7 +64,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
   // holdUntilLoad — the game's animation callbacks wait for `load`, so its first tick is frame 1
   // (smoke); stopAfter — after that many frames the game's callbacks stop and an `end` fact says
   // so (smoke's --frames); endOnNavigation — a stopped navigation is the end too (smoke);
-  // timings — keep each frame's callback time (smoke).
+  // timings — keep each frame's callback time (smoke); consolePerSecond — below.
   function install(win, options = {}) {
     const doc = () => win.document;
     const perf = win.performance;
@@ -278,12 +278,24 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
       if (fact) record({ kind: "handled", of: fact.seq });
     });
 
+    // consolePerSecond (the editor's game frame): past that many calls in a second the browser's
+    // own console is not called (each call crosses to the browser process, which a flood of them
+    // keeps busy for every tab); the probe still records them.
+    const consoleLimit = Number.isInteger(options.consolePerSecond) ? options.consolePerSecond : Infinity;
+    let consoleSecond = 0;
+    let consoleCalls = 0;
     for (const level of ["log", "info", "warn", "error"]) {
       const original = win.console[level];
       win.console[level] = function (...args) {
         const first = args.find(isError);
         record({ kind: "console", level, text: cut(args.map(text).join(" ")), stack: cleanStack(first ? first.stack : undefined) });
-        return original.apply(this, args);
+        const second = Math.floor(now() / 1000);
+        if (second !== consoleSecond) {
+          consoleSecond = second;
+          consoleCalls = 0;
+        }
+        consoleCalls += 1;
+        return consoleCalls <= consoleLimit ? original.apply(this, args) : undefined;
       };
     }
 
@@ -428,6 +440,7 @@ globalThis.__PIX3_PROBE__ = (function pix3Probe() {
       get paused() { return paused; },
       get frame() { return clock; },
       get drawn() { return drawn; },
+      get waiting() { return registered.size + held.size; }, // the game's callbacks waiting for a frame
       onFrameEnd(listener) {
         endListeners.add(listener);
         return () => endListeners.delete(listener);

@@ -8,6 +8,7 @@ import { componentsOf, resPath, walk } from "./scene.js";
 const $ = (id) => document.getElementById(id);
 const EVENTS_SHOWN = 60;
 const ERRORS_SHOWN = 200;
+const ERRORS_REDRAW_MS = 100; // new errors show within this, however many arrive
 const OPEN_LEVELS = 3; // tree levels shown expanded when a scene opens
 const AGENTS_POLL_MS = 3000; // the header's agent count: the dev server asks the CDP proxy
 
@@ -84,7 +85,16 @@ export class Ui {
       const item = event.target.closest("li[data-path]");
       if (item) bench.openScene(item.dataset.path).catch(() => {});
     });
-    bench.errors.listeners.add(() => this.schedule());
+    // A burst of errors (a game logging every frame) redraws the page at most every
+    // ERRORS_REDRAW_MS, not once per entry: a full redraw per message of the game's frame kept the
+    // page's thread busy (`1+1` took 1 s at 300 errors a second; tests/e2e/test_game_apart.py).
+    bench.errors.listeners.add(() => {
+      if (this.errorsRedraw !== undefined) return;
+      this.errorsRedraw = setTimeout(() => {
+        this.errorsRedraw = undefined;
+        this.schedule();
+      }, ERRORS_REDRAW_MS);
+    });
   }
 
   schedule() {

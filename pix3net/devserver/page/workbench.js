@@ -4,7 +4,7 @@
 import { refusal } from "./bridge.js";
 import { runGame } from "./gamerun.js";
 import { NO_FILES, afterOffer, offerFiles, syncReply } from "./live.js";
-import { LOAD_WAIT_MS } from "./play.js";
+import { LOAD_WAIT_MS, SILENT_MS } from "./play.js";
 import { normalizeSpec } from "./predicates.js";
 import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scene.js";
 import { has2D, sceneNodes } from "./scene2d.js";
@@ -252,14 +252,11 @@ export class Workbench {
     const player = this.player;
     if (!player.playing) return refusal("not_playing", 'Start play first: pix3_play {action:"start"}.');
     const session = player.session;
-    let timer;
-    const loaded = await Promise.race([
-      session.loadedPromise,
-      new Promise((resolve) => { timer = setTimeout(() => resolve(false), LOAD_WAIT_MS); }),
-    ]);
-    clearTimeout(timer);
-    if (!loaded) return refusal("refused", "The game page is still loading; retry in a moment.");
+    // A page that went silent before `load` (a loop in its first script, a renderer gone) is run
+    // all the same: the run ends on its budget and says what was seen.
+    const loaded = await session.waitLoaded(LOAD_WAIT_MS);
     if (player.session !== session) return refusal("refused", "The play session ended before the run could start.");
+    if (!loaded && session.probe.silentMs < SILENT_MS) return refusal("refused", "The game page is still loading; retry in a moment.");
     const { spec, notes, error } = normalizeSpec(params);
     if (error) return refusal("refused", error);
     if (this.running) return refusal("refused", "Another pix3_game_run is in progress; wait for its answer.");
