@@ -17,6 +17,12 @@ from urllib.parse import parse_qsl
 # of tabs; 32 of each is far above that and far below what makes Chrome hang (tabs piling up).
 MAX_TARGETS = 32
 MAX_CONTEXTS = 32
+# What clients that connected with `?keep=1` left open, all of them together (issue "No global
+# bound on what outlives its client": three keepers x 32 tabs left 96 tabs and Chrome at 11.9 GB).
+# One client's cap: an agent's handful of tabs fits many times over, and Chrome stays responsive.
+# Past it the oldest kept targets (and contexts) are closed.
+MAX_KEPT_TARGETS = 32
+MAX_KEPT_CONTEXTS = 32
 # What a departed client opened is closed this long after it left (at most 2 s by design): its
 # last createTarget may still be on its way back, and the client's own close calls may be too.
 GRACE_SECONDS = 1.0
@@ -42,6 +48,12 @@ SEND_TO_TARGET = "Target.sendMessageToTarget"
 # Gives a page's own scripts a protocol session (`window.cdp`) that never passes the proxy.
 EXPOSE_PROTOCOL = "Target.exposeDevToolsProtocol"
 NAVIGATE = "Page.navigate"
+NAVIGATE_HISTORY = "Page.navigateToHistoryEntry"
+# What a client sets that Chrome keeps after the client's session is gone: a target auto-attached
+# with `waitForDebuggerOnStart` waits for a debugger forever once its session detached (measured
+# on Chromium: a popup of the editor page stayed blank and the page's next `window.open` failed).
+SET_AUTO_ATTACH = "Target.setAutoAttach"
+RUN_IF_WAITING = "Runtime.runIfWaitingForDebugger"
 # Chrome's debugging pages (chrome://inducebrowsercrashforrealz, chrome://quit, chrome://hang …)
 # act when navigated to "from the address bar": measured on Chromium here, the first ended the
 # browser. `about:` names of them did nothing, so only this scheme is refused.
@@ -62,17 +74,27 @@ WATCHED = frozenset(
         SEND_TO_TARGET,
         EXPOSE_PROTOCOL,
         NAVIGATE,
+        NAVIGATE_HISTORY,
+        SET_AUTO_ATTACH,
+        RUN_IF_WAITING,
     }
 )
 # Methods that need the message's params (parsed again: they are small).
-NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET, CREATE_TARGET, NAVIGATE})
+NEEDS_PARAMS = frozenset({DISPOSE_CONTEXT, CLOSE_TARGET, CREATE_TARGET, NAVIGATE, SET_AUTO_ATTACH})
+# The only URLs a freshly opened tab shows before its first page: not a move away.
+BLANK_URLS = frozenset({"", "about:blank"})
+
+
+def as_chrome_reads(url: str) -> str:
+    """``url`` as the URL standard's first steps leave it: leading and trailing spaces and control
+    characters gone, tabs and newlines inside dropped."""
+    return "".join(c for c in url.strip("".join(map(chr, range(33)))) if c not in "\t\n\r")
 
 
 def url_scheme(url: str) -> str:
-    """The scheme Chrome reads in ``url``, lowercased, under any ``view-source:`` prefixes: leading
-    and trailing spaces and control characters go, tabs and newlines inside are dropped (the URL
-    standard's first steps). "" when there is none."""
-    text = "".join(c for c in url.strip("".join(map(chr, range(33)))) if c not in "\t\n\r")
+    """The scheme Chrome reads in ``url`` (:func:`as_chrome_reads`), lowercased, under any
+    ``view-source:`` prefixes. "" when there is none."""
+    text = as_chrome_reads(url)
     while True:
         scheme, colon, rest = text.partition(":")
         scheme = scheme.lower()
@@ -81,6 +103,21 @@ def url_scheme(url: str) -> str:
         if scheme != VIEW_SOURCE:
             return scheme
         text = rest
+
+
+def _base(url: str) -> str:
+    """``url`` without its query and fragment."""
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
+def is_editor_page(url: str, editor_url: str, *, exact: bool = False) -> bool:
+    """Whether ``url`` shows the editor page of ``editor_url`` (the owner's): the same address with
+    any query and fragment; below it too when it ends in ``/`` (as `pix3 editor` looks for its tab)
+    unless ``exact`` (a client's URL, which Chrome has not normalised yet: ``/__pix3/../x``)."""
+    if not editor_url:
+        return False
+    home, seen = _base(editor_url), _base(url)
+    return seen == home or (not exact and home.endswith("/") and seen.startswith(home) and "/." not in seen)
 
 
 def connect_options(target: str) -> tuple[bool, str | None]:
@@ -114,7 +151,8 @@ class Holding:
 
 
 class Owners:
-    def __init__(self) -> None:
+    def __init__(self, launch_url: str = "") -> None:
+        self.launch_url = launch_url  # what the owner launched Chrome with: the editor page's address
         self.holdings: dict[int, Holding] = {}  # open clients and departed ones not swept yet
         self.target_owner: dict[str, int] = {}
         self.context_owner: dict[str, int] = {}
@@ -125,20 +163,48 @@ class Owners:
         self.editor_url = ""
         self.page_urls: dict[str, str] = {}  # page targets Chrome reported → their URL
         self.reported = False  # Chrome has reported the targets it had when the proxy started
+        # Chrome reports a new tab's target and then, in the same task, the page inside it: the
+        # one way the proxy learns which tab holds which page (a client's attach proves nothing:
+        # its own page attached on the editor tab's session looked like the editor tab's page).
+        self._new_tab: str | None = None
+        self.page_tab: dict[str, str] = {}  # page → the tab Chrome reported just before it
+        self.editor_home = False  # the editor tab has shown the editor page since it was opened
+        # What keepers (`?keep=1`) left open, oldest first → the client that opened it.
+        self.kept: dict[str, int] = {}
+        self.kept_contexts: dict[str, int] = {}
+
+    @property
+    def home_url(self) -> str:
+        """The editor page's address: the owner's, else the page Chrome was launched with."""
+        return self.launch_url or self.editor_url
 
     # -- clients ---------------------------------------------------------------------------
     def join(self, client: int, keep: bool) -> None:
         self.holdings[client] = Holding(keep=keep)
 
     def release(self, client: int) -> Holding | None:
-        """Forget a departed client's holding (its sweep): what it owned is nobody's now."""
+        """Forget a departed client's holding (its sweep): what it owned is nobody's now (kept, when
+        it asked to keep it)."""
         holding = self.holdings.pop(client, None)
         if holding is not None:
             for target in holding.targets:
                 self.target_owner.pop(target, None)
             for context in holding.contexts:
                 self.context_owner.pop(context, None)
+            if holding.keep:
+                self.kept.update(dict.fromkeys(sorted(holding.targets), client))
+                self.kept_contexts.update(dict.fromkeys(sorted(holding.contexts), client))
         return holding
+
+    def over_kept(self) -> tuple[list[str], list[str]]:
+        """The oldest kept targets and contexts past the bound, forgotten here: the caller closes them."""
+        targets = list(self.kept)[: max(0, len(self.kept) - MAX_KEPT_TARGETS)]
+        contexts = list(self.kept_contexts)[: max(0, len(self.kept_contexts) - MAX_KEPT_CONTEXTS)]
+        for target in targets:
+            del self.kept[target]
+        for context in contexts:
+            del self.kept_contexts[context]
+        return targets, contexts
 
     # -- refusals ----------------------------------------------------------------------------
     def refusal(self, client: int, method: str, params: dict[str, Any], session_target: str | None) -> str | None:
@@ -162,6 +228,10 @@ class Owners:
                     f"{method} is refused: chrome: URLs include Chrome's debugging pages, which crash or hang"
                     " the browser other clients share"
                 )
+        if method in (NAVIGATE, NAVIGATE_HISTORY) and session_target is not None and session_target == self.editor:
+            why = self._moves_editor(method, params)
+            if why is not None:
+                return why
         given = params.get("targetId") if method == CLOSE_TARGET else None
         target = given if isinstance(given, str) else None
         holds_editor = target is not None and self.editor is not None and self.tab_page.get(target) == self.editor
@@ -190,6 +260,24 @@ class Owners:
                 "limit per client (dispose some first)"
             )
         return None
+
+    def _moves_editor(self, method: str, params: dict[str, Any]) -> str | None:
+        """Why a navigation on a session of the editor tab is refused: it would move the tab away
+        from the editor page (a child frame, such as the game's, may go anywhere)."""
+        frame = params.get("frameId")
+        if method == NAVIGATE and frame is not None and frame != self.editor:  # a page's main frame id is its target id
+            return None
+        url = params.get("url")
+        if (
+            method == NAVIGATE
+            and isinstance(url, str)
+            and is_editor_page(as_chrome_reads(url), self.home_url, exact=True)
+        ):
+            return None
+        return (
+            f"{method} is refused: this session is attached to the pix3 editor tab, which stays on the editor page"
+            f" ({self.home_url}); open a tab of your own with Target.createTarget"
+        )
 
     # -- creations -------------------------------------------------------------------------------
     def creating(self, client: int, method: str) -> None:
@@ -230,38 +318,88 @@ class Owners:
             self.holdings[client].contexts.discard(context)
 
     # -- what Chrome reports (the proxy's own target discovery) ------------------------------------
-    def target_created(self, info: dict[str, Any]) -> None:
+    def target_created(self, info: dict[str, Any]) -> list[str]:
+        """Learn a target; the popups to close at once (their opener's client, or all keepers
+        together, are at their bound)."""
         target = info.get("targetId")
-        if isinstance(target, str) and info.get("type") == "tab":
+        kind = info.get("type")
+        if isinstance(target, str) and kind == "tab":
             self.tabs.add(target)
-        if not isinstance(target, str) or info.get("type") != "page":
-            return
+            self._new_tab = target
+        if not isinstance(target, str) or kind != "page":
+            return []
+        tab, self._new_tab = self._new_tab, None
+        if tab is not None:
+            self.tab_page[tab] = target
+            self.page_tab[target] = tab
         url = info.get("url")
         self.page_urls[target] = url if isinstance(url, str) else ""
         if self.editor is None and not self.reported:
             self.editor = target  # the page Chrome was launched with
             self.editor_url = self.page_urls[target]
-            return
+            self.editor_tab = tab
+            self.editor_home = is_editor_page(self.editor_url, self.home_url)
+            return []
+        if target == self.editor:  # opened again, its createTarget answered first
+            self.editor_tab = tab
+            return []
         opener = info.get("openerId")
         owner = self.target_owner.get(opener) if isinstance(opener, str) else None
         if owner is None:
             context = info.get("browserContextId")
             owner = self.context_owner.get(context) if isinstance(context, str) else None
         if owner is not None and owner in self.holdings:
-            self._own_target(owner, self.holdings[owner], target)
+            holding = self.holdings[owner]
+            # A popup counts against its opener's client like a page it created: past the cap it goes.
+            if len(holding.targets) + holding.creating_targets >= MAX_TARGETS:
+                return [target]
+            self._own_target(owner, holding, target)
+        elif isinstance(opener, str) and opener in self.kept:
+            self.kept[target] = self.kept[opener]  # a kept page's popups are kept, and bounded with it
+            return self.over_kept()[0]
+        return []
 
-    def target_changed(self, info: dict[str, Any]) -> None:
+    def reported_all(self) -> None:
+        """Chrome has reported what it had at the start: one tab then is the editor's (the owner
+        launched Chrome with one page), whatever order the two were reported in."""
+        self.reported = True
+        self._new_tab = None
+        unlinked = self.tabs - set(self.tab_page)
+        if self.editor is not None and self.editor_tab is None and len(self.tabs) == 1 and unlinked:
+            [tab] = unlinked
+            self.editor_tab = tab
+            self.tab_page[tab] = self.editor
+            self.page_tab[self.editor] = tab
+
+    def opened_again(self, target: str, url: str) -> None:
+        """The proxy's own ``Target.createTarget`` of the editor tab was answered."""
+        self.editor = target
+        self.editor_url = url
+        self.editor_tab = self.page_tab.get(target)
+        self.editor_home = False
+
+    def target_changed(self, info: dict[str, Any]) -> bool:
+        """Learn a target's new address; True when the editor tab has left the editor page (it is
+        sent back: the address the owner launched it with is kept, never learnt from the tab)."""
         target, url = info.get("targetId"), info.get("url")
-        if isinstance(target, str) and target in self.page_urls and isinstance(url, str):
-            self.page_urls[target] = url
-            if target == self.editor and url and url != "about:blank":
-                self.editor_url = url
+        if not (isinstance(target, str) and target in self.page_urls and isinstance(url, str)):
+            return False
+        self.page_urls[target] = url
+        if target != self.editor or not self.home_url:
+            return False
+        if is_editor_page(url, self.home_url):
+            self.editor_home = True
+            return False
+        # A tab opened again shows a blank page before the editor page: not a move yet.
+        return self.editor_home or url not in BLANK_URLS
 
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)
         self.tabs.discard(target)
         self.tab_page.pop(target, None)
+        self.page_tab.pop(target, None)
+        self.kept.pop(target, None)
         client = self.target_owner.pop(target, None)
         if client is not None and client in self.holdings:
             self.holdings[client].targets.discard(target)
