@@ -51,8 +51,6 @@ __all__ = [
     "CLOSE_NORMAL",
     "DETACHED",
     "DISCOVER_FILTER",
-    "MAX_KEPT_CONTEXTS",
-    "MAX_KEPT_TARGETS",
     "MAX_PIPE_ID",
     "SESSION_ENDED",
     "TARGET_CHANGED",

@@ -15,7 +15,6 @@ from typing import Any
 
 from pix3net import probe
 from pix3net.cdp.proof import challenge_headers, classify, new_challenge
-from pix3net.cdp.router import MAX_KEPT_CONTEXTS, MAX_KEPT_TARGETS
 from pix3net.cdp.routes import STATUS_PATH
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
@@ -131,7 +130,7 @@ def text(status: dict[str, Any]) -> str:
     targets, contexts = kept["targets"], kept["contexts"]
     lines.append(
         f"Kept:       {len(targets)} targets, {len(contexts)} browser contexts left open by clients that left"
-        f" (keep; at most {MAX_KEPT_TARGETS} and {MAX_KEPT_CONTEXTS}, the oldest closed past that)"
+        " (keep=1; the oldest go past the proxy's bound)"
     )
     lines += [f"  {t.get('targetId')} {t.get('url', '')} (client #{t.get('client')})".rstrip() for t in targets]
     lines += [f"  context {c.get('browserContextId')} (client #{c.get('client')})" for c in contexts]
