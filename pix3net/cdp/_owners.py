@@ -9,7 +9,9 @@ each with the sentence the client gets. The router turns what this decides into 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -172,6 +174,8 @@ class Owners:
         # What keepers (`?keep=1`) left open, oldest first → the client that opened it.
         self.kept: dict[str, int] = {}
         self.kept_contexts: dict[str, int] = {}
+        self._born: dict[str, int] = {}  # what clients own → when it became theirs (oldest kept go first)
+        self._births = itertools.count()
 
     @property
     def home_url(self) -> str:
@@ -192,8 +196,9 @@ class Owners:
             for context in holding.contexts:
                 self.context_owner.pop(context, None)
             if holding.keep:
-                self.kept.update(dict.fromkeys(sorted(holding.targets), client))
-                self.kept_contexts.update(dict.fromkeys(sorted(holding.contexts), client))
+                oldest_first = partial(sorted, key=lambda ident: self._born.get(ident, -1))
+                self.kept.update(dict.fromkeys(oldest_first(holding.targets), client))
+                self.kept_contexts.update(dict.fromkeys(oldest_first(holding.contexts), client))
         return holding
 
     def over_kept(self) -> tuple[list[str], list[str]]:
@@ -304,6 +309,7 @@ class Owners:
             if ident is not None:
                 holding.contexts.add(ident)
                 self.context_owner[ident] = client
+                self._born[ident] = next(self._births)
         return True
 
     def _own_target(self, client: int, holding: Holding, target: str) -> None:
@@ -311,8 +317,10 @@ class Owners:
             return
         holding.targets.add(target)
         self.target_owner[target] = client
+        self._born[target] = next(self._births)
 
     def disposed(self, context: str) -> None:
+        self._born.pop(context, None)
         client = self.context_owner.pop(context, None)
         if client is not None and client in self.holdings:
             self.holdings[client].contexts.discard(context)
@@ -400,6 +408,7 @@ class Owners:
         self.tab_page.pop(target, None)
         self.page_tab.pop(target, None)
         self.kept.pop(target, None)
+        self._born.pop(target, None)
         client = self.target_owner.pop(target, None)
         if client is not None and client in self.holdings:
             self.holdings[client].targets.discard(target)
