@@ -398,8 +398,13 @@ class Owners:
         if is_editor_page(url, self.home_url):
             self.editor_home = True
             return False
-        # A tab opened again shows a blank page before the editor page: not a move yet.
-        return self.editor_home or url not in BLANK_URLS
+        # Chrome reports "" while a navigation is on its way (measured: several times during each
+        # navigation to a data: URL), and a tab opened again shows about:blank before the editor
+        # page: neither is a move. Once sent back, the tab is not home until it shows the page.
+        if not url or not (self.editor_home or url not in BLANK_URLS):
+            return False
+        self.editor_home = False
+        return True
 
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""

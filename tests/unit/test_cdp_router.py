@@ -1051,9 +1051,20 @@ def test_a_reopened_editor_tab_is_blank_before_it_shows_the_editor_page() -> Non
     assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": blank}})) == []
     arrived = {**blank, "url": EDITOR_URL}
     assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": arrived}})) == []
+    # Chrome reports "" while a navigation is on its way (each navigation to a data: URL): no move
+    pending = {**blank, "url": ""}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": pending}})) == []
     # once home, even a plain about:blank is a move
     out = router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": blank}}))
     assert out and isinstance(out[0], Note) and "sending it back" in out[0].text
+    [(_, attach_command)] = sent(out[1:])
+    [(_, navigate)] = sent(router.from_chrome(j({"id": attach_command["id"], "result": {"sessionId": "OWN"}})))
+    router.from_chrome(j({"id": navigate["id"], "result": {}, "sessionId": "OWN"}))
+    # on its way back: what it shows before the editor page starts nothing (it looped, sending it
+    # back again at each "" of its own navigation)
+    for url in ("", "about:blank", ""):
+        on_its_way = {**blank, "url": url}
+        assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": on_its_way}})) == []
 
 
 def keeper(router: Router, client: int, root: str) -> None:
