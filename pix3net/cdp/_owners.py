@@ -179,8 +179,14 @@ class Owners:
 
     @property
     def home_url(self) -> str:
-        """The editor page's address: the owner's, else the page Chrome was launched with."""
-        return self.launch_url or self.editor_url
+        """The editor page's address: the owner's; "" while it is not known. A cold `pix3 editor`
+        launches Chrome on about:blank before the dev server's address is known, then navigates
+        the tab there: that first address is the home (before any client knows the proxy's port
+        from chrome.json); a tab is never followed anywhere after it."""
+        for url in (self.launch_url, self.editor_url):
+            if url not in BLANK_URLS:
+                return url
+        return ""
 
     # -- clients ---------------------------------------------------------------------------
     def join(self, client: int, keep: bool) -> None:
@@ -270,6 +276,8 @@ class Owners:
         """Why a navigation on a session of the editor tab is refused: it would move the tab away
         from the editor page (a child frame, such as the game's, may go anywhere)."""
         frame = params.get("frameId")
+        if not self.home_url:  # launched blank: `pix3 editor`'s navigation gives it its address
+            return None
         if method == NAVIGATE and frame is not None and frame != self.editor:  # a page's main frame id is its target id
             return None
         url = params.get("url")
@@ -393,7 +401,12 @@ class Owners:
         if not (isinstance(target, str) and target in self.page_urls and isinstance(url, str)):
             return False
         self.page_urls[target] = url
-        if target != self.editor or not self.home_url:
+        if target != self.editor:
+            return False
+        if not self.home_url:
+            if url not in BLANK_URLS:  # `pix3 editor`'s first navigation of the tab it launched blank
+                self.editor_url = url
+                self.editor_home = True
             return False
         if is_editor_page(url, self.home_url):
             self.editor_home = True

@@ -708,7 +708,7 @@ class Router:
         return []
 
     def _reopen(self, why: str) -> list[Action]:
-        url = self.owners.home_url
+        url = self.owners.home_url or self.editor_url
         if not url or self.chrome_is_gone:
             return [Note(f"{why}; no address to open it again")]
         pipe_id = self._allocate(_Reopen(url))

@@ -1129,3 +1129,23 @@ def test_popups_of_a_clients_pages_count_against_its_cap() -> None:
     assert len(router.status(A)["targets"]) == 32  # type: ignore[index]
     why = refused_with(ask(router, A, {"id": 99, "method": "Target.createTarget", "params": {"url": "x"}}), A, 99)
     assert "32 targets open" in why
+
+
+def test_a_tab_launched_blank_takes_the_address_pix3_editor_gives_it_and_keeps_it() -> None:
+    # A cold `pix3 editor` launches Chrome on about:blank before the dev server's address is
+    # known, then navigates that tab to the editor page: that first address is the editor tab's.
+    router = Router(editor_url="about:blank")
+    [(_, command)] = sent(router.watch_targets())
+    router.from_chrome(created("ED", url="about:blank"))
+    router.from_chrome(j({"id": command["id"], "result": {}}))
+    attach(router, A, "SP", page="ED")
+    assert ask(router, A, {"id": 1, "method": "Page.navigate", "params": {"url": EDITOR_URL}})[0][0] == "chrome"
+    for url in ("", "about:blank", EDITOR_URL):
+        info = {"targetId": "ED", "type": "page", "url": url}
+        assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": info}})) == []
+    assert refused_with(ask(router, A, {"id": 2, "method": "Page.navigate", "params": {"url": "about:blank#x"}}), A, 2)
+    moved = {"targetId": "ED", "type": "page", "url": "http://elsewhere.example/"}
+    out = router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": moved}}))
+    assert out[0] == Note(f"editor tab ED was moved to http://elsewhere.example/; sending it back to {EDITOR_URL}")
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert (None, "Target.createTarget", {"url": EDITOR_URL}) in commands(out)
