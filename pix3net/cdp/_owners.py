@@ -13,7 +13,9 @@ import itertools
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
+
+from pix3net.hosts import is_loopback_name
 
 # Caps per client on what it has open (issue "Many agents, one Chrome"): an agent keeps a handful
 # of tabs; 32 of each is far above that and far below what makes Chrome hang (tabs piling up).
@@ -122,6 +124,32 @@ def is_editor_page(url: str, editor_url: str, *, exact: bool = False) -> bool:
     return seen == home or (not exact and home.endswith("/") and seen.startswith(home) and "/." not in seen)
 
 
+def is_editor_address(url: str, editor_url: str) -> bool:
+    """Whether ``url`` is a pix3 editor page the editor tab may be sent to: its own, or the same
+    path on a loopback origin (a cold `pix3 editor` launches Chrome on the address it guessed for the
+    dev server, then sends the tab to the one the server took). A client's URL is taken as
+    written (no dot segments, no odd spellings: Chrome has not normalised it yet)."""
+    if is_editor_page(url, editor_url, exact=True):
+        return True
+    seen, home = urlsplit(_base(url)), urlsplit(_base(editor_url))
+    try:
+        name = seen.hostname or ""
+        port_ok = seen.port is None or seen.port > 0
+    except ValueError:  # a port that is no number
+        return False
+    host = f"[{name}]" if ":" in name else name
+    return (
+        seen.scheme in ("http", "https")
+        and port_ok
+        and seen.username is None
+        and is_loopback_name(host)
+        and seen.netloc.lower() == seen.netloc
+        and home.path != ""
+        and seen.path == home.path
+        and _base(url) == f"{seen.scheme}://{seen.netloc}{seen.path}"
+    )
+
+
 def connect_options(target: str) -> tuple[bool, str | None]:
     """``(keep, name)`` from a WebSocket URL's query: ``keep=1`` (or ``true``) and ``client=<name>``."""
     if "?" not in target:
@@ -154,7 +182,10 @@ class Holding:
 
 class Owners:
     def __init__(self, launch_url: str = "") -> None:
-        self.launch_url = launch_url  # what the owner launched Chrome with: the editor page's address
+        # The editor page's address: the owner's (when it is not blank), else the first page the
+        # tab shows; moved only to another pix3 editor page (`is_editor_address`).
+        self.launch_url = launch_url
+        self.home = launch_url if launch_url not in BLANK_URLS else ""
         self.holdings: dict[int, Holding] = {}  # open clients and departed ones not swept yet
         self.target_owner: dict[str, int] = {}
         self.context_owner: dict[str, int] = {}
@@ -179,14 +210,11 @@ class Owners:
 
     @property
     def home_url(self) -> str:
-        """The editor page's address: the owner's; "" while it is not known. A cold `pix3 editor`
-        launches Chrome on about:blank before the dev server's address is known, then navigates
-        the tab there: that first address is the home (before any client knows the proxy's port
-        from chrome.json); a tab is never followed anywhere after it."""
-        for url in (self.launch_url, self.editor_url):
-            if url not in BLANK_URLS:
-                return url
-        return ""
+        """The editor page's address; "" while it is not known. A cold `pix3 editor` may launch
+        Chrome on about:blank before the dev server's address is known, then navigates the tab
+        there: that first address is the home (before any client has read the proxy's port from
+        chrome.json). After that the tab is never followed anywhere but to a pix3 editor page."""
+        return self.home
 
     # -- clients ---------------------------------------------------------------------------
     def join(self, client: int, keep: bool) -> None:
@@ -281,11 +309,7 @@ class Owners:
         if method == NAVIGATE and frame is not None and frame != self.editor:  # a page's main frame id is its target id
             return None
         url = params.get("url")
-        if (
-            method == NAVIGATE
-            and isinstance(url, str)
-            and is_editor_page(as_chrome_reads(url), self.home_url, exact=True)
-        ):
+        if method == NAVIGATE and isinstance(url, str) and is_editor_address(as_chrome_reads(url), self.home_url):
             return None
         return (
             f"{method} is refused: this session is attached to the pix3 editor tab, which stays on the editor page"
@@ -354,6 +378,8 @@ class Owners:
             self.editor = target  # the page Chrome was launched with
             self.editor_url = self.page_urls[target]
             self.editor_tab = tab
+            if not self.home and self.editor_url not in BLANK_URLS:
+                self.home = self.editor_url
             self.editor_home = is_editor_page(self.editor_url, self.home_url)
             return []
         if target == self.editor:  # opened again, its createTarget answered first
@@ -405,10 +431,14 @@ class Owners:
             return False
         if not self.home_url:
             if url not in BLANK_URLS:  # `pix3 editor`'s first navigation of the tab it launched blank
-                self.editor_url = url
+                self.home = url
                 self.editor_home = True
             return False
         if is_editor_page(url, self.home_url):
+            self.editor_home = True
+            return False
+        if is_editor_address(url, self.home_url):  # `pix3 editor` sent it from a wrong guess
+            self.home = url
             self.editor_home = True
             return False
         # Chrome reports "" while a navigation is on its way (measured: several times during each

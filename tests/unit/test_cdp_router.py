@@ -983,6 +983,11 @@ def test_the_editor_tab_is_never_navigated_away_by_a_client() -> None:
         EDITOR_URL + "/../../x",
         " " + EDITOR_URL + "x",
         "javascript:1",
+        "http://evil.example/__pix3/editor",
+        "http://127.0.0.1.nip.io:5173/__pix3/editor",
+        "http://user@127.0.0.1:6000/__pix3/editor",
+        "HTTP://127.0.0.1:6000/__pix3/editor",
+        "http://127.0.0.1:6000/__pix3/editor/../editor",
     ):
         [(where, reply)] = ask(
             router, A, {"id": 1, "method": "Page.navigate", "sessionId": "PE", "params": {"url": url}}
@@ -1001,6 +1006,15 @@ def test_the_editor_tab_is_never_navigated_away_by_a_client() -> None:
     ):
         assert ask(router, B, {"id": 4, "method": "Page.navigate", "params": params})[0][0] == "chrome", params
     assert ask(router, B, {"id": 5, "method": "Page.reload"})[0][0] == "chrome"
+    # the same page of a dev server on another loopback port: `pix3 editor` sends the tab it
+    # launched on a guessed address to the one the server took, which is then the tab's address
+    other = "http://localhost:6000/__pix3/editor"
+    assert ask(router, B, {"id": 7, "method": "Page.navigate", "params": {"url": other}})[0][0] == "chrome"
+    arrived = {"targetId": "ED", "type": "page", "url": other + "?x=1"}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": arrived}})) == []
+    assert router.owners.home_url == other + "?x=1"
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert (None, "Target.createTarget", {"url": other + "?x=1"}) in commands(out)
     mine = {"sessionId": "PM", "targetInfo": {"targetId": "MINE", "type": "page"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": mine, "sessionId": "SA"}))
     asked = {"id": 6, "method": "Page.navigate", "sessionId": "PM", "params": {"url": "about:blank#moved"}}
