@@ -397,3 +397,37 @@ def test_the_editor_tab_target_is_not_taken_for_a_clients_own_page(live: Live) -
     time.sleep(0.5)  # what Chrome would have done, done
     assert live.editor() == editor
     live.wait_clean(3.0)
+
+
+def test_a_debugger_paused_by_a_client_that_left_lets_the_editor_page_run(live: Live) -> None:
+    """What Chrome itself ends with a session (a paused debugger) must end when the client leaves,
+    also on the way the proxy leaves a client with auto-attach on (its root detached only once
+    Chrome answered the auto-attach's undo)."""
+    editor = live.editor()
+    headers = [("Authorization", f"Bearer {live.token}")]
+    ticking = "window.ticks = 0; window.ticker = setInterval(() => { window.ticks += 1 }, 10); 1"
+    reading = {"expression": "window.ticks", "returnByValue": True}
+
+    async def scenario() -> tuple[int, int]:
+        async with await WsClient.connect(live.port, f"/pix3/page/{editor}", headers) as page:
+            await rpc(page, {"id": 1, "method": "Runtime.evaluate", "params": {"expression": ticking}})
+            async with await WsClient.connect(live.port, "/pix3?client=pauses", headers) as pauser:
+                auto = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True}
+                await rpc(pauser, {"id": 1, "method": "Target.setAutoAttach", "params": auto})
+                attach = {"targetId": editor, "flatten": True}
+                session = (await rpc(pauser, {"id": 2, "method": "Target.attachToTarget", "params": attach}))["result"]
+                await rpc(pauser, {"id": 3, "method": "Debugger.enable", **session})
+                await rpc(pauser, {"id": 4, "method": "Debugger.pause", **session})
+                with trio.fail_after(5):
+                    while json.loads(await pauser.receive()).get("method") != "Debugger.paused":
+                        pass
+                paused = (await rpc(page, {"id": 2, "method": "Runtime.evaluate", "params": reading}))["result"]
+            await trio.sleep(1.0)
+            after = (await rpc(page, {"id": 3, "method": "Runtime.evaluate", "params": reading}))["result"]
+            await rpc(
+                page, {"id": 4, "method": "Runtime.evaluate", "params": {"expression": "clearInterval(window.ticker)"}}
+            )
+            return paused["result"]["value"], after["result"]["value"]
+
+    paused, after = trio.run(scenario)
+    assert after > paused + 10, (paused, after)  # ticks every 10 ms again once the client left
