@@ -3,7 +3,8 @@
 
 Pure bookkeeping for :mod:`pix3net.cdp.router`: per client, the targets and browser contexts it
 created (its ``Target.createTarget`` / ``Target.createBrowserContext`` replies, and pages its pages
-opened); the editor tab (pix3's, like the browser itself); the per-client caps; and the refusals,
+opened); the editor tab (pix3's, like the browser itself: its page, the tab holding it, the address
+it stays at); the per-client caps and the bound on what keepers leave behind; and the refusals,
 each with the sentence the client gets. The router turns what this decides into actions.
 """
 
