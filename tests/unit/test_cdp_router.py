@@ -1163,3 +1163,74 @@ def test_a_tab_launched_blank_takes_the_address_pix3_editor_gives_it_and_keeps_i
     assert out[0] == Note(f"editor tab ED was moved to http://elsewhere.example/; sending it back to {EDITOR_URL}")
     out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
     assert (None, "Target.createTarget", {"url": EDITOR_URL}) in commands(out)
+
+
+@st.composite
+def _debugger_traffic(draw: st.DrawFn) -> list[tuple[str, int]]:
+    kinds = st.sampled_from(["auto_on", "auto_off", "waiting", "running", "resume", "detach"])
+    return [(draw(kinds), draw(st.integers(0, 9))) for _ in range(draw(st.integers(0, 30)))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_debugger_traffic(), st.integers(0, 3))
+def test_every_target_left_waiting_runs_once_and_the_root_goes_last(steps: list[tuple[str, int]], late: int) -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    sessions = ["SA"]  # A's sessions, in the order they came
+    parents: dict[str, str] = {}
+    waiting: set[str] = set()  # children still waiting for a debugger
+    auto: set[str] = set()
+    for serial, (kind, number) in enumerate(steps, 1):
+        on = sessions[number % len(sessions)]
+        if kind in ("auto_on", "auto_off"):
+            params = {"autoAttach": kind == "auto_on", "waitForDebuggerOnStart": True, "flatten": True}
+            ask(router, A, {"id": serial, "method": "Target.setAutoAttach", "params": params, "sessionId": on})
+            (auto.add if kind == "auto_on" else auto.discard)(on)
+        elif kind in ("waiting", "running"):
+            child = f"C{serial}"
+            info = {"sessionId": child, "targetInfo": {"targetId": f"T{serial}", "type": "page"}}
+            event = {**info, "waitingForDebugger": kind == "waiting"}
+            router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": on}))
+            sessions.append(child)
+            parents[child] = on
+            if kind == "waiting":
+                waiting.add(child)
+        elif kind == "resume" and on in waiting:
+            ask(router, A, {"id": serial, "method": "Runtime.runIfWaitingForDebugger", "sessionId": on})
+            waiting.discard(on)
+        elif kind == "detach" and on != "SA":  # Chrome detached a child (and its children)
+            event = {"sessionId": on, "targetId": "T"}
+            router.from_chrome(j({"method": "Target.detachedFromTarget", "params": event, "sessionId": parents[on]}))
+            gone = {on}
+            while below := {s for s in sessions if parents.get(s) in gone} - gone:
+                gone |= below
+            assert router.sessions_of(A) == set(sessions) - gone
+            sessions = [s for s in sessions if s not in gone]
+            waiting -= gone
+            auto -= gone
+    out = router.client_gone(A)
+    ran = [str(s) for s, m, _ in commands(out) if m == "Runtime.runIfWaitingForDebugger"]
+    detached = [p["sessionId"] for _, m, p in commands(out) if m == "Target.detachFromTarget"]
+    assert sorted(ran) == sorted(waiting)  # each once, only what still waits
+    if not auto:
+        assert detached == ["SA"] and commands(out)[-1][1] == "Target.detachFromTarget"
+        return
+    assert detached == []  # the root waits for Chrome's answer to the auto-attach's undo
+    offs = [(m["sessionId"], m["id"]) for _, m in sent(out) if m["method"] == "Target.setAutoAttach"]
+    assert sorted(s for s, _ in offs) == sorted(auto)
+    # targets Chrome auto-attached meanwhile, on any of A's sessions, are let run
+    for n in range(late):
+        event = {"sessionId": f"L{n}", "targetInfo": {"targetId": f"LT{n}"}, "waitingForDebugger": True}
+        parent = sessions[n % len(sessions)]
+        assert commands(
+            router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": parent}))
+        ) == [(f"L{n}", "Runtime.runIfWaitingForDebugger", {})]
+    for _, pipe_id in offs[:-1]:
+        assert router.from_chrome(j({"id": pipe_id, "result": {}})) == []
+    assert commands(router.from_chrome(j({"id": offs[-1][1], "result": {}}))) == [
+        (None, "Target.detachFromTarget", {"sessionId": "SA"})
+    ]
+    # after the detach, nothing of A's is listened to any more
+    event = {"sessionId": "Z", "targetInfo": {"targetId": "ZT"}, "waitingForDebugger": True}
+    assert router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": "SA"})) == []
