@@ -56,7 +56,8 @@ class Seen:
 
 
 def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
-    """The status answer: the editor tab and every open client (in the order they connected)."""
+    """The status answer: the editor tab, every open client (in the order they connected) and what
+    clients that left kept open (oldest first)."""
     clients = []
     for number in sorted(seen):
         owned = router.status(number)
@@ -81,4 +82,5 @@ def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
     return {
         "editorTab": {"targetId": editor, "url": router.owners.page_urls.get(editor, "")} if editor else None,
         "clients": clients,
+        "kept": router.kept(),
     }

@@ -22,8 +22,13 @@ from pix3net.cdp._owners import (
     CREATE_TARGET,
     DISPOSE_CONTEXT,
     GRACE_SECONDS,
+    MAX_KEPT_CONTEXTS,
+    MAX_KEPT_TARGETS,
+    MAX_TARGETS,
     NEEDS_PARAMS,
     REFUSED,
+    RUN_IF_WAITING,
+    SET_AUTO_ATTACH,
     WATCHED,
     Owners,
     connect_options,
@@ -147,6 +152,8 @@ class _Client:
     root: str | None = None
     sessions: set[str] = field(default_factory=set)
     relayed: int = 0  # messages relayed both ways (for `pix3 editor --status`)
+    auto_attach: set[str] = field(default_factory=set)  # its sessions it asked Target.setAutoAttach on
+    waiting: set[str] = field(default_factory=set)  # child sessions whose target waits for a debugger
 
 
 @dataclass(slots=True)
@@ -187,11 +194,33 @@ class _Reopen:
     url: str
 
 
-_Pending = _Forward | _Call | _Attach | _Quiet | _Watch | _Reopen
+@dataclass(frozen=True)
+class _Leaving:
+    """Our own ``Target.setAutoAttach {autoAttach: false}`` on a departed client's session: once
+    answered, every target Chrome auto-attached for it before has been reported (and let run), and
+    its root is detached."""
+
+    client: int
+    root: str | None
 
 
-def _command(pipe_id: int, method: str, params: dict[str, Any]) -> bytes:
-    return json.dumps({"id": pipe_id, "method": method, "params": params}, separators=(",", ":")).encode()
+@dataclass(frozen=True)
+class _Home:
+    """Sending the editor tab back to the editor page: our own attach to it, then ``Page.navigate``
+    on that session (``session`` set), then its detach."""
+
+    target: str
+    session: str = ""
+
+
+_Pending = _Forward | _Call | _Attach | _Quiet | _Watch | _Reopen | _Leaving | _Home
+
+
+def _command(pipe_id: int, method: str, params: dict[str, Any], session: str | None = None) -> bytes:
+    message: dict[str, Any] = {"id": pipe_id, "method": method, "params": params}
+    if session is not None:
+        message["sessionId"] = session
+    return json.dumps(message, separators=(",", ":")).encode()
 
 
 def _params(text: str) -> dict[str, Any]:
@@ -221,9 +250,11 @@ class Router:
         self._parent: dict[str, str] = {}  # child session → parent session
         self._roots: dict[str, int] = {}  # root session → client
         self._session_target: dict[str, str] = {}  # session → the target it is attached to (when known)
-        self.owners = Owners()
+        self.owners = Owners(editor_url)
         self.editor_url = editor_url  # what the owner launched Chrome with
         self.chrome_is_gone = False
+        self._departing: dict[str, int] = {}  # sessions of departed clients until their root is detached
+        self._homing = False  # the editor tab is being sent back to the editor page
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -261,6 +292,17 @@ class Router:
             "keep": holding.keep if holding else False,
             "targets": sorted(holding.targets) if holding else [],
             "contexts": sorted(holding.contexts) if holding else [],
+        }
+
+    def kept(self) -> dict[str, Any]:
+        """What keepers left open past their clients, oldest first, with the client that opened it."""
+        owners = self.owners
+        return {
+            "targets": [
+                {"targetId": target, "client": client, "url": owners.page_urls.get(target, "")}
+                for target, client in owners.kept.items()
+            ],
+            "contexts": [{"browserContextId": c, "client": client} for c, client in owners.kept_contexts.items()],
         }
 
     # -- ids -----------------------------------------------------------------------------
@@ -330,6 +372,13 @@ class Router:
             return self._forward(client, known, request, method)
         if method == DISPOSE_CONTEXT:
             return self._forward(client, known, request, method, str(params.get("browserContextId")))
+        if method == SET_AUTO_ATTACH:
+            if params.get("autoAttach") is True:
+                known.auto_attach.add(session)
+            else:
+                known.auto_attach.discard(session)
+        elif method == RUN_IF_WAITING:
+            known.waiting.discard(session)
         return self._forward(client, known, request)
 
     def _forward(
@@ -383,6 +432,10 @@ class Router:
             return self._reported(message.body())
         if isinstance(entry, _Reopen):
             return self._reopened(entry, message.body())
+        if isinstance(entry, _Leaving):
+            return self._left(entry)
+        if isinstance(entry, _Home):
+            return self._homing_step(entry, message.body())
         return []
 
     def _watched_reply(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
@@ -449,7 +502,7 @@ class Router:
         assert message.session is not None
         client = self._owner.get(message.session)
         if client is None:
-            return []
+            return self._departing_event(message) if message.session in self._departing else []
         known = self._clients[client]
         known.relayed += 1
         if message.method in (ATTACHED, DETACHED):
@@ -461,19 +514,16 @@ class Router:
                 known.sessions.add(child)
                 self._owner[child] = client
                 self._parent[child] = message.session
+                if isinstance(params, dict) and params.get("waitingForDebugger") is True:
+                    known.waiting.add(child)
                 info = params.get("targetInfo") if isinstance(params, dict) else None
                 target = info.get("targetId") if isinstance(info, dict) else None
                 if isinstance(info, dict) and isinstance(target, str):
                     self._session_target[child] = target
-                    # Chrome's tab targets hold a page each (puppeteer attaches the tab first, then
-                    # the page below it): the editor page's tab is the editor tab too.
-                    above = self._session_target.get(message.session)
+                    # Which page a tab holds is learnt from Chrome's own reports only (the proxy's
+                    # discovery): a client's attach under a tab's session proves nothing.
                     if info.get("type") == "tab":
                         self.owners.tabs.add(target)
-                    elif above is not None and above in self.owners.tabs:
-                        self.owners.tab_page[above] = target
-                        if target == self.owners.editor:
-                            self.owners.editor_tab = above
             elif isinstance(child, str) and method == DETACHED and self._owner.get(child) == client:
                 self._forget_tree(child)
         drop = message.session == known.root
@@ -492,7 +542,10 @@ class Router:
             self._parent.pop(gone, None)
             self._session_target.pop(gone, None)
             if client is not None and client in self._clients:
-                self._clients[client].sessions.discard(gone)
+                known = self._clients[client]
+                known.sessions.discard(gone)
+                known.auto_attach.discard(gone)
+                known.waiting.discard(gone)
 
     # -- departures -------------------------------------------------------------------------------
     def _drop(self, client: int) -> _Client | None:
@@ -508,9 +561,9 @@ class Router:
             self._roots.pop(known.root, None)
         return known
 
-    def _quiet(self, method: str, params: dict[str, Any]) -> ToChrome:
+    def _quiet(self, method: str, params: dict[str, Any], session: str | None = None) -> ToChrome:
         pipe_id = self._allocate(_Quiet())
-        return ToChrome(_command(pipe_id, method, params))
+        return ToChrome(_command(pipe_id, method, params, session))
 
     def _detach(self, root: str) -> list[Action]:
         return [self._quiet("Target.detachFromTarget", {"sessionId": root})]
@@ -524,17 +577,52 @@ class Router:
         holding = self.owners.holdings.get(client)
         if self.chrome_is_gone or holding is None or holding.empty:
             self.owners.release(client)
-            return self._detach_root(known)
+            return self._leave(client, known)
         if holding.keep and not (holding.creating_targets or holding.creating_contexts):
             self.owners.release(client)
-            return [*self._detach_root(known), Note(self._kept_text(client, holding))]
+            return [*self._leave(client, known), Note(self._kept_text(client, holding)), *self._bound_kept()]
         # Closed after the grace; a keeper's holding only waits there for its creates on the way.
-        return [*self._detach_root(known), Sweep(client, GRACE_SECONDS)]
+        return [*self._leave(client, known), Sweep(client, GRACE_SECONDS)]
 
-    def _detach_root(self, known: _Client) -> list[Action]:
+    def _leave(self, client: int, known: _Client) -> list[Action]:
+        """Undo what Chrome would keep of a departed client's sessions, then detach its root:
+        targets waiting for a debugger are let run, auto-attach is turned off. Its root is detached
+        once Chrome has answered the last of those, so a target Chrome auto-attached for it just
+        before is reported to the proxy, and let run, first."""
         if known.root is None or self.chrome_is_gone:
             return []
-        return self._detach(known.root)
+        actions: list[Action] = [self._quiet(RUN_IF_WAITING, {}, session) for session in sorted(known.waiting)]
+        if not known.auto_attach:
+            return [*actions, *self._detach(known.root)]
+        for session in known.sessions:
+            self._departing[session] = client
+        off = {"autoAttach": False, "waitForDebuggerOnStart": False, "flatten": True}
+        last = sorted(known.auto_attach)
+        actions += [self._quiet(SET_AUTO_ATTACH, off, session) for session in last[:-1]]
+        pipe_id = self._allocate(_Leaving(client, known.root))
+        actions.append(ToChrome(_command(pipe_id, SET_AUTO_ATTACH, off, last[-1])))
+        return actions
+
+    def _departing_event(self, message: ChromeMessage) -> list[Action]:
+        """An event on a departed client's session before its root is detached: a target attached
+        for it that waits for a debugger is let run (nobody is left to do it)."""
+        if message.method != ATTACHED:
+            return []
+        params = message.body().get("params")
+        child = params.get("sessionId") if isinstance(params, dict) else None
+        if not isinstance(params, dict) or not isinstance(child, str):
+            return []
+        self._departing[child] = self._departing[message.session or ""]
+        if params.get("waitingForDebugger") is not True:
+            return []
+        return [self._quiet(RUN_IF_WAITING, {}, child)]
+
+    def _left(self, entry: _Leaving) -> list[Action]:
+        for session in [s for s, c in self._departing.items() if c == entry.client]:
+            del self._departing[session]
+        if entry.root is None or self.chrome_is_gone:
+            return []
+        return self._detach(entry.root)
 
     @staticmethod
     def _kept_text(client: int, holding: Any) -> str:
@@ -547,9 +635,20 @@ class Router:
         if holding is None or self.chrome_is_gone or (not holding.targets and not holding.contexts):
             return []
         if holding.keep:
-            return [Note(self._kept_text(client, holding))]
+            return [Note(self._kept_text(client, holding)), *self._bound_kept()]
         text = f"client {client} left: closed {len(holding.targets)} targets and {len(holding.contexts)} browser contexts it opened"
         return [*self._close_things(holding.targets, holding.contexts), Note(text)]
+
+    def _bound_kept(self) -> list[Action]:
+        """Close the oldest of what keepers left open past the bound for all of them together."""
+        targets, contexts = self.owners.over_kept()
+        if not targets and not contexts:
+            return []
+        text = (
+            f"kept past their clients: over {MAX_KEPT_TARGETS} targets or {MAX_KEPT_CONTEXTS} browser contexts,"
+            f" closed the oldest {len(targets)} targets and {len(contexts)} browser contexts"
+        )
+        return [*self._close_things(set(targets), set(contexts)), Note(text)]
 
     def _close_things(self, targets: set[str], contexts: set[str]) -> list[Action]:
         actions: list[Action] = [self._quiet("Target.closeTarget", {"targetId": t}) for t in sorted(targets)]
@@ -565,7 +664,7 @@ class Router:
         holding = self.owners.release(client)
         actions: list[Action] = [ToClient(client, (reply,))]
         if known is not None:
-            actions += self._detach_root(known)
+            actions += self._leave(client, known)
         targets, contexts = (holding.targets, holding.contexts) if holding is not None else (set(), set())
         actions += self._close_things(targets, contexts)
         text = f"client {client} ended its session (Browser.close): closed {len(targets)} targets and {len(contexts)} browser contexts it opened"
@@ -576,9 +675,15 @@ class Router:
     def _target_event(self, method: Any, params: dict[str, Any]) -> list[Action]:
         info = params.get("targetInfo")
         if method == TARGET_CREATED and isinstance(info, dict):
-            self.owners.target_created(info)
+            closing = self.owners.target_created(info)
+            if closing:
+                text = f"closed popup {' '.join(closing)}: its opener's client is at its limit of {MAX_TARGETS} targets"
+                if closing != [info.get("targetId")]:
+                    text = f"kept past their clients: over {MAX_KEPT_TARGETS} targets, closed the oldest {len(closing)}"
+                return [*self._close_things(set(closing), set()), Note(text)]
         elif method == TARGET_CHANGED and isinstance(info, dict):
-            self.owners.target_changed(info)
+            if self.owners.target_changed(info) and not self._homing and not self.chrome_is_gone:
+                return self._send_home(str(info.get("url")))
         elif method == TARGET_DESTROYED:
             target = params.get("targetId")
             if isinstance(target, str) and self.owners.target_destroyed(target):
@@ -595,7 +700,7 @@ class Router:
         return []
 
     def _reported(self, body: dict[str, Any]) -> list[Action]:
-        self.owners.reported = True
+        self.owners.reported_all()
         if "error" in body:  # nothing was reported: no editor tab to open again on a guess
             return [Note(f"target discovery failed ({_error_text(body)}): pages opened by pages are not tracked")]
         if self.owners.editor is None and self.editor_url:
@@ -603,7 +708,7 @@ class Router:
         return []
 
     def _reopen(self, why: str) -> list[Action]:
-        url = self.owners.editor_url or self.editor_url
+        url = self.owners.home_url or self.editor_url
         if not url or self.chrome_is_gone:
             return [Note(f"{why}; no address to open it again")]
         pipe_id = self._allocate(_Reopen(url))
@@ -618,9 +723,35 @@ class Router:
         if not isinstance(target, str):
             return [Note(f"could not open the editor tab again: {_error_text(body)}")]
         if self.owners.editor is None:
-            self.owners.editor = target
-            self.owners.editor_url = entry.url
+            self.owners.opened_again(target, entry.url)
         return [Note(f"editor tab opened again (target {target})")]
+
+    def _send_home(self, url: str) -> list[Action]:
+        """The editor tab left the editor page (a client's script set ``location``): it goes back."""
+        editor, home = self.owners.editor, self.owners.home_url
+        if editor is None:
+            return []
+        self._homing = True
+        pipe_id = self._allocate(_Home(editor))
+        return [
+            Note(f"editor tab {editor} was moved to {url[:200]}; sending it back to {home}"),
+            ToChrome(_command(pipe_id, "Target.attachToTarget", {"targetId": editor, "flatten": True})),
+        ]
+
+    def _homing_step(self, entry: _Home, body: dict[str, Any]) -> list[Action]:
+        result = body.get("result")
+        if entry.session:  # the navigation was answered: our session goes
+            self._homing = False
+            actions = [] if self.chrome_is_gone else self._detach(entry.session)
+            if "error" in body:
+                actions.append(Note(f"could not send the editor tab back: {_error_text(body)}"))
+            return actions
+        session = result.get("sessionId") if isinstance(result, dict) else None
+        if not isinstance(session, str) or self.chrome_is_gone:
+            self._homing = False
+            return [Note(f"could not send the editor tab back: {_error_text(body)}")]
+        pipe_id = self._allocate(_Home(entry.target, session))
+        return [ToChrome(_command(pipe_id, "Page.navigate", {"url": self.owners.home_url}, session))]
 
     def chrome_gone(self) -> list[Action]:
         """The pipe closed: fail internal calls, close every client 1001."""
@@ -633,7 +764,9 @@ class Router:
                 actions.append(Attached(entry.client, f"{entry.method}: Chrome is gone"))
         self._pending.clear()
         self._attaching.clear()
-        self.owners = Owners()
+        self.owners = Owners(self.editor_url)
+        self._departing.clear()
+        self._homing = False
         for client in list(self._clients):
             self._drop(client)
             actions.append(Close(client, CLOSE_GOING_AWAY, "Chrome closed"))

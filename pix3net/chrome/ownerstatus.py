@@ -49,6 +49,16 @@ def gather(home: Path) -> dict[str, Any]:
         "owner": {"pid": record.owner_pid, "port": record.port, "startedAt": record.started_at},
         "editorTab": status.get("editorTab"),
         "clients": [c for c in status.get("clients", []) if isinstance(c, dict)],
+        "kept": _kept(status.get("kept")),
+    }
+
+
+def _kept(kept: Any) -> dict[str, list[dict[str, Any]]]:
+    """What clients that left kept open (an older proxy says nothing: none)."""
+    found = kept if isinstance(kept, dict) else {}
+    return {
+        key: [item for item in found.get(key, []) if isinstance(item, dict)] if isinstance(found.get(key), list) else []
+        for key in ("targets", "contexts")
     }
 
 
@@ -130,6 +140,14 @@ def text(status: dict[str, Any]) -> str:
                 f"     owns {len(client.get('targets', []))} targets {' '.join(client.get('targets', []))};"
                 f" {len(client.get('contexts', []))} contexts {' '.join(client.get('contexts', []))}".rstrip()
             )
+    kept = status.get("kept") or {"targets": [], "contexts": []}
+    targets, contexts = kept["targets"], kept["contexts"]
+    lines.append(
+        f"Kept:       {len(targets)} targets, {len(contexts)} browser contexts left open by clients that left"
+        " (keep=1; the oldest go past the proxy's bound)"
+    )
+    lines += [f"  {t.get('targetId')} {t.get('url', '')} (client #{t.get('client')})".rstrip() for t in targets]
+    lines += [f"  context {c.get('browserContextId')} (client #{c.get('client')})" for c in contexts]
     return "\n".join(lines)
 
 

@@ -97,7 +97,12 @@ def _status(args: EditorArgs, home: Path, io: _Out) -> int:
         found = gather(home)
     except StatusError as exc:
         if args.json:
-            io.line(as_json({"chrome": None, "owner": None, "editorTab": None, "clients": [], "error": str(exc)}))
+            empty: dict[str, list[object]] = {"targets": [], "contexts": []}
+            io.line(
+                as_json(
+                    {"chrome": None, "owner": None, "editorTab": None, "clients": [], "kept": empty, "error": str(exc)}
+                )
+            )
         return io.fail(str(exc))
     io.line(as_json(found) if args.json else text(found))
     return 0

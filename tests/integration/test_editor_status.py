@@ -10,6 +10,7 @@ import json
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import httpx
 import trio
@@ -52,7 +53,8 @@ async def test_status_lists_chrome_the_editor_tab_and_the_clients(pix3_home: Pat
             human = await trio.to_thread.run_sync(lambda: run_pix3("editor", "--status", cwd=tmp_path, env=env))
         assert done.returncode == 0, done.stderr
         status = json.loads(done.stdout)
-        assert list(status) == ["chrome", "owner", "editorTab", "clients"]
+        assert list(status) == ["chrome", "owner", "editorTab", "clients", "kept"]
+        assert status["kept"] == {"targets": [], "contexts": []}
         assert status["chrome"]["pid"] == record.chrome_pid and status["chrome"]["version"] == "FakeChrome/1.0"
         assert status["chrome"]["residentBytes"] > 1024 * 1024 and status["chrome"]["processes"] >= 1
         assert status["owner"] == {"pid": started.pid, "port": record.port, "startedAt": record.started_at}
@@ -75,6 +77,52 @@ async def test_status_lists_chrome_the_editor_tab_and_the_clients(pix3_home: Pat
         assert lines[2] == f"Editor tab: {status['editorTab']['targetId']} {URL}"
         assert any(" claude-code (test-agent/2): browser, since " in line for line in lines)
         assert any(line.strip() == f"owns 1 targets {target}; 0 contexts" for line in lines)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(started.pid, signal.SIGKILL)
+        for pid in processes_with(str(pix3_home / "chrome")):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+async def test_status_lists_what_clients_that_left_kept_open(pix3_home: Path, tmp_path: Path) -> None:
+    """Targets kept past their clients (`?keep=1`) are Chrome's memory nobody answers for: the
+    status names each, with the client that opened it (issue 31, item 7)."""
+    started = await start_owner(
+        pix3_home,
+        chrome=str(fake_chrome_wrapper(tmp_path)),
+        port=free_port(),
+        profile=str(pix3_home / "chrome"),
+        url=URL,
+        headless=True,
+    )
+    try:
+        record = read_record(pix3_home)
+        assert record is not None
+        token = (pix3_home / "cdp-token").read_text().strip()
+        headers = [("Authorization", f"Bearer {token}")]
+        env = {"PIX3_HOME": str(pix3_home)}
+        async with await WsClient.connect(record.port, "/pix3?keep=1&client=keeper", headers) as ws:
+            params = {"url": "about:blank#kept"}
+            reply = await rpc(ws, {"id": 1, "method": "Target.createTarget", "params": params})
+            target = reply["result"]["targetId"]
+        status: dict[str, Any] = {}
+        with trio.fail_after(5):
+            while not status.get("kept", {}).get("targets"):
+                done = await trio.to_thread.run_sync(
+                    lambda: run_pix3("editor", "--status", "--json", cwd=tmp_path, env=env)
+                )
+                assert done.returncode == 0, done.stderr
+                status = json.loads(done.stdout)
+        assert status["clients"] == []
+        assert status["kept"] == {
+            "targets": [{"targetId": target, "client": 1, "url": "about:blank#kept"}],
+            "contexts": [],
+        }
+        human = await trio.to_thread.run_sync(lambda: run_pix3("editor", "--status", cwd=tmp_path, env=env))
+        lines = human.stdout.splitlines()
+        assert any(line.startswith("Kept:       1 targets, 0 browser contexts left open") for line in lines), lines
+        assert f"  {target} about:blank#kept (client #1)" in lines
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(started.pid, signal.SIGKILL)

@@ -585,12 +585,14 @@ def test_a_client_may_hold_32_targets_and_32_contexts() -> None:
 def test_the_editor_tab_closed_or_crashed_is_opened_again() -> None:
     router = Router(editor_url=EDITOR_URL)
     discovering(router)
+    # the editor page with a query of its own is still the editor page; the tab is opened again at
+    # the owner's address, never at one learnt from the tab (a client may have moved it)
     changed = {"targetId": "ED", "type": "page", "url": EDITOR_URL + "?project=x"}
-    router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": changed}}))
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": changed}})) == []
     out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
-    assert out[0] == Note(f"editor tab ED was closed; opening it again ({EDITOR_URL}?project=x)")
+    assert out[0] == Note(f"editor tab ED was closed; opening it again ({EDITOR_URL})")
     [(_, command)] = sent(out[1:])
-    assert (command["method"], command["params"]) == ("Target.createTarget", {"url": EDITOR_URL + "?project=x"})
+    assert (command["method"], command["params"]) == ("Target.createTarget", {"url": EDITOR_URL})
     assert router.editor is None
     assert router.from_chrome(created("ED2", url=EDITOR_URL)) == []  # not anyone's, not yet the editor
     assert router.from_chrome(j({"id": command["id"], "result": {"targetId": "ED2"}})) == [
@@ -603,9 +605,9 @@ def test_the_editor_tab_closed_or_crashed_is_opened_again() -> None:
     )
     assert [(m["method"], m["params"]) for _, m in sent([a for a in crash if isinstance(a, ToChrome)])] == [
         ("Target.closeTarget", {"targetId": "ED2"}),
-        ("Target.createTarget", {"url": EDITOR_URL + "?project=x"}),
+        ("Target.createTarget", {"url": EDITOR_URL}),
     ]
-    assert Note(f"editor tab ED2 crashed (crashed); opening it again ({EDITOR_URL}?project=x)") in crash
+    assert Note(f"editor tab ED2 crashed (crashed); opening it again ({EDITOR_URL})") in crash
     # another page's end is nobody's business
     assert router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ZZ"}})) == []
 
@@ -646,26 +648,43 @@ def refused_session(actions: list[Any]) -> bool:
     return bool(reply["error"]["code"] == -32001)
 
 
-def test_the_tab_that_holds_the_editor_page_is_refused_too() -> None:
-    router = Router()
-    discovering(router)
+def test_the_tab_that_holds_the_editor_page_is_known_by_its_id_not_by_an_attach() -> None:
+    # Chrome reports the editor's tab and page at the start (in either order: the one tab is the
+    # editor's), and a new tab's target just before the page inside it.
+    for order in (("EDTAB", "ED"), ("ED", "EDTAB")):
+        router = Router(editor_url=EDITOR_URL)
+        [(_, command)] = sent(router.watch_targets())
+        for target in order:
+            router.from_chrome(created(target, kind="tab" if target == "EDTAB" else "page", url=EDITOR_URL))
+        router.from_chrome(j({"id": command["id"], "result": {}}))
+        assert (router.editor, router.owners.editor_tab) == ("ED", "EDTAB"), order
     attach(router, A, "SA")
-    # puppeteer's way: the tab target first, then the page inside it on the tab's session
-    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB1", "type": "tab"}}
+    # >> the attack: A attaches the editor's tab, then its own page on the tab's session, as if it
+    # were the page that tab holds; << the tab is still the editor's (issue 31, item 6)
+    tab = {"sessionId": "ST", "targetInfo": {"targetId": "EDTAB", "type": "tab"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": tab, "sessionId": "SA"}))
-    page = {"sessionId": "SP", "targetInfo": {"targetId": "ED", "type": "page"}}
-    router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
-    why = refused_with(ask(router, A, {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "TAB1"}}), A, 1)
-    assert why.startswith("Target.closeTarget is refused: TAB1 is the pix3 editor tab")
-    # another tab may be closed once a session saw the page it holds
-    other = {"sessionId": "SU", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
-    router.from_chrome(j({"method": "Target.attachedToTarget", "params": other, "sessionId": "SA"}))
-    below = {"sessionId": "SV", "targetInfo": {"targetId": "P2", "type": "page"}}
-    router.from_chrome(j({"method": "Target.attachedToTarget", "params": below, "sessionId": "SU"}))
+    mine = {"sessionId": "SM", "targetInfo": {"targetId": "MINE", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": mine, "sessionId": "ST"}))
+    why = refused_with(ask(router, A, {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "EDTAB"}}), A, 1)
+    assert why.startswith("Target.closeTarget is refused: EDTAB is the pix3 editor tab")
+    # a tab opened later holds the page Chrome reported right after it: that one may be closed
+    router.from_chrome(created("TAB2", kind="tab"))
+    router.from_chrome(created("P2"))
     assert ask(router, A, {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}})[0][0] == "chrome"
     # a tab that goes is forgotten
     router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
-    assert "TAB2" not in router.owners.tabs
+    assert "TAB2" not in router.owners.tabs and "TAB2" not in router.owners.tab_page
+    # the editor tab opened again: its new tab is the editor's (the createTarget answered before or after)
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    [(_, reopen)] = sent([a for a in out if isinstance(a, ToChrome)])
+    router.from_chrome(created("EDTAB2", kind="tab"))
+    router.from_chrome(created("ED2", url=EDITOR_URL))
+    router.from_chrome(j({"id": reopen["id"], "result": {"targetId": "ED2"}}))
+    assert (router.editor, router.owners.editor_tab) == ("ED2", "EDTAB2")
+    why = refused_with(
+        ask(router, A, {"id": 3, "method": "Target.closeTarget", "params": {"targetId": "EDTAB2"}}), A, 3
+    )
+    assert why.startswith("Target.closeTarget is refused: EDTAB2 is the pix3 editor tab")
 
 
 def test_discovery_refused_by_chrome_opens_nothing_on_a_guess() -> None:
@@ -753,30 +772,27 @@ def test_chromes_debugging_urls_are_never_navigated_to() -> None:
 
 def test_a_tab_target_whose_page_is_unknown_may_hold_the_editor_and_is_refused() -> None:
     # `Target.getTargets {filter: [{type: "tab"}]}` lists the editor's tab target beside its page,
-    # unlinked; `Target.closeTarget` of it closed the editor tab (and its unsaved work).
+    # unlinked; `Target.closeTarget` of it closed the editor tab (and its unsaved work). With two
+    # tabs at the start the proxy cannot tell which holds the editor page.
     router = Router()
     [(_, command)] = sent(router.watch_targets())
-    router.from_chrome(created("EDTAB", kind="tab", url=EDITOR_URL))
     router.from_chrome(created("ED", url=EDITOR_URL))
+    router.from_chrome(created("EDTAB", kind="tab", url=EDITOR_URL))
+    router.from_chrome(created("OTHERTAB", kind="tab"))
     router.from_chrome(j({"id": command["id"], "result": {}}))
-    assert router.editor == "ED"
+    assert router.editor == "ED" and router.owners.editor_tab is None
     attach(router, A, "SA")
-    close = {"id": 1, "method": "Target.closeTarget", "params": {"targetId": "EDTAB"}}
-    assert refused_with(ask(router, A, close), A, 1) == (
-        "Target.closeTarget is refused: EDTAB is a tab target and the proxy has not seen which page it holds"
-        " (it may be the pix3 editor tab): close the page target instead"
-    )
-    # a tab a client's session saw holding another page may be closed (puppeteer attaches both)
-    router.from_chrome(created("TAB2", kind="tab"))
-    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB2", "type": "tab"}}
+    for n, unknown in enumerate(("EDTAB", "OTHERTAB")):
+        close = {"id": n, "method": "Target.closeTarget", "params": {"targetId": unknown}}
+        assert refused_with(ask(router, A, close), A, n) == (
+            f"Target.closeTarget is refused: {unknown} is a tab target and the proxy has not seen which page it holds"
+            " (it may be the pix3 editor tab): close the page target instead"
+        )
+    # a tab reported without its page (a client's session told of it) is refused too
+    tab = {"sessionId": "ST", "targetInfo": {"targetId": "TAB3", "type": "tab"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": tab, "sessionId": "SA"}))
-    close = {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB2"}}
-    assert refused_with(ask(router, A, close), A, 2).startswith("Target.closeTarget is refused: TAB2 is a tab")
-    page = {"sessionId": "SP", "targetInfo": {"targetId": "P2", "type": "page"}}
-    router.from_chrome(j({"method": "Target.attachedToTarget", "params": page, "sessionId": "ST"}))
-    assert ask(router, A, {**close, "id": 3})[0][0] == "chrome"
-    router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "TAB2"}}))
-    assert "TAB2" not in router.owners.tabs and "TAB2" not in router.owners.tab_page
+    close = {"id": 2, "method": "Target.closeTarget", "params": {"targetId": "TAB3"}}
+    assert refused_with(ask(router, A, close), A, 2).startswith("Target.closeTarget is refused: TAB3 is a tab")
 
 
 @st.composite
@@ -869,3 +885,352 @@ def test_a_keepers_create_answered_after_it_left_is_kept_too() -> None:
     assert router.client_gone(A)[-1] == Sweep(A, 1.0)  # waits for the create on its way
     assert answer(router, asked, {"targetId": "LATE"}, "SA") == []  # not closed
     assert router.sweep(A) == [Note("client 1 left 1 targets and 0 contexts open (keep)")]
+
+
+# -- what outlives a client, the editor tab's address, kept targets (issue 31, items 5-7) ----------
+
+
+def commands(actions: list[Action]) -> list[tuple[str | None, str, dict[str, Any]]]:
+    """The proxy's own commands to Chrome: (sessionId, method, params)."""
+    mine = [a for a in actions if isinstance(a, ToChrome)]
+    return [(m.get("sessionId"), m["method"], m["params"]) for _, m in sent(list(mine))]
+
+
+def test_a_client_that_leaves_lets_waiting_targets_run_and_turns_its_auto_attach_off_first() -> None:
+    # An abandoned `Target.setAutoAttach {waitForDebuggerOnStart: true}`: a popup of the editor page
+    # waited for a debugger forever after the client left (Chromium does not let it run when the
+    # session detaches), and the editor page's next window.open failed.
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    auto = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+    assert ask(router, A, {"id": 1, "method": "Target.setAutoAttach", "params": auto})[0][0] == "chrome"
+    # << Chrome auto-attaches a popup to A's root, waiting; and a page with nothing to wait for
+    waiting = {"sessionId": "W1", "targetInfo": {"targetId": "POP", "type": "page"}, "waitingForDebugger": True}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": waiting, "sessionId": "SA"}))
+    running = {"sessionId": "R1", "targetInfo": {"targetId": "RUN", "type": "page"}, "waitingForDebugger": False}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": running, "sessionId": "SA"}))
+    # >> A leaves: W1 is let run, A's auto-attach turned off; the root waits for that answer
+    gone = router.client_gone(A)
+    off = {"autoAttach": False, "waitForDebuggerOnStart": False, "flatten": True}
+    assert commands(gone) == [
+        ("W1", "Runtime.runIfWaitingForDebugger", {}),
+        ("SA", "Target.setAutoAttach", off),
+    ]
+    # << a target Chrome auto-attached for A before it turned auto-attach off is let run too
+    late = {"sessionId": "W2", "targetInfo": {"targetId": "POP2", "type": "page"}, "waitingForDebugger": True}
+    assert commands(
+        router.from_chrome(j({"method": "Target.attachedToTarget", "params": late, "sessionId": "SA"}))
+    ) == [("W2", "Runtime.runIfWaitingForDebugger", {})]
+    # << the answer: now the root is detached (its children go with it)
+    [(_, off_command)] = [c for c in sent(gone) if c[1]["method"] == "Target.setAutoAttach"]
+    assert commands(router.from_chrome(j({"id": off_command["id"], "result": {}, "sessionId": "SA"}))) == [
+        (None, "Target.detachFromTarget", {"sessionId": "SA"})
+    ]
+    # B's own session was never touched, and events there after all that are B's
+    event = {"method": "Target.attachedToTarget", "params": {**late, "sessionId": "W3"}, "sessionId": "SB"}
+    assert [w for w, _ in sent(router.from_chrome(j(event)))] == [B]
+
+
+def test_what_a_client_resumed_or_turned_off_itself_is_left_alone() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    info = {"sessionId": "PA", "targetInfo": {"targetId": "MINE", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": "SA"}))
+    auto = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+    ask(router, A, {"id": 1, "method": "Target.setAutoAttach", "params": auto, "sessionId": "PA"})
+    waiting = {"sessionId": "W1", "targetInfo": {"targetId": "FRAME", "type": "iframe"}, "waitingForDebugger": True}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": waiting, "sessionId": "PA"}))
+    ask(router, A, {"id": 2, "method": "Runtime.runIfWaitingForDebugger", "sessionId": "W1"})
+    ask(
+        router,
+        A,
+        {"id": 3, "method": "Target.setAutoAttach", "params": {**auto, "autoAttach": False}, "sessionId": "PA"},
+    )
+    assert commands(router.client_gone(A)) == [(None, "Target.detachFromTarget", {"sessionId": "SA"})]
+    # Browser.close ends a session the same way: a waiting target is let run before the detach
+    attach(router, B, "SB")
+    router.from_chrome(
+        j({"method": "Target.attachedToTarget", "params": {**waiting, "sessionId": "W9"}, "sessionId": "SB"})
+    )
+    out = commands(router.from_client(B, '{"id":4,"method":"Browser.close"}'))
+    assert out == [
+        ("W9", "Runtime.runIfWaitingForDebugger", {}),
+        (None, "Target.detachFromTarget", {"sessionId": "SB"}),
+    ]
+
+
+def editor_session(router: Router, client: int, root: str, session: str = "PE") -> None:
+    info = {"sessionId": session, "targetInfo": {"targetId": "ED", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": root}))
+
+
+def test_the_editor_tab_is_never_navigated_away_by_a_client() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    discovering(router)
+    attach(router, A, "SA")
+    editor_session(router, A, "SA")
+    attach(router, B, "SP", page="ED")  # a page client of the editor tab
+    refused = (
+        "Page.navigate is refused: this session is attached to the pix3 editor tab, which stays on the"
+        f" editor page ({EDITOR_URL}); open a tab of your own with Target.createTarget"
+    )
+    for url in (
+        "about:blank#moved",
+        "http://evil.example/",
+        EDITOR_URL + "/../../x",
+        " " + EDITOR_URL + "x",
+        "javascript:1",
+        "http://evil.example/__pix3/editor",
+        "http://127.0.0.1.nip.io:5173/__pix3/editor",
+        "http://user@127.0.0.1:6000/__pix3/editor",
+        "HTTP://127.0.0.1:6000/__pix3/editor",
+        "http://127.0.0.1:6000/__pix3/editor/../editor",
+    ):
+        [(where, reply)] = ask(
+            router, A, {"id": 1, "method": "Page.navigate", "sessionId": "PE", "params": {"url": url}}
+        )
+        assert (where, reply["error"]["message"], reply["sessionId"]) == (A, refused, "PE"), url
+        assert (
+            refused_with(ask(router, B, {"id": 2, "method": "Page.navigate", "params": {"url": url}}), B, 2) == refused
+        )
+    history = {"id": 3, "method": "Page.navigateToHistoryEntry", "params": {"entryId": 1}}
+    assert refused_with(ask(router, B, history), B, 3).startswith("Page.navigateToHistoryEntry is refused")
+    # the editor page itself (any query), a reload, a child frame (the game's) and another page are fine
+    for params in (
+        {"url": EDITOR_URL},
+        {"url": EDITOR_URL + "?scene=res://a.pix3scene#x"},
+        {"url": "http://game.example/", "frameId": "GAMEFRAME"},
+    ):
+        assert ask(router, B, {"id": 4, "method": "Page.navigate", "params": params})[0][0] == "chrome", params
+    assert ask(router, B, {"id": 5, "method": "Page.reload"})[0][0] == "chrome"
+    # the same page of a dev server on another loopback port: `pix3 editor` sends the tab it
+    # launched on a guessed address to the one the server took, which is then the tab's address
+    other = "http://localhost:6000/__pix3/editor"
+    assert ask(router, B, {"id": 7, "method": "Page.navigate", "params": {"url": other}})[0][0] == "chrome"
+    arrived = {"targetId": "ED", "type": "page", "url": other + "?x=1"}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": arrived}})) == []
+    assert router.owners.home_url == other + "?x=1"
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert (None, "Target.createTarget", {"url": other + "?x=1"}) in commands(out)
+    mine = {"sessionId": "PM", "targetInfo": {"targetId": "MINE", "type": "page"}}
+    router.from_chrome(j({"method": "Target.attachedToTarget", "params": mine, "sessionId": "SA"}))
+    asked = {"id": 6, "method": "Page.navigate", "sessionId": "PM", "params": {"url": "about:blank#moved"}}
+    assert ask(router, A, asked)[0][0] == "chrome"
+
+
+def test_the_editor_tab_moved_by_a_script_is_sent_back_to_the_owners_address() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    discovering(router)
+    # << `location = "about:blank#moved"` run in the editor page: Chrome reports the new address
+    moved = {"targetId": "ED", "type": "page", "url": "about:blank#moved"}
+    out = router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": moved}}))
+    assert out[0] == Note(f"editor tab ED was moved to about:blank#moved; sending it back to {EDITOR_URL}")
+    [(_, attach_command)] = sent(out[1:])
+    assert (attach_command["method"], attach_command["params"]) == (
+        "Target.attachToTarget",
+        {"targetId": "ED", "flatten": True},
+    )
+    # a second move meanwhile starts nothing new
+    again = {**moved, "url": "about:blank#again"}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": again}})) == []
+    navigating = router.from_chrome(j({"id": attach_command["id"], "result": {"sessionId": "OWN"}}))
+    assert commands(navigating) == [("OWN", "Page.navigate", {"url": EDITOR_URL})]
+    [(_, navigate)] = sent(navigating)
+    # events of the proxy's own session reach no client
+    attach(router, A, "SA")
+    assert router.from_chrome(b'{"method":"Page.frameNavigated","params":{},"sessionId":"OWN"}') == []
+    assert commands(router.from_chrome(j({"id": navigate["id"], "result": {"frameId": "ED"}, "sessionId": "OWN"}))) == [
+        (None, "Target.detachFromTarget", {"sessionId": "OWN"})
+    ]
+    home = {**moved, "url": EDITOR_URL}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": home}})) == []
+    assert router.owners.page_urls["ED"] == EDITOR_URL
+    # the tab closed later opens again at the owner's address, not at one it was moved to
+    router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": again}}))
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert (None, "Target.createTarget", {"url": EDITOR_URL}) in commands(out)
+
+
+def test_a_reopened_editor_tab_is_blank_before_it_shows_the_editor_page() -> None:
+    router = Router(editor_url=EDITOR_URL)
+    discovering(router)
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    [(_, reopen)] = sent([a for a in out if isinstance(a, ToChrome)])
+    router.from_chrome(j({"id": reopen["id"], "result": {"targetId": "ED2"}}))
+    router.from_chrome(created("ED2", url="about:blank"))
+    blank = {"targetId": "ED2", "type": "page", "url": "about:blank"}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": blank}})) == []
+    arrived = {**blank, "url": EDITOR_URL}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": arrived}})) == []
+    # Chrome reports "" while a navigation is on its way (each navigation to a data: URL): no move
+    pending = {**blank, "url": ""}
+    assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": pending}})) == []
+    # once home, even a plain about:blank is a move
+    out = router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": blank}}))
+    assert out and isinstance(out[0], Note) and "sending it back" in out[0].text
+    [(_, attach_command)] = sent(out[1:])
+    [(_, navigate)] = sent(router.from_chrome(j({"id": attach_command["id"], "result": {"sessionId": "OWN"}})))
+    router.from_chrome(j({"id": navigate["id"], "result": {}, "sessionId": "OWN"}))
+    # on its way back: what it shows before the editor page starts nothing (it looped, sending it
+    # back again at each "" of its own navigation)
+    for url in ("", "about:blank", ""):
+        on_its_way = {**blank, "url": url}
+        assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": on_its_way}})) == []
+
+
+def keeper(router: Router, client: int, root: str) -> None:
+    [(_, command)] = sent(router.open_client(client, keep=True))
+    router.from_chrome(j({"id": command["id"], "result": {"sessionId": root}}))
+
+
+def test_kept_targets_are_bounded_for_all_clients_together_the_oldest_closed() -> None:
+    # three `?keep=1` clients x 32 tabs left 96 tabs (Chrome at 11.9 GB) after they left
+    router = Router()
+    discovering(router)
+    serial = 0
+    for client, root in ((A, "SA"), (B, "SB"), (3, "SC")):
+        keeper(router, client, root)
+        for _ in range(20):
+            serial += 1
+            asked = ask(
+                router, client, {"id": serial, "method": "Target.createTarget", "params": {"url": "about:blank"}}
+            )
+            answer(router, asked, {"targetId": f"T{serial:03}"}, root)
+        if client == 3:
+            asked = ask(router, client, {"id": 99, "method": "Target.createBrowserContext"})
+            answer(router, asked, {"browserContextId": "X1"}, root)
+    assert commands(router.client_gone(A))[1:] == []  # 20 kept: under the bound
+    out = router.client_gone(B)  # 40: the 8 oldest (A's first) go
+    assert [p["targetId"] for _, m, p in commands(out) if m == "Target.closeTarget"] == [
+        f"T{n:03}" for n in range(1, 9)
+    ]
+    assert out[-1] == Note(
+        "kept past their clients: over 32 targets or 32 browser contexts, closed the oldest 8 targets and 0 browser contexts"
+    )
+    out = router.client_gone(3)
+    assert len([m for _, m, _ in commands(out) if m == "Target.closeTarget"]) == 20
+    kept = router.kept()
+    assert [t["targetId"] for t in kept["targets"]] == [f"T{n:03}" for n in range(29, 61)]
+    assert kept["targets"][0]["client"] == B and kept["targets"][-1]["client"] == 3
+    assert kept["contexts"] == [{"browserContextId": "X1", "client": 3}]
+    # a kept page's popup is kept too, and the bound holds: the oldest goes
+    out = router.from_chrome(created("POPUP", openerId="T060"))
+    assert [p["targetId"] for _, m, p in commands(out)] == ["T029"]
+    assert [t["targetId"] for t in router.kept()["targets"]][-1] == "POPUP"
+    # a kept target that closes is forgotten
+    router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "T030"}}))
+    assert len(router.kept()["targets"]) == 31
+
+
+def test_popups_of_a_clients_pages_count_against_its_cap() -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    for n in range(31):
+        answer(
+            router,
+            ask(router, A, {"id": n, "method": "Target.createTarget", "params": {"url": "x"}}),
+            {"targetId": f"P{n}"},
+            "SA",
+        )
+    assert router.from_chrome(created("POP1", openerId="P0")) == []  # the 32nd: A's
+    out = router.from_chrome(created("POP2", openerId="POP1"))
+    assert commands(out) == [(None, "Target.closeTarget", {"targetId": "POP2"})]
+    assert out[-1] == Note("closed popup POP2: its opener's client is at its limit of 32 targets")
+    assert len(router.status(A)["targets"]) == 32  # type: ignore[index]
+    why = refused_with(ask(router, A, {"id": 99, "method": "Target.createTarget", "params": {"url": "x"}}), A, 99)
+    assert "32 targets open" in why
+
+
+def test_a_tab_launched_blank_takes_the_address_pix3_editor_gives_it_and_keeps_it() -> None:
+    # A cold `pix3 editor` launches Chrome on about:blank before the dev server's address is
+    # known, then navigates that tab to the editor page: that first address is the editor tab's.
+    router = Router(editor_url="about:blank")
+    [(_, command)] = sent(router.watch_targets())
+    router.from_chrome(created("ED", url="about:blank"))
+    router.from_chrome(j({"id": command["id"], "result": {}}))
+    attach(router, A, "SP", page="ED")
+    assert ask(router, A, {"id": 1, "method": "Page.navigate", "params": {"url": EDITOR_URL}})[0][0] == "chrome"
+    for url in ("", "about:blank", EDITOR_URL):
+        info = {"targetId": "ED", "type": "page", "url": url}
+        assert router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": info}})) == []
+    assert refused_with(ask(router, A, {"id": 2, "method": "Page.navigate", "params": {"url": "about:blank#x"}}), A, 2)
+    moved = {"targetId": "ED", "type": "page", "url": "http://elsewhere.example/"}
+    out = router.from_chrome(j({"method": "Target.targetInfoChanged", "params": {"targetInfo": moved}}))
+    assert out[0] == Note(f"editor tab ED was moved to http://elsewhere.example/; sending it back to {EDITOR_URL}")
+    out = router.from_chrome(j({"method": "Target.targetDestroyed", "params": {"targetId": "ED"}}))
+    assert (None, "Target.createTarget", {"url": EDITOR_URL}) in commands(out)
+
+
+@st.composite
+def _debugger_traffic(draw: st.DrawFn) -> list[tuple[str, int]]:
+    kinds = st.sampled_from(["auto_on", "auto_off", "waiting", "running", "resume", "detach"])
+    return [(draw(kinds), draw(st.integers(0, 9))) for _ in range(draw(st.integers(0, 30)))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_debugger_traffic(), st.integers(0, 3))
+def test_every_target_left_waiting_runs_once_and_the_root_goes_last(steps: list[tuple[str, int]], late: int) -> None:
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    sessions = ["SA"]  # A's sessions, in the order they came
+    parents: dict[str, str] = {}
+    waiting: set[str] = set()  # children still waiting for a debugger
+    auto: set[str] = set()
+    for serial, (kind, number) in enumerate(steps, 1):
+        on = sessions[number % len(sessions)]
+        if kind in ("auto_on", "auto_off"):
+            params = {"autoAttach": kind == "auto_on", "waitForDebuggerOnStart": True, "flatten": True}
+            ask(router, A, {"id": serial, "method": "Target.setAutoAttach", "params": params, "sessionId": on})
+            (auto.add if kind == "auto_on" else auto.discard)(on)
+        elif kind in ("waiting", "running"):
+            child = f"C{serial}"
+            info = {"sessionId": child, "targetInfo": {"targetId": f"T{serial}", "type": "page"}}
+            event = {**info, "waitingForDebugger": kind == "waiting"}
+            router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": on}))
+            sessions.append(child)
+            parents[child] = on
+            if kind == "waiting":
+                waiting.add(child)
+        elif kind == "resume" and on in waiting:
+            ask(router, A, {"id": serial, "method": "Runtime.runIfWaitingForDebugger", "sessionId": on})
+            waiting.discard(on)
+        elif kind == "detach" and on != "SA":  # Chrome detached a child (and its children)
+            event = {"sessionId": on, "targetId": "T"}
+            router.from_chrome(j({"method": "Target.detachedFromTarget", "params": event, "sessionId": parents[on]}))
+            gone = {on}
+            while below := {s for s in sessions if parents.get(s) in gone} - gone:
+                gone |= below
+            assert router.sessions_of(A) == set(sessions) - gone
+            sessions = [s for s in sessions if s not in gone]
+            waiting -= gone
+            auto -= gone
+    out = router.client_gone(A)
+    ran = [str(s) for s, m, _ in commands(out) if m == "Runtime.runIfWaitingForDebugger"]
+    detached = [p["sessionId"] for _, m, p in commands(out) if m == "Target.detachFromTarget"]
+    assert sorted(ran) == sorted(waiting)  # each once, only what still waits
+    if not auto:
+        assert detached == ["SA"] and commands(out)[-1][1] == "Target.detachFromTarget"
+        return
+    assert detached == []  # the root waits for Chrome's answer to the auto-attach's undo
+    offs = [(m["sessionId"], m["id"]) for _, m in sent(out) if m["method"] == "Target.setAutoAttach"]
+    assert sorted(s for s, _ in offs) == sorted(auto)
+    # targets Chrome auto-attached meanwhile, on any of A's sessions, are let run
+    for n in range(late):
+        event = {"sessionId": f"L{n}", "targetInfo": {"targetId": f"LT{n}"}, "waitingForDebugger": True}
+        parent = sessions[n % len(sessions)]
+        assert commands(
+            router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": parent}))
+        ) == [(f"L{n}", "Runtime.runIfWaitingForDebugger", {})]
+    for _, pipe_id in offs[:-1]:
+        assert router.from_chrome(j({"id": pipe_id, "result": {}})) == []
+    assert commands(router.from_chrome(j({"id": offs[-1][1], "result": {}}))) == [
+        (None, "Target.detachFromTarget", {"sessionId": "SA"})
+    ]
+    # after the detach, nothing of A's is listened to any more
+    event = {"sessionId": "Z", "targetInfo": {"targetId": "ZT"}, "waitingForDebugger": True}
+    assert router.from_chrome(j({"method": "Target.attachedToTarget", "params": event, "sessionId": "SA"})) == []
