@@ -490,7 +490,11 @@ async def test_sync_without_tab_reports_changes_and_expectations(server: DevServ
         reply = await client.post("/__pix3/api/sync", json={})
         body = reply.json()
         assert reply.status_code == 200
-        assert (body["ok"], body["editor"], body["changed"]) == (True, False, {"a.txt": sha("agent thought so")})
+        assert (body["ok"], body["editor"]) == (True, False)
+        # The rescan reports what the watcher had not told yet: on a loaded machine the watcher may
+        # see the write first (its frame goes to no tab). Either way the table holds the new sha,
+        # which the expectation below checks.
+        assert body["changed"] in ({"a.txt": sha("agent thought so")}, {}), body
         assert body["rev"] == body["seq"] >= 1 and isinstance(body["ms"], int)
         stale = await client.post("/__pix3/api/sync", json={"expect": {"a.txt": sha("a")}})
         body = stale.json()
