@@ -9,6 +9,7 @@ each with the sentence the client gets. The router turns what this decides into 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
@@ -24,9 +25,11 @@ GRACE_SECONDS = 1.0
 REFUSED = -32000
 # `?keep=1` on the WebSocket URL: what the client opens stays when it leaves.
 KEEP_PARAMETER = "keep"
-# `?client=<name>` on the WebSocket URL: the name `pix3 editor --status` shows (bounded).
+# `?client=<name>` on the WebSocket URL: the name every view of the clients shows. Untrusted (any
+# client picks it): a short lowercase word (`claude-code`, `codex`, `pi`, `alpha`) or nothing, so a
+# name can never carry markup, escapes or a line of its own into a terminal, a log or the page.
 NAME_PARAMETER = "client"
-MAX_NAME_CHARS = 64
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
 
 STOP_HINT = "pix3 editor --stop-chrome closes Chrome"
 
@@ -84,7 +87,8 @@ def url_scheme(url: str) -> str:
 
 
 def connect_options(target: str) -> tuple[bool, str | None]:
-    """``(keep, name)`` from a WebSocket URL's query: ``keep=1`` (or ``true``) and ``client=<name>``."""
+    """``(keep, name)`` from a WebSocket URL's query: ``keep=1`` (or ``true``) and ``client=<name>``
+    (None unless it matches :data:`NAME_PATTERN`)."""
     if "?" not in target:
         return False, None
     query = target.split("?", 1)[1]
@@ -94,7 +98,7 @@ def connect_options(target: str) -> tuple[bool, str | None]:
         if key == KEEP_PARAMETER:
             keep = value.lower() in ("1", "true", "yes", "")
         elif key == NAME_PARAMETER:
-            name = "".join(c for c in value if c.isprintable())[:MAX_NAME_CHARS] or None
+            name = value if NAME_PATTERN.fullmatch(value) else None
     return keep, name
 
 
