@@ -128,6 +128,7 @@ class Owners:
         self.tab_page: dict[str, str] = {}  # tab → the page a client's session saw attached below it
         self.editor_url = ""
         self.page_urls: dict[str, str] = {}  # page targets Chrome reported → their URL
+        self.page_titles: dict[str, str] = {}  # … and their title (for the views of the clients)
         self.reported = False  # Chrome has reported the targets it had when the proxy started
 
     # -- clients ---------------------------------------------------------------------------
@@ -240,8 +241,9 @@ class Owners:
             self.tabs.add(target)
         if not isinstance(target, str) or info.get("type") != "page":
             return
-        url = info.get("url")
+        url, title = info.get("url"), info.get("title")
         self.page_urls[target] = url if isinstance(url, str) else ""
+        self.page_titles[target] = title if isinstance(title, str) else ""
         if self.editor is None and not self.reported:
             self.editor = target  # the page Chrome was launched with
             self.editor_url = self.page_urls[target]
@@ -255,7 +257,9 @@ class Owners:
             self._own_target(owner, self.holdings[owner], target)
 
     def target_changed(self, info: dict[str, Any]) -> None:
-        target, url = info.get("targetId"), info.get("url")
+        target, url, title = info.get("targetId"), info.get("url"), info.get("title")
+        if isinstance(target, str) and target in self.page_urls and isinstance(title, str):
+            self.page_titles[target] = title
         if isinstance(target, str) and target in self.page_urls and isinstance(url, str):
             self.page_urls[target] = url
             if target == self.editor and url and url != "about:blank":
@@ -264,6 +268,7 @@ class Owners:
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)
+        self.page_titles.pop(target, None)
         self.tabs.discard(target)
         self.tab_page.pop(target, None)
         client = self.target_owner.pop(target, None)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -36,6 +37,7 @@ from pix3net.cdp._hot import HotPath, StepLock
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
 from pix3net.cdp._status import STATUS_PATH, Seen, status_body
+from pix3net.cdp._watch import KICK_PATH, WATCH_HOLD_SECONDS, WATCH_PATH, Watch, kick_number
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
 from pix3net.cdp.httpwire import (
@@ -177,6 +179,7 @@ class _Proxy:
         self.gate = Gate(limits)
         self.router = Router(editor_url=editor_url)
         self.seen: dict[int, Seen] = {}  # who each client is, for `pix3 editor --status`
+        self.watch = Watch()  # what `pix3 editor --watch` asked, and when
         self.nursery: trio.Nursery | None = None  # set by serve_proxy: runs the sweeps
         self.to_chrome = _ChromeQueue()
         self.clients: dict[int, Client] = {}
@@ -402,6 +405,12 @@ class _Proxy:
         host = head.get("host") or ""
         if head.method == "GET" and path == STATUS_PATH:
             return answer(200, status_body(self.router, self.seen), proof)
+        if head.method == "GET" and path == WATCH_PATH:
+            if not self.router.recording and self.nursery is not None:
+                self.nursery.start_soon(self._stop_recording)
+            return answer(200, self.watch.body(self.router, self.seen, self.router.clock(), time.time()), proof)
+        if path == KICK_PATH:
+            return answer(*self.kick(head), proof)
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
@@ -410,6 +419,24 @@ class _Proxy:
             return answer(200, body, proof)
         message = f"no {head.method} {path} here (only /json/version and /json/list)"
         return answer(404, {"error": message}, proof)
+
+    def kick(self, head: RequestHead) -> tuple[int, dict[str, Any]]:
+        """`pix3 editor --kick`: ``POST /json/pix3/kick?client=<n>`` ends that client."""
+        if head.method != "POST":
+            return 405, {"error": f"{KICK_PATH} takes POST (pix3 editor --kick <client>)"}
+        number = kick_number(head.target)
+        if number is None or not self.router.is_open(number):
+            return 404, {"error": f"no client {number if number is not None else '(none given)'} here"}
+        who = self.seen.get(number)
+        self.execute(self.router.kick(number))
+        return 200, {"kicked": number, "name": who.name if who else None}
+
+    async def _stop_recording(self) -> None:
+        """Recent calls are kept only while someone watches: off again once nobody asks."""
+        while self.watch.last_asked is not None:
+            await trio.sleep(max(0.0, self.watch.last_asked + WATCH_HOLD_SECONDS - self.router.clock()) + 0.05)
+            if self.watch.expire(self.router, self.router.clock()):
+                return
 
     async def version_body(self, host: str) -> dict[str, Any]:
         if self.version is None:
