@@ -265,6 +265,14 @@ class Owners:
             if target == self.editor and url and url != "about:blank":
                 self.editor_url = url
 
+    def retitle(self, infos: Any) -> None:
+        """Titles from a ``Target.getTargets`` answer: Chrome does not always report a new title
+        of a page with ``targetInfoChanged`` (a `data:` page's `<title>` never came)."""
+        for info in infos if isinstance(infos, list) else ():
+            target = info.get("targetId") if isinstance(info, dict) else None
+            if isinstance(target, str) and target in self.page_urls and isinstance(info.get("title"), str):
+                self.page_titles[target] = info["title"]
+
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)

@@ -408,6 +408,9 @@ class _Proxy:
         if head.method == "GET" and path == WATCH_PATH:
             if not self.router.recording and self.nursery is not None:
                 self.nursery.start_soon(self._stop_recording)
+            with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
+                listed = await self.call("Target.getTargets")
+                self.router.owners.retitle(listed.get("targetInfos") if isinstance(listed, dict) else None)
             return answer(200, self.watch.body(self.router, self.seen, self.router.clock(), time.time()), proof)
         if path == KICK_PATH:
             return answer(*self.kick(head), proof)
