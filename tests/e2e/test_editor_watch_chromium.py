@@ -119,15 +119,13 @@ def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
             assert time.monotonic() - started < LISTED_SECONDS, json.dumps(named, indent=1)[:3000]
             frame = json.loads(watch.stdout.readline())
             named = {c["name"]: c for c in frame["clients"] if c["name"] in ("alpha", "bravo")}
-        assert [t["url"] for t in named["alpha"]["tabs"]][0].startswith("data:text/html,<title>red</title>")
-        assert [t["url"] for t in named["bravo"]["tabs"]][0].startswith("data:text/html,<title>blue</title>")
+        assert named["alpha"]["tabs"][0]["url"].startswith("data:text/html,<title>red</title>")
+        assert named["bravo"]["tabs"][0]["url"].startswith("data:text/html,<title>blue</title>")
         # The user agents say Puppeteer / Playwright-ish things; the names are the agents'.
         assert named["alpha"]["userAgent"] != "alpha"
 
         # The recent calls: each sets an Authorization header on its tab; the view shows it redacted.
-        while not all(
-            any(r["method"] == "Network.setExtraHTTPHeaders" for r in c["recent"]) for c in named.values()
-        ):
+        while not all(any(r["method"] == "Network.setExtraHTTPHeaders" for r in c["recent"]) for c in named.values()):
             assert time.monotonic() - started < LISTED_SECONDS + 5, named
             frame = json.loads(watch.stdout.readline())
             named = {c["name"]: c for c in frame["clients"] if c["name"] in ("alpha", "bravo")}
