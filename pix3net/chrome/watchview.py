@@ -29,11 +29,13 @@ from rich.text import Text
 from pix3net.chrome.ownerstatus import MIB, StatusError
 from pix3net.chrome.ownerwatch import FRAME_SECONDS, Watcher, kick
 
-__all__ = ["KEYS", "render", "run_view"]
+__all__ = ["KEYS", "ViewState", "render", "run_view"]
 
 KEYS = "↑/↓ select · enter: its last calls · x: end it · q: quit"
 # A parameter list is cut to this many characters in the calls table (the row stays one line).
 PARAMS_SHOWN = 80
+# A target id is 32 hex digits; its first 8 tell the tabs of one agent apart.
+TARGET_SHOWN = 8
 
 
 @dataclass
@@ -100,8 +102,9 @@ def _clients_table(frame: dict[str, Any], state: ViewState) -> Table:
 
 def _calls_table(client: dict[str, Any], rows: int) -> Table:
     table = Table(title=f"last calls of #{client['client']} {_who(client)}", expand=True, header_style="bold")
-    for column in ("ago", "method", "target", "ms", "error", "params"):
-        table.add_column(column, no_wrap=column != "error", overflow="ellipsis")
+    for column, width in (("ago", 10), ("method", 30), ("target", 9), ("ms", 5), ("error", 12)):
+        table.add_column(column, no_wrap=column != "error", overflow="ellipsis", min_width=width)
+    table.add_column("params", no_wrap=True, overflow="ellipsis", ratio=1)
     recent = list(reversed(client.get("recent", [])))[: max(rows, 1)]
     for call in recent:
         params = "" if call.get("params") is None else json.dumps(call["params"], separators=(",", ":"))
@@ -109,7 +112,7 @@ def _calls_table(client: dict[str, Any], rows: int) -> Table:
         table.add_row(
             _ago(call.get("agoMs")),
             str(call.get("method")),
-            str(call.get("target") or "browser"),
+            str(call.get("target") or "browser")[:TARGET_SHOWN],
             "…" if duration is None else str(duration),
             Text(str(call.get("error") or ""), style="red"),
             params[:PARAMS_SHOWN] + ("…" if len(params) > PARAMS_SHOWN else ""),
@@ -138,7 +141,10 @@ def render(frame: dict[str, Any], state: ViewState, height: int = 40) -> Group:
     parts: list[Any] = [head, _clients_table(frame, state)]
     clients = frame["clients"]
     if state.calls and clients:
-        parts.append(_calls_table(clients[min(state.selected, len(clients) - 1)], height - 10 - 2 * len(clients)))
+        # What is left of the screen below the head (3 lines), the clients' table (4 lines and 2 a
+        # client), the calls table's own 5 lines and the footer (2).
+        rows = height - 3 - (4 + 2 * len(clients)) - 5 - 2
+        parts.append(_calls_table(clients[min(state.selected, len(clients) - 1)], rows))
     footer = Text(state.message + ("\n" if state.message else ""), style="yellow")
     footer.append(KEYS, style="dim")
     parts.append(footer)
