@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import httpx
 import trio
 
 from pix3net.cdp.client import Closed, WsClient
@@ -96,6 +97,23 @@ async def test_watch_names_the_clients_their_tabs_and_calls_and_kick_ends_one(pi
             assert all(isinstance(r["durationMs"], int) for r in recent)
             streamed = json.dumps(frames)
             assert SECRET not in streamed and token not in streamed
+
+            # Without the token nothing is shown and nobody is ended (the proxy's one auth rule).
+            async with httpx.AsyncClient(trust_env=False) as plain:
+                base = f"http://127.0.0.1:{record.port}"
+                alpha_number = named["alpha"]["client"]
+                assert (await plain.get(f"{base}/json/pix3/watch")).status_code == 401
+                assert (await plain.post(f"{base}/json/pix3/kick?client={alpha_number}")).status_code == 401
+                wrong = {"Authorization": "Bearer " + "w" * 43}
+                assert (
+                    await plain.post(f"{base}/json/pix3/kick?client={alpha_number}", headers=wrong)
+                ).status_code == 401
+                right = {"Authorization": f"Bearer {token}"}
+                assert (
+                    await plain.get(f"{base}/json/pix3/kick?client={alpha_number}", headers=right)
+                ).status_code == 405
+                assert (await plain.post(f"{base}/json/pix3/kick?client=999", headers=right)).status_code == 404
+            assert (await rpc(alpha, {"id": 9, "method": "Browser.getVersion"}))["result"]
 
             # Two clients share a name: the kick asks which.
             done = await trio.to_thread.run_sync(lambda: run_pix3("editor", "--kick", "bravo", cwd=tmp_path, env=env))
