@@ -20,16 +20,13 @@ from pix3net.cdp.routes import KICK_PATH, STATUS_PATH, WATCH_PATH
 from pix3net.chrome.memory import chrome_memory
 from pix3net.chrome.ownerstatus import StatusError, connect
 from pix3net.chrome.state import ChromeRecord
+from pix3tools.core.timestamps import iso_time
 
 __all__ = ["FRAME_SECONDS", "Watcher", "kick", "stream_json"]
 
 # One picture of the agents a second: what the issue asks of the view, and the rate at which the
 # proxy's counters are worth sampling (the calls per second are over 10 s).
 FRAME_SECONDS = 1.0
-
-
-def _iso_ms(seconds: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int(seconds * 1000) % 1000:03d}Z"
 
 
 class Watcher:
@@ -69,7 +66,7 @@ class Watcher:
         record: ChromeRecord = self.record
         memory = chrome_memory(record.chrome_pid) if record.chrome_pid is not None else None
         return {
-            "at": _iso_ms(time.time()),
+            "at": iso_time(),
             "chrome": {
                 "pid": record.chrome_pid,
                 "version": self.browser,
