@@ -50,13 +50,17 @@ class Watch:
         self.last_asked: float | None = None
         self._samples: dict[int, deque[tuple[float, int]]] = {}
 
-    def body(self, router: Router, seen: dict[int, Seen], now: float, wall: float) -> dict[str, Any]:
+    def body(
+        self, router: Router, seen: dict[int, Seen], now: float, wall: float, answering: bool | None = None
+    ) -> dict[str, Any]:
         """The watch answer: the status with each client's facts. ``now``: the router's clock;
-        ``wall``: the time of day (for the age of a client younger than the rate's window).
-        Turns the recording on."""
+        ``wall``: the time of day (for the age of a client younger than the rate's window);
+        ``answering``: whether the editor tab answered (None: not asked). Turns the recording on."""
         self.last_asked = now
         router.recording = True
         status = status_body(router, seen)
+        if status["editorTab"] is not None:
+            status["editorTab"]["answering"] = answering
         for client in status["clients"]:
             number = client["client"]
             facts = router.facts(number)

@@ -319,12 +319,19 @@ class Router:
                 return pipe_id
 
     # -- the proxy's own calls --------------------------------------------------------------
-    def call(self, method: str, params: dict[str, Any] | None = None) -> tuple[int, list[Action]]:
-        """An internal call on the pipe root; its answer comes back as :class:`CallDone`."""
+    def call(
+        self, method: str, params: dict[str, Any] | None = None, session: str | None = None
+    ) -> tuple[int, list[Action]]:
+        """An internal call on the pipe root, or on a session of the proxy's own (``session``: one
+        it attached with its own ``Target.attachToTarget``; no client sees its events); its answer
+        comes back as :class:`CallDone`."""
         if self.chrome_is_gone:
             return -1, [CallDone(-1, None, f"{method}: Chrome is gone")]
         pipe_id = self._allocate(_Call(method))
-        return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
+        if session is None:
+            return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
+        body = {"id": pipe_id, "sessionId": session, "method": method, "params": params or {}}
+        return pipe_id, [ToChrome(json.dumps(body, separators=(",", ":")).encode())]
 
     def watch_targets(self) -> list[Action]:
         """The proxy's own target discovery on the pipe root (once, at start): the router learns

@@ -102,6 +102,9 @@ OWNER_QUEUE_BYTES = 2 * MAX_MESSAGE_BYTES
 CHROME_QUEUE_BYTES = 64 * 1024 * 1024
 # The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
 INTERNAL_CALL_SECONDS = 10.0
+# The watch view's "editor tab answering": a page that does not evaluate `1` within a second is
+# busy or hung, as a person looking at it would find it.
+EDITOR_ANSWER_SECONDS = 1.0
 _RECEIVE_BYTES = 256 * 1024
 # Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
 # Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
@@ -278,17 +281,25 @@ class _Proxy:
             total = self.budget.used
             self.cut(largest, f"{total} bytes queued for all clients, over the owner's {self.owner_queue_bytes}")
 
-    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        """The proxy's own CDP call on the pipe root; raises RuntimeError with the 502 text."""
-        call_id, actions = self.router.call(method, params)
+    async def call(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session: str | None = None,
+        seconds: float = INTERNAL_CALL_SECONDS,
+    ) -> Any:
+        """The proxy's own CDP call on the pipe root (or its own ``session``); raises RuntimeError
+        with the 502 text."""
+        call_id, actions = self.router.call(method, params, session)
         waiter = _Waiter()
         self.calls[call_id] = waiter
         self.execute(actions)
-        with trio.move_on_after(INTERNAL_CALL_SECONDS):
+        with trio.move_on_after(seconds):
             await waiter.event.wait()
         self.calls.pop(call_id, None)
         if not waiter.event.is_set():
-            raise RuntimeError(f"{method}: no answer within {int(INTERNAL_CALL_SECONDS * 1000)} ms")
+            raise RuntimeError(f"{method}: no answer within {int(seconds * 1000)} ms")
         if waiter.error is not None:
             raise RuntimeError(waiter.error)
         return waiter.result
@@ -411,7 +422,9 @@ class _Proxy:
             with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
                 listed = await self.call("Target.getTargets")
                 self.router.owners.retitle(listed.get("targetInfos") if isinstance(listed, dict) else None)
-            return answer(200, self.watch.body(self.router, self.seen, self.router.clock(), time.time()), proof)
+            answering = await self.editor_answers()
+            watched = self.watch.body(self.router, self.seen, self.router.clock(), time.time(), answering)
+            return answer(200, watched, proof)
         if path == KICK_PATH:
             return answer(*self.kick(head), proof)
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
@@ -433,6 +446,30 @@ class _Proxy:
         who = self.seen.get(number)
         self.execute(self.router.kick(number))
         return 200, {"kicked": number, "name": who.name if who else None}
+
+    async def editor_answers(self) -> bool | None:
+        """Whether the editor tab evaluates `1` within :data:`EDITOR_ANSWER_SECONDS`, on a session
+        of the proxy's own attached for the question and detached after it (only while someone
+        watches); None: no editor tab, or Chrome refused the attach."""
+        editor = self.router.editor
+        if editor is None:
+            return None
+        try:
+            attached = await self.call("Target.attachToTarget", {"targetId": editor, "flatten": True})
+        except RuntimeError:
+            return None
+        session = attached.get("sessionId") if isinstance(attached, dict) else None
+        if not isinstance(session, str):
+            return None
+        try:
+            await self.call("Runtime.evaluate", {"expression": "1"}, session=session, seconds=EDITOR_ANSWER_SECONDS)
+        except RuntimeError:
+            return False
+        else:
+            return True
+        finally:
+            with contextlib.suppress(RuntimeError):
+                await self.call("Target.detachFromTarget", {"sessionId": session}, seconds=EDITOR_ANSWER_SECONDS)
 
     async def _stop_recording(self) -> None:
         """Recent calls are kept only while someone watches: off again once nobody asks."""

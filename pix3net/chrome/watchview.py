@@ -138,6 +138,12 @@ def render(frame: dict[str, Any], state: ViewState, height: int = 40) -> Group:
     head.append(f"ws://127.0.0.1:{owner['port']}/pix3 (owner pid {owner['pid']})\n")
     head.append("Editor tab  ", style="bold")
     head.append(f"{editor['url']}" if editor else "none")
+    if editor and editor.get("answering") is not None:
+        answers = bool(editor["answering"])
+        head.append(
+            " answering" if answers else " NOT ANSWERING (no answer within 1 s)",
+            style="green" if answers else "bold red",
+        )
     parts: list[Any] = [head, _clients_table(frame, state)]
     clients = frame["clients"]
     if state.calls and clients:

@@ -119,6 +119,7 @@ def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
             assert time.monotonic() - started < LISTED_SECONDS, json.dumps(named, indent=1)[:3000]
             frame = json.loads(watch.stdout.readline())
             named = {c["name"]: c for c in frame["clients"] if c["name"] in ("alpha", "bravo")}
+        assert frame["editorTab"]["url"] == EDITOR_URL and frame["editorTab"]["answering"] is True
         assert named["alpha"]["tabs"][0]["url"].startswith("data:text/html,<title>red</title>")
         assert named["bravo"]["tabs"][0]["url"].startswith("data:text/html,<title>blue</title>")
         # The user agents say Puppeteer / Playwright-ish things; the names are the agents'.

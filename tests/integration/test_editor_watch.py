@@ -79,6 +79,7 @@ async def test_watch_names_the_clients_their_tabs_and_calls_and_kick_ends_one(pi
 
             assert list(first) == ["at", "chrome", "owner", "editorTab", "clients"]
             assert first["chrome"]["pid"] == record.chrome_pid and first["editorTab"]["url"] == URL
+            assert first["editorTab"]["answering"] is True
             last = frames[-1]
             named = {c["name"]: c for c in reversed(last["clients"]) if c["name"] in ("alpha", "bravo")}
             assert [c["name"] for c in last["clients"]].count("bravo") == 2

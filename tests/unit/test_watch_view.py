@@ -10,7 +10,7 @@ FRAME = {
     "at": "2026-12-07T06:00:00.000Z",
     "chrome": {"pid": 42, "version": "Chrome/156", "residentBytes": 300 * 1024 * 1024, "processes": 7},
     "owner": {"pid": 41, "port": 9333, "startedAt": "2026-12-07T05:00:00.000Z"},
-    "editorTab": {"targetId": "ED", "url": "http://localhost:5173/__pix3/"},
+    "editorTab": {"targetId": "ED", "url": "http://localhost:5173/__pix3/", "answering": False},
     "clients": [
         {
             "client": 3,
@@ -51,7 +51,7 @@ def _text(state: ViewState) -> str:
 def test_the_screen_names_each_client_its_rate_last_call_errors_and_tabs() -> None:
     text = _text(ViewState())
     assert "Chrome/156 (pid 42), 300 MiB in 7 processes" in text
-    assert "http://localhost:5173/__pix3/" in text
+    assert "http://localhost:5173/__pix3/ NOT ANSWERING (no answer within 1 s)" in text
     row = next(line for line in text.splitlines() if "claude-code" in line)
     assert "4.5" in row and "Page.navigate 1.5 s ago" in row and " 2 " in row and "Game" in row
     assert "Playwright/1.65.1" in text  # no name: its user agent
