@@ -135,7 +135,7 @@ def kick(home: Path, who: str) -> str:
                 f"the CDP proxy on 127.0.0.1:{record.port} (owner pid {record.owner_pid}) does not answer ({exc}):"
                 " `pix3 editor --status` says whether Chrome is still up."
             ) from None
-    if answer.status == 404:
+    if answer.status == 404 and isinstance(body, dict) and str(body.get("error", "")).startswith("no client"):
         raise StatusError(f"no client #{number} is connected (it may have left): `pix3 editor --status` lists them.")
     if answer.status != 200 or not isinstance(body, dict):
         raise StatusError(
