@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -36,6 +37,7 @@ from pix3net.cdp._hot import HotPath, StepLock
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
 from pix3net.cdp._status import STATUS_PATH, Seen, status_body
+from pix3net.cdp._watch import KICK_PATH, WATCH_HOLD_SECONDS, WATCH_PATH, Watch, kick_number
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
 from pix3net.cdp.httpwire import (
@@ -108,6 +110,9 @@ OWNER_QUEUE_BYTES = 2 * MAX_MESSAGE_BYTES
 CHROME_QUEUE_BYTES = 64 * 1024 * 1024
 # The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
 INTERNAL_CALL_SECONDS = 10.0
+# The watch view's "editor tab answering": a page that does not evaluate `1` within a second is
+# busy or hung, as a person looking at it would find it.
+EDITOR_ANSWER_SECONDS = 1.0
 _RECEIVE_BYTES = 256 * 1024
 # Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
 # Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
@@ -189,6 +194,7 @@ class _Proxy:
         self.gate = Gate(limits)
         self.router = Router(editor_url=editor_url)
         self.seen: dict[int, Seen] = {}  # who each client is, for `pix3 editor --status`
+        self.watch = Watch()  # what `pix3 editor --watch` asked, and when
         self.nursery: trio.Nursery | None = None  # set by serve_proxy: runs the sweeps
         self.to_chrome = _ChromeQueue()
         self.clients: dict[int, Client] = {}
@@ -287,17 +293,25 @@ class _Proxy:
             total = self.budget.used
             self.cut(largest, f"{total} bytes queued for all clients, over the owner's {self.owner_queue_bytes}")
 
-    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        """The proxy's own CDP call on the pipe root; raises RuntimeError with the 502 text."""
-        call_id, actions = self.router.call(method, params)
+    async def call(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session: str | None = None,
+        seconds: float = INTERNAL_CALL_SECONDS,
+    ) -> Any:
+        """The proxy's own CDP call on the pipe root (or its own ``session``); raises RuntimeError
+        with the 502 text."""
+        call_id, actions = self.router.call(method, params, session)
         waiter = _Waiter()
         self.calls[call_id] = waiter
         self.execute(actions)
-        with trio.move_on_after(INTERNAL_CALL_SECONDS):
+        with trio.move_on_after(seconds):
             await waiter.event.wait()
         self.calls.pop(call_id, None)
         if not waiter.event.is_set():
-            raise RuntimeError(f"{method}: no answer within {int(INTERNAL_CALL_SECONDS * 1000)} ms")
+            raise RuntimeError(f"{method}: no answer within {int(seconds * 1000)} ms")
         if waiter.error is not None:
             raise RuntimeError(waiter.error)
         return waiter.result
@@ -416,6 +430,17 @@ class _Proxy:
         host = head.get("host") or ""
         if head.method == "GET" and path == STATUS_PATH:
             return answer(200, status_body(self.router, self.seen), proof)
+        if head.method == "GET" and path == WATCH_PATH:
+            if not self.router.recording and self.nursery is not None:
+                self.nursery.start_soon(self._stop_recording)
+            with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
+                listed = await self.call("Target.getTargets")
+                self.router.owners.retitle(listed.get("targetInfos") if isinstance(listed, dict) else None)
+            answering = await self.editor_answers()
+            watched = self.watch.body(self.router, self.seen, self.router.clock(), time.time(), answering)
+            return answer(200, watched, proof)
+        if path == KICK_PATH:
+            return answer(*self.kick(head), proof)
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
@@ -424,6 +449,48 @@ class _Proxy:
             return answer(200, body, proof)
         message = f"no {head.method} {path} here (only /json/version and /json/list)"
         return answer(404, {"error": message}, proof)
+
+    def kick(self, head: RequestHead) -> tuple[int, dict[str, Any]]:
+        """`pix3 editor --kick`: ``POST /json/pix3/kick?client=<n>`` ends that client."""
+        if head.method != "POST":
+            return 405, {"error": f"{KICK_PATH} takes POST (pix3 editor --kick <client>)"}
+        number = kick_number(head.target)
+        if number is None or not self.router.is_open(number):
+            return 404, {"error": f"no client {number if number is not None else '(none given)'} here"}
+        who = self.seen.get(number)
+        self.execute(self.router.kick(number))
+        return 200, {"kicked": number, "name": who.name if who else None}
+
+    async def editor_answers(self) -> bool | None:
+        """Whether the editor tab evaluates `1` within :data:`EDITOR_ANSWER_SECONDS`, on a session
+        of the proxy's own attached for the question and detached after it (only while someone
+        watches); None: no editor tab, or Chrome refused the attach."""
+        editor = self.router.editor
+        if editor is None:
+            return None
+        try:
+            attached = await self.call("Target.attachToTarget", {"targetId": editor, "flatten": True})
+        except RuntimeError:
+            return None
+        session = attached.get("sessionId") if isinstance(attached, dict) else None
+        if not isinstance(session, str):
+            return None
+        try:
+            await self.call("Runtime.evaluate", {"expression": "1"}, session=session, seconds=EDITOR_ANSWER_SECONDS)
+        except RuntimeError:
+            return False
+        else:
+            return True
+        finally:
+            with contextlib.suppress(RuntimeError):
+                await self.call("Target.detachFromTarget", {"sessionId": session}, seconds=EDITOR_ANSWER_SECONDS)
+
+    async def _stop_recording(self) -> None:
+        """Recent calls are kept only while someone watches: off again once nobody asks."""
+        while self.watch.last_asked is not None:
+            await trio.sleep(max(0.0, self.watch.last_asked + WATCH_HOLD_SECONDS - self.router.clock()) + 0.05)
+            if self.watch.expire(self.router, self.router.clock()):
+                return
 
     async def version_body(self, host: str) -> dict[str, Any]:
         if self.version is None:

@@ -31,6 +31,8 @@ __all__ = [
 
 
 BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
+# How the proxy's views of its clients name this command's own short connections.
+CLIENT_NAME = "pix3-editor"
 
 
 class Choice(NamedTuple):
@@ -92,7 +94,7 @@ def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
     if new_window:
         params["newWindow"] = True
     # keep: the tab outlives this short connection (docs/cdp-proxy.md, "Ownership and protection")
-    wscall.call(port, token, "Target.createTarget", params, path="/pix3?keep=1")
+    wscall.call(port, token, "Target.createTarget", params, path=f"/pix3?keep=1&client={CLIENT_NAME}")
 
 
 def page_id(port: int, token: str, url_prefix: str) -> str | None:
@@ -106,12 +108,12 @@ def page_id(port: int, token: str, url_prefix: str) -> str | None:
 
 
 def navigate(port: int, token: str, target: str, url: str) -> None:
-    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}")
+    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}?client={CLIENT_NAME}")
 
 
 def page_session(port: int, token: str, target: str) -> wscall.Session:
     """A client of one page through the proxy, kept for several calls (attached once)."""
-    return wscall.open_session(port, token, f"/pix3/page/{target}")
+    return wscall.open_session(port, token, f"/pix3/page/{target}?client={CLIENT_NAME}")
 
 
 def location(page: wscall.Session) -> str:
