@@ -284,4 +284,4 @@ def test_a_port_held_by_something_else_is_never_written(project: Path, pix3_home
     assert code == 1, out + err
     assert err.startswith(f"pix3 agent-setup: port {port} is not our CDP proxy (port {port} is in use by something")
     assert f"pid {os.getpid()}, " in err and f"Stop what holds port {port}" in err
-    assert not (pix3_home / "cdp-mcp.json").exists() and not (project / ".mcp.json").exists()
+    assert not any(pix3_home.glob("cdp-mcp*.json")) and not (project / ".mcp.json").exists()
