@@ -36,6 +36,10 @@ def _iso_seconds(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
+def _iso_ms(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int(seconds * 1000) % 1000:03d}Z"
+
+
 @dataclass(frozen=True)
 class Seen:
     """Who a client is, as it connected."""
@@ -55,8 +59,9 @@ class Seen:
         return cls(peer, _shown(head.get("user-agent")), name, page, time.time())
 
 
-def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
-    """The status answer: the editor tab and every open client (in the order they connected)."""
+def status_body(router: Router, seen: dict[int, Seen], silent_since: float | None = None) -> dict[str, Any]:
+    """The status answer: the editor tab and every open client (in the order they connected).
+    ``silent_since``: when the editor tab last answered, if the owner's watchdog finds it silent."""
     clients = []
     for number in sorted(seen):
         owned = router.status(number)
@@ -79,6 +84,13 @@ def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
         )
     editor = router.editor
     return {
-        "editorTab": {"targetId": editor, "url": router.owners.page_urls.get(editor, "")} if editor else None,
+        "editorTab": {
+            "targetId": editor,
+            "url": router.owners.page_urls.get(editor, ""),
+            "answering": silent_since is None,
+            "silentSince": None if silent_since is None else _iso_ms(silent_since),
+        }
+        if editor
+        else None,
         "clients": clients,
     }

@@ -602,6 +602,15 @@ class Router:
             return self._reopen("no editor tab was open")
         return []
 
+    def replace_editor(self, why: str) -> list[Action]:
+        """The owner's watchdog gave up on the editor tab (it does not answer): close it and open
+        a fresh one at its address, as for a crashed one."""
+        target = self.owners.editor
+        if target is None or self.chrome_is_gone:
+            return []
+        self.owners.editor = self.owners.editor_tab = None
+        return [self._quiet("Target.closeTarget", {"targetId": target}), *self._reopen(why)]
+
     def _reopen(self, why: str) -> list[Action]:
         url = self.owners.editor_url or self.editor_url
         if not url or self.chrome_is_gone:
