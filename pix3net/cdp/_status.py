@@ -10,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pix3net.cdp.httpwire import RequestHead
 from pix3net.cdp.router import Router
 from pix3net.cdp.routes import STATUS_PATH
+from pix3tools.core.timestamps import iso_time
 
 __all__ = ["STATUS_PATH", "Seen", "status_body"]
 # A header's value shown in the status (a user agent is a line; anything longer is cut).
@@ -34,10 +36,6 @@ def _shown(value: str | None) -> str | None:
 
 def _iso_seconds(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
-
-
-def _iso_ms(seconds: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int(seconds * 1000) % 1000:03d}Z"
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ def status_body(router: Router, seen: dict[int, Seen], silent_since: float | Non
             "targetId": editor,
             "url": router.owners.page_urls.get(editor, ""),
             "answering": silent_since is None,
-            "silentSince": None if silent_since is None else _iso_ms(silent_since),
+            "silentSince": None if silent_since is None else iso_time(datetime.fromtimestamp(silent_since, UTC)),
         }
         if editor
         else None,

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from pix3net.hosts import is_loopback_name
 from pix3tools.smoke import SourceMap, SourceMapError, decode_data_url, map_location, spin_frames
 
 __all__ = [
@@ -69,7 +70,7 @@ ENDS_WINDOW_SECONDS = 30.0
 # Scripts remembered per target for naming frames (a page evaluating without end must not grow
 # the owner); the oldest go first.
 MAX_SCRIPTS = 4096
-# What the editor page defines to hear the watchdog (docs/game-page.md).
+# What the editor page defines to hear the watchdog (docs/chrome-owner.md, "The watchdog").
 REPORT_FUNCTION = "__PIX3_OWNER_REPORT__"
 _SETUP: tuple[tuple[str, dict[str, Any]], ...] = (
     ("Debugger.enable", {}),
@@ -77,7 +78,6 @@ _SETUP: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 # Only frames: a game in an out-of-process iframe is its own target; workers are not watched.
 _AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True, "filter": [{"type": "iframe"}]}
-_LOOPBACK = ("localhost", "::1")
 
 
 @dataclass(frozen=True)
@@ -395,4 +395,4 @@ def _fetchable(url: str) -> bool:
     fetch from anywhere else."""
     parts = urlsplit(url)
     host = parts.hostname or ""
-    return parts.scheme in ("http", "https") and (host in _LOOPBACK or host.startswith("127."))
+    return parts.scheme in ("http", "https") and is_loopback_name(f"[{host}]" if ":" in host else host)
