@@ -335,3 +335,19 @@ def test_pix3_editor_repairs_an_editor_tab_that_does_not_answer(live: Live, whos
     after = page_id(live.port, live.token, url)
     assert after is not None and after != before
     assert editor_tab_answers(live.port, live.token, url, headless=True) == "the editor tab is open there"
+
+
+def test_a_crashed_game_frame_is_told_to_the_editor_page(live: Live) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        await live.load_game("game")
+        async with await WsClient.connect(live.port, "/pix3", live.headers) as browser:
+            reply = await rpc(browser, {"id": 1, "method": "Target.getTargets"})
+            [game] = [t["targetId"] for t in reply["result"]["targetInfos"] if t["type"] == "iframe"]
+            attach = {"targetId": game, "flatten": True}
+            session = (await rpc(browser, {"id": 2, "method": "Target.attachToTarget", "params": attach}))["result"]
+            crash = {"id": 3, "method": "Page.crash", "sessionId": session["sessionId"]}
+            await browser.send(json.dumps(crash))
+        return await _reports(live, 5)
+
+    [report] = trio.run(scenario)
+    assert report == {"kind": "crashed", "target": "game", "reason": "the game frame's renderer crashed"}
