@@ -29,6 +29,9 @@ LOOK_SECONDS = 0.2
 RETRY_SECONDS = 1.0
 # How long an attach may take (Chrome answers it from its browser process, in milliseconds).
 ATTACH_SECONDS = 10.0
+# How often a pause left by a client is looked for while one is held (in-process: the router
+# knows who holds a session; Chrome resumed such a pause at once before the watchdog's session).
+RELEASE_SECONDS = 0.25
 # A source map beyond this is not read to name a frame.
 MAX_MAP_BYTES = 32 * 1024 * 1024
 
@@ -102,17 +105,26 @@ class WatchRun:
         try:
             self._do(dog.start(), nursery)
             while not self._closed:
-                with trio.move_on_at(dog.due()):
+                due = dog.due()
+                if dog.held():
+                    due = min(due, trio.current_time() + RELEASE_SECONDS)
+                with trio.move_on_at(due):
                     await self._wake.wait()
                 self._wake = trio.Event()
                 while self._inbox:
                     self._do(dog.feed(self._inbox.popleft(), trio.current_time()), nursery)
                 if not self._closed:
                     self._do(dog.tick(trio.current_time()), nursery)
+                    self._release(dog, nursery)
         finally:
             self.dog = None
             if self.proxy.router.is_open(WATCHDOG_CLIENT):
                 self.proxy.execute(self.proxy.router.client_gone(WATCHDOG_CLIENT))
+
+    def _release(self, dog: Watchdog, nursery: trio.Nursery) -> None:
+        for target in dog.held():
+            if not self.proxy.router.holders(target) - {WATCHDOG_CLIENT}:
+                self._do(dog.release(target), nursery)
 
     def _do(self, actions: list[WatchAction], nursery: trio.Nursery) -> None:
         router = self.proxy.router

@@ -241,6 +241,10 @@ class Router:
         known = self._clients.get(client)
         return known.root if known else None
 
+    def holders(self, target: str) -> frozenset[int]:
+        """The clients with a session on ``target`` (the proxy's own included)."""
+        return frozenset(self._owner[s] for s, t in self._session_target.items() if t == target and s in self._owner)
+
     @property
     def pending_count(self) -> int:
         return len(self._pending)

@@ -137,6 +137,7 @@ class _Target:
     quiet_from: float = 0.0  # the last answer before the hold: how long it was held
     scripts: dict[str, _Script] = field(default_factory=dict)
     ends: list[float] = field(default_factory=list)  # when its scripts were ended (the window's)
+    held: bool = False  # paused by someone else (a client's Debugger.pause or breakpoint)
 
 
 class Watchdog:
@@ -158,6 +159,24 @@ class Watchdog:
         if editor is None or editor.asked is None or now - editor.answered < HUNG_SECONDS:
             return None
         return editor.answered
+
+    def held(self) -> list[str]:
+        """Targets paused by someone else. Without the watchdog, Chrome resumes a pause when the
+        last session with the debugger enabled leaves; the watchdog's own session would keep it,
+        so the transport asks :meth:`release` for those no client holds a session on any more."""
+        return [t.target_id for t in self._targets.values() if t.held]
+
+    def release(self, target_id: str) -> list[WatchAction]:
+        """Resume a pause whose clients have all left (docs/chrome-owner.md, "The watchdog")."""
+        actions: list[WatchAction] = []
+        for t in self._targets.values():
+            if t.held and t.target_id == target_id:
+                t.held = False
+                actions += [
+                    self._send(t, "Debugger.resume")[1],
+                    Log(f"{t.kind} {t.target_id}: resumed a pause its client left"),
+                ]
+        return actions
 
     @property
     def watched(self) -> int:
@@ -259,6 +278,8 @@ class Watchdog:
             self._parsed(target, params)
         elif method == "Debugger.paused":
             return self._paused(target, params, now)
+        elif method == "Debugger.resumed":
+            target.held = False
         elif method == "Inspector.targetCrashed" and target.session is not None:
             report = {"kind": "crashed", "target": "game", "reason": "the game frame's renderer crashed"}
             return [Log(f"game frame {target.target_id} crashed"), *self._report(report)]
@@ -297,7 +318,8 @@ class Watchdog:
 
     def _paused(self, t: _Target, params: dict[str, Any], now: float) -> list[WatchAction]:
         if t.state != "pausing":
-            return []  # a client's pause, or a breakpoint of its: not ours to end
+            t.held = True  # a client's pause, or a breakpoint of its: not ours to end while it stays
+            return []
         if t.freed:  # the thread had freed itself: this is the next script, stopped for nothing
             t.state, t.answered = "watching", now
             return [self._send(t, "Debugger.resume")[1]]

@@ -29,7 +29,7 @@ from pix3net.cdp.client import WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.ownerstatus import gather, text
 from pix3net.editor.browser import editor_tab_answers
-from pix3net.editor.proxycalls import open_tab, page_id
+from pix3net.editor.proxycalls import close_target, open_tab, page_id
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
@@ -335,6 +335,8 @@ def test_pix3_editor_repairs_an_editor_tab_that_does_not_answer(live: Live, whos
     after = page_id(live.port, live.token, url)
     assert after is not None and after != before
     assert editor_tab_answers(live.port, live.token, url, headless=True) == "the editor tab is open there"
+    if whose != "the owner's":  # one editor tab at the stand-in's address for the tests after
+        assert close_target(live.port, live.token, after)
 
 
 def test_a_crashed_game_frame_is_told_to_the_editor_page(live: Live) -> None:
@@ -351,3 +353,30 @@ def test_a_crashed_game_frame_is_told_to_the_editor_page(live: Live) -> None:
 
     [report] = trio.run(scenario)
     assert report == {"kind": "crashed", "target": "game", "reason": "the game frame's renderer crashed"}
+
+
+def test_a_pause_a_client_left_behind_ends_with_it(live: Live) -> None:
+    # Chrome resumes a pause when the last session with the debugger enabled leaves; the
+    # watchdog's own session must not keep the editor tab paused after its client is gone.
+    async def scenario() -> tuple[int, int, int]:
+        await live.load_game("game")
+        await live.evaluate("window.n = 0; setInterval(() => { window.n += 1; }, 20); 1")
+        editor = await live.editor()
+        async with await WsClient.connect(live.port, f"/pix3/page/{editor}", live.headers) as client:
+            await rpc(client, {"id": 1, "method": "Debugger.enable"})
+            await rpc(client, {"id": 2, "method": "Debugger.pause"})
+            await trio.sleep(0.5)
+            read = {"expression": "window.n", "returnByValue": True}  # answered while paused
+            held = (await rpc(client, {"id": 3, "method": "Runtime.evaluate", "params": read}))["result"]
+            await trio.sleep(0.5)
+            again = (await rpc(client, {"id": 4, "method": "Runtime.evaluate", "params": read}))["result"]
+            assert again == held  # paused, and not the watchdog's to end while its client is there
+            held = held["result"]["value"]
+        await trio.sleep(1.0)
+        first = await live.evaluate("window.n")
+        await trio.sleep(0.5)
+        return held, first, await live.evaluate("window.n")
+
+    held, first, later = trio.run(scenario)
+    assert later > first >= held, (held, first, later)
+    assert "resumed a pause its client left" in live.log()

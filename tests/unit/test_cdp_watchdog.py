@@ -256,3 +256,15 @@ def test_a_map_elsewhere_than_loopback_is_never_fetched() -> None:
     out = dog.feed(event("Debugger.paused", paused()), at)
     assert not [a for a in out if isinstance(a, FetchMap)]
     assert report_of(out)["where"] == "frame() at src/game.js:5:3"
+
+
+def test_a_pause_whose_clients_left_is_resumed_when_asked() -> None:
+    dog = Watchdog(EDITOR, 0.0)
+    dog.start()
+    dog.feed(event("Debugger.paused", paused()), 0.5)
+    assert dog.held() == [EDITOR]
+    out = dog.release(EDITOR)
+    assert methods(out) == ["Debugger.resume"] and dog.held() == []
+    dog.feed(event("Debugger.paused", paused()), 0.6)
+    dog.feed(event("Debugger.resumed", {}), 0.7)  # its client resumed it itself
+    assert dog.held() == [] and dog.release(EDITOR) == []
