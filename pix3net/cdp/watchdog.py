@@ -70,6 +70,8 @@ ENDS_WINDOW_SECONDS = 30.0
 # Scripts remembered per target for naming frames (a page evaluating without end must not grow
 # the owner); the oldest go first.
 MAX_SCRIPTS = 4096
+# Decoded source maps kept between holds (an inline map is as large as its module's source).
+MAX_MAPS = 64
 # What the editor page defines to hear the watchdog (docs/chrome-owner.md, "The watchdog").
 REPORT_FUNCTION = "__PIX3_OWNER_REPORT__"
 _SETUP: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -150,7 +152,6 @@ class Watchdog:
         self._targets: dict[str | None, _Target] = {None: _Target(None, editor, "editor", now)}
         self._maps: dict[str, SourceMap | None] = {}
         self._fetching: set[str] = set()
-        self.reports: list[dict[str, Any]] = []  # what the page was told (for the log and tests)
 
     # -- queries ---------------------------------------------------------------------------
     def silent_since(self, now: float) -> float | None:
@@ -330,7 +331,7 @@ class Watchdog:
                 continue
             text = decode_data_url(url) if url.startswith("data:") else None
             if text is not None or not _fetchable(url):
-                self._maps[url] = _decoded(text)
+                self._keep(url, _decoded(text))
                 continue
             self._fetching.add(url)
             wanted.append(FetchMap(url))
@@ -338,6 +339,11 @@ class Watchdog:
             t.state, t.since = "mapping", now
             return list(wanted)
         return self._end(t, now, params)
+
+    def _keep(self, url: str, source_map: SourceMap | None) -> None:
+        if len(self._maps) >= MAX_MAPS:
+            del self._maps[next(iter(self._maps))]
+        self._maps[url] = source_map
 
     def _map_urls(self, t: _Target, params: dict[str, Any]) -> list[str]:
         urls = []
@@ -350,7 +356,7 @@ class Watchdog:
 
     def map_loaded(self, url: str, text: str | None, now: float) -> list[WatchAction]:
         self._fetching.discard(url)
-        self._maps[url] = _decoded(text)
+        self._keep(url, _decoded(text))
         actions: list[WatchAction] = []
         for t in list(self._targets.values()):
             if t.state == "mapping" and not any(u in self._fetching for u in self._map_urls(t, t.paused or {})):
@@ -398,7 +404,6 @@ class Watchdog:
         return actions
 
     def _report(self, report: dict[str, Any]) -> list[WatchAction]:
-        self.reports.append(report)
         expression = report_expression(report)
         return [self._send(None, "Runtime.evaluate", {"expression": expression})[1]]
 
