@@ -363,6 +363,9 @@ globalThis.__PIX3_GAME_DEBUG__ = { name: "escape", snapshot: () => ({ editor }) 
 const frame = document.createElement("iframe");
 frame.src = `${editor}/escape.html?how=frame`;
 document.body.append(frame);
+const viaApi = document.createElement("iframe");  // the file API answers a project file as it is
+viaApi.src = `${editor}/__pix3/api/file?path=escape.html&how=file-api`;
+document.body.append(viaApi);
 globalThis.openPopup = () => window.open(`${editor}/escape.html?how=popup`);
 setTimeout(() => parent.eval(`location.href = ${JSON.stringify(editor + "/escape.html?how=parent")}`), 1500);
 """
