@@ -366,6 +366,9 @@ document.body.append(frame);
 const viaApi = document.createElement("iframe");  // the file API answers a project file as it is
 viaApi.src = `${editor}/__pix3/api/file?path=escape.html&how=file-api`;
 document.body.append(viaApi);
+const editorPage = document.createElement("iframe");  // a second editor page: it would claim the writer
+editorPage.src = `${editor}/__pix3/`;
+document.body.append(editorPage);
 globalThis.openPopup = () => window.open(`${editor}/escape.html?how=popup`);
 setTimeout(() => parent.eval(`location.href = ${JSON.stringify(editor + "/escape.html?how=parent")}`), 1500);
 """
@@ -397,6 +400,9 @@ async def test_the_game_never_runs_a_page_on_the_editor_page_s_origin(
             assert opened["result"]["value"] == "true", opened
             await trio.sleep(4)  # the frame, the popup and the navigation have all loaded by now
             assert await page.evaluate("JSON.stringify(window.__PIX3_ESCAPED__ || [])") == "[]"
+            # the editor page framed inside the game loads nothing: the editor page is still the writer
+            hello = httpx.get(f"http://127.0.0.1:{server.port}/__pix3/api/hello").json()
+            assert [hello["writerId"]] == hello["tabs"], hello
             # the game itself still runs (its own documents are same-origin requests)
             assert await page.evaluate("location.origin") == f"http://localhost:{server.port}"
             await page.call("pix3_play", {"action": "stop"})
