@@ -82,6 +82,11 @@ class Connection:
             self._sock = None
         self._buffer = b""
 
+    def post(self, path: str, headers: dict[str, str] | None = None) -> Answer:
+        """One POST without a body (an action the path names); raises as :meth:`get`. Never
+        retried: the server may have acted on it."""
+        return self._get(path, {**(headers or {}), "Content-Length": "0"}, "POST")
+
     def get(self, path: str, headers: dict[str, str] | None = None) -> Answer:
         """One GET; raises ``OSError`` (nothing listens, timeout, reset) or :class:`ProbeError`.
 
@@ -97,12 +102,12 @@ class Connection:
         except _Unanswered as exc:
             raise ProbeError(str(exc)) from None
 
-    def _get(self, path: str, headers: dict[str, str] | None) -> Answer:
+    def _get(self, path: str, headers: dict[str, str] | None, method: str = "GET") -> Answer:
         if self._sock is None:
             self._sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
             self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         host = f"[{self.host}]" if ":" in self.host else self.host
-        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{self.port}", "Accept: application/json"]
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{self.port}", "Accept: application/json"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
         self._sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         answer = self._read_answer()

@@ -23,6 +23,7 @@ class Agent:
     current: Callable[[str | None], str | None]
     expected: Callable[[Launch], str]
     render: Callable[[str | None, Launch], str]
+    client: str  # the name the CDP proxy shows for its connections (`?client=`)
 
     def path(self, root: Path) -> Path:
         return root.joinpath(*self.file.split("/"))
@@ -34,12 +35,14 @@ class Agent:
         return folders, name
 
 
-CLAUDE = Agent("claude", "Claude Code", ".mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render)
-CODEX = Agent("codex", "Codex", ".codex/config.toml", tomlfile.current, tomlfile.expected, tomlfile.render)
+CLAUDE = Agent(
+    "claude", "Claude Code", ".mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render, "claude-code"
+)
+CODEX = Agent("codex", "Codex", ".codex/config.toml", tomlfile.current, tomlfile.expected, tomlfile.render, "codex")
 # Beyond the reference: pi reads MCP servers from `.pi/mcp.json` itself (built in since pi 0.99),
 # in a project it trusts (docs/agent-setup.md), the same `{"mcpServers": {name: {command, args}}}`
 # shape as Claude Code's file.
-PI = Agent("pi", "pi", ".pi/mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render)
+PI = Agent("pi", "pi", ".pi/mcp.json", jsonfile.current, jsonfile.expected, jsonfile.render, "pi")
 
 AGENTS: dict[str, Agent] = {a.key: a for a in (CLAUDE, CODEX, PI)}
 

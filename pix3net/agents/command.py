@@ -11,8 +11,7 @@ from pix3net.agents.agents import AGENTS, CLAUDE, CODEX, PI, Agent, Refused, def
 from pix3net.agents.install import Outcome, drift_qualifier, install
 from pix3net.agents.launch import (
     CHROME_DEVTOOLS_MCP_VERSION,
-    LOCAL_CONFIG,
-    REMOTE_CONFIG,
+    config_path,
     mcp_launch,
     write_config,
     ws_endpoint,
@@ -112,7 +111,6 @@ def _setup(call: Call) -> int:
         if found is None:
             return 1
         port, token = found
-        config_path = home / REMOTE_CONFIG
         where = "the SSH forward of your machine's CDP proxy"
     else:
         from pix3net.agents.remotecheck import local_endpoint
@@ -123,32 +121,36 @@ def _setup(call: Call) -> int:
         port = cdp_port if cdp_port is not None else recorded or CDP_PORT
         if not local_endpoint(port, token, recorded, err=err):
             return 1
-        config_path = home / LOCAL_CONFIG
         where = "the CDP proxy of pix3 editor" + (", the port it recorded" if port != CDP_PORT else "")
-    action = write_config(config_path, port, token)  # before the project files, also when they drift
-    launch = mcp_launch(config_path, usage_statistics=call.args.flag("--usage-statistics"))
-    targets = [AGENTS[t] for t in call.args.words] if call.args.words else default_targets(root)
+    targets = list(dict.fromkeys(AGENTS[t] for t in call.args.words)) if call.args.words else default_targets(root)
+    # Each agent's `--config` file names it in the endpoint; written before the project files,
+    # also when they drift.
+    paths = {agent: config_path(home, agent.client, remote=remote) for agent in targets}
+    actions = {agent: write_config(paths[agent], port, token, agent.client) for agent in targets}
+    statistics = call.args.flag("--usage-statistics")
+    launches = {agent: mcp_launch(paths[agent], usage_statistics=statistics) for agent in targets}
     try:
         for agent in targets:  # a link where a project file or its folder should be: nothing is written
             read_project_file(root, agent)
-        outcomes = [install(root, agent, launch, repair=repair) for agent in targets]
+        outcomes = [install(root, agent, launches[agent], repair=repair) for agent in targets]
     except Refused as refused:
         err.write(f"pix3 agent-setup: {refused.message} Nothing was written in the project.\n")
         return 1
     repair_cmd = "pix3 agent-setup --remote --repair" if remote else "pix3 agent-setup --repair"
-    lines = [
-        f"pix3-browser: {launch.line()}",
-        f"  (chrome-devtools-mcp {CHROME_DEVTOOLS_MCP_VERSION}; {_display(config_path, home)} (0600, {action})"
-        f" holds the endpoint {ws_endpoint(port)} — {where} — and its token;"
-        " no token in the project or on a command line)",
-        *(_outcome_line(o, repair_cmd) for o in outcomes),
-    ]
-    if action == "updated" or any(o.action in ("written", "repaired") for o in outcomes):
+    lines = [f"pix3-browser: chrome-devtools-mcp {CHROME_DEVTOOLS_MCP_VERSION} at {ws_endpoint(port)} — {where}"]
+    for agent, outcome in zip(targets, outcomes, strict=True):
+        lines += [
+            f"  {agent.label}: {launches[agent].line()}",
+            f"    ({_display(paths[agent], home)} (0600, {actions[agent]}) holds the endpoint"
+            f" {ws_endpoint(port, agent.client)} and its token; no token in the project or on a command line)",
+            _outcome_line(outcome, repair_cmd),
+        ]
+    if "updated" in actions.values() or any(o.action in ("written", "repaired") for o in outcomes):
         lines += [
             "",
             "A Claude Code, Codex or pi session that is already running does not see this: start a new thread.",
         ]
-    notes = _notes(list(dict.fromkeys(targets)), launch.line())
+    notes = _notes(targets, launches[CLAUDE].line() if CLAUDE in launches else "")
     if notes:
         lines += ["", *notes]
     out.write("\n".join(lines) + "\n")

@@ -24,8 +24,11 @@ CHROME_DEVTOOLS_MCP_VERSION = "1.11.0"
 # for them (`pix3 agent-setup --usage-statistics`; docs/agent-setup.md, "Usage statistics").
 NO_USAGE_STATISTICS = "--no-usage-statistics"
 SERVER_NAME = "pix3-browser"
-LOCAL_CONFIG = "cdp-mcp.json"
-REMOTE_CONFIG = "remote-cdp.json"
+# One `--config` file per agent (`cdp-mcp-claude-code.json`, `remote-cdp-codex.json`): each names
+# its agent in the endpoint (`?client=<name>`), so every view of the proxy's clients says which
+# agent it is, not which library it uses (docs/agent-setup.md, "What is written").
+LOCAL_CONFIG = "cdp-mcp-{client}.json"
+REMOTE_CONFIG = "remote-cdp-{client}.json"
 
 ConfigAction = Literal["written", "updated", "unchanged"]
 
@@ -57,14 +60,21 @@ def mcp_launch(config_path: Path | str, platform: str = sys.platform, *, usage_s
     return Launch("npx", args)
 
 
-def ws_endpoint(port: int) -> str:
-    return f"ws://127.0.0.1:{port}/pix3"
+def ws_endpoint(port: int, client: str | None = None) -> str:
+    """The proxy's browser endpoint; ``client``: the name the proxy shows for this connection."""
+    return f"ws://127.0.0.1:{port}/pix3" + (f"?client={client}" if client else "")
 
 
-def config_text(port: int, token: str) -> str:
-    """The `--config` file: ``wsEndpoint`` and ``wsHeaders`` (a JSON *string*: 1.10.1 and 1.11.0 parse it)."""
+def config_path(home: Path, client: str, *, remote: bool = False) -> Path:
+    """The `--config` file of the agent named ``client`` (``claude-code``, ``codex``, ``pi``)."""
+    return home / (REMOTE_CONFIG if remote else LOCAL_CONFIG).format(client=client)
+
+
+def config_text(port: int, token: str, client: str | None = None) -> str:
+    """The `--config` file: ``wsEndpoint`` (naming the agent) and ``wsHeaders`` (a JSON *string*:
+    1.10.1 and 1.11.0 parse it)."""
     headers = json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":"))
-    return json.dumps({"wsEndpoint": ws_endpoint(port), "wsHeaders": headers}, indent=2) + "\n"
+    return json.dumps({"wsEndpoint": ws_endpoint(port, client), "wsHeaders": headers}, indent=2) + "\n"
 
 
 def _narrow(path: Path) -> None:
@@ -73,9 +83,9 @@ def _narrow(path: Path) -> None:
             path.chmod(0o600)
 
 
-def write_config(path: Path, port: int, token: str) -> ConfigAction:
+def write_config(path: Path, port: int, token: str, client: str | None = None) -> ConfigAction:
     """Write the `--config` file (0600) when its bytes differ; say what happened."""
-    text = config_text(port, token).encode("utf-8")
+    text = config_text(port, token, client).encode("utf-8")
     try:
         before: bytes | None = path.read_bytes()
     except OSError:

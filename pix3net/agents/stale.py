@@ -5,46 +5,52 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pix3net.agents.agents import AGENTS, peek_project_file
+from pix3net.agents.agents import AGENTS, Agent, peek_project_file
 from pix3net.agents.install import stale_files
-from pix3net.agents.launch import LOCAL_CONFIG, Launch, config_text, mcp_launch
+from pix3net.agents.launch import Launch, config_path, config_text, mcp_launch
 
 
-def _current_launches(config_path: Path) -> list[Launch]:
-    """The launches `pix3 agent-setup` writes now: usage statistics off (its default) or on."""
-    return [mcp_launch(config_path), mcp_launch(config_path, usage_statistics=True)]
+def _current_launches(home: Path, agent: Agent) -> list[Launch]:
+    """The launches `pix3 agent-setup` writes now for ``agent``: usage statistics off (its
+    default) or on."""
+    path = config_path(home, agent.client)
+    return [mcp_launch(path), mcp_launch(path, usage_statistics=True)]
 
 
 def stale_configs(root: Path, home: Path, port: int, token: str) -> list[str]:
-    """Project files whose entry is another launch, plus the `--config` file's path when an entry
-    is current but the file holds another port or token. Missing entries are not stale."""
-    config_path = home / LOCAL_CONFIG
-    stale, matching = stale_files(root, list(AGENTS.values()), _current_launches(config_path))
-    if matching:
-        try:
-            current: bytes | None = config_path.read_bytes()
-        except OSError:
-            current = None
-        if current != config_text(port, token).encode("utf-8"):
-            stale.append(str(config_path))
-    return stale
+    """Project files whose entry is another launch, plus an agent's `--config` file's path when its
+    entry is current but the file holds another port or token. Missing entries are not stale."""
+    stale: list[str] = []
+    configs: list[str] = []
+    for agent in AGENTS.values():
+        files, matching = stale_files(root, [agent], _current_launches(home, agent))
+        stale += files
+        if matching:
+            path = config_path(home, agent.client)
+            try:
+                current: bytes | None = path.read_bytes()
+            except OSError:
+                current = None
+            if current != config_text(port, token, agent.client).encode("utf-8"):
+                configs.append(str(path))
+    return stale + configs
 
 
 def configured_files(root: Path, home: Path) -> list[str]:
     """Project files whose entry is the current local launch."""
-    launches = _current_launches(home / LOCAL_CONFIG)
     return [
         a.file
         for a in AGENTS.values()
-        if any(a.current(peek_project_file(root, a)) == a.expected(launch) for launch in launches)
+        if any(a.current(peek_project_file(root, a)) == a.expected(launch) for launch in _current_launches(home, a))
     ]
 
 
 def staleness_line(root: Path, home: Path, port: int, token: str) -> str | None:
     """The editor's line naming what does not reach this Chrome, or None when nothing is stale."""
-    config = str(home / LOCAL_CONFIG)
+    configs = {str(config_path(home, a.client)) for a in AGENTS.values()}
     stale = stale_configs(root, home, port, token)
-    files = [s for s in stale if s != config]
+    files = [s for s in stale if s not in configs]
+    held = [s for s in stale if s in configs]
     parts: list[str] = []
     if files:
         verb = "has" if len(files) == 1 else "have"
@@ -52,8 +58,9 @@ def staleness_line(root: Path, home: Path, port: int, token: str) -> str | None:
             f"{' and '.join(files)} {verb} a pix3-browser entry that does not reach this Chrome"
             " (an older launch: another port, another token, the token on its command line)"
         )
-    if config in stale:
-        parts.append(f"{config} (what chrome-devtools-mcp reads) holds another port or token")
+    if held:
+        verb = "holds" if len(held) == 1 else "hold"
+        parts.append(f"{' and '.join(held)} (what chrome-devtools-mcp reads) {verb} another port or token")
     if not parts:
         return None
     return "; ".join(parts) + ": run `pix3 agent-setup --repair`, then start a new agent thread."

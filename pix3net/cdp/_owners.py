@@ -11,6 +11,7 @@ each with the sentence the client gets. The router turns what this decides into 
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -35,9 +36,11 @@ GRACE_SECONDS = 1.0
 REFUSED = -32000
 # `?keep=1` on the WebSocket URL: what the client opens stays when it leaves.
 KEEP_PARAMETER = "keep"
-# `?client=<name>` on the WebSocket URL: the name `pix3 editor --status` shows (bounded).
+# `?client=<name>` on the WebSocket URL: the name every view of the clients shows. Untrusted (any
+# client picks it): a short lowercase word (`claude-code`, `codex`, `pi`, `alpha`) or nothing, so a
+# name can never carry markup, escapes or a line of its own into a terminal, a log or the page.
 NAME_PARAMETER = "client"
-MAX_NAME_CHARS = 64
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
 
 STOP_HINT = "pix3 editor --stop-chrome closes Chrome"
 
@@ -152,7 +155,8 @@ def is_editor_address(url: str, editor_url: str) -> bool:
 
 
 def connect_options(target: str) -> tuple[bool, str | None]:
-    """``(keep, name)`` from a WebSocket URL's query: ``keep=1`` (or ``true``) and ``client=<name>``."""
+    """``(keep, name)`` from a WebSocket URL's query: ``keep=1`` (or ``true``) and ``client=<name>``
+    (None unless it matches :data:`NAME_PATTERN`)."""
     if "?" not in target:
         return False, None
     query = target.split("?", 1)[1]
@@ -162,7 +166,7 @@ def connect_options(target: str) -> tuple[bool, str | None]:
         if key == KEEP_PARAMETER:
             keep = value.lower() in ("1", "true", "yes", "")
         elif key == NAME_PARAMETER:
-            name = "".join(c for c in value if c.isprintable())[:MAX_NAME_CHARS] or None
+            name = value if NAME_PATTERN.fullmatch(value) else None
     return keep, name
 
 
@@ -196,6 +200,7 @@ class Owners:
         self.tab_page: dict[str, str] = {}  # tab → the page a client's session saw attached below it
         self.editor_url = ""
         self.page_urls: dict[str, str] = {}  # page targets Chrome reported → their URL
+        self.page_titles: dict[str, str] = {}  # … and their title (for the views of the clients)
         self.reported = False  # Chrome has reported the targets it had when the proxy started
         # Chrome reports a new tab's target and then, in the same task, the page inside it: the
         # one way the proxy learns which tab holds which page (a client's attach proves nothing:
@@ -373,8 +378,9 @@ class Owners:
         if tab is not None:
             self.tab_page[tab] = target
             self.page_tab[target] = tab
-        url = info.get("url")
+        url, title = info.get("url"), info.get("title")
         self.page_urls[target] = url if isinstance(url, str) else ""
+        self.page_titles[target] = title if isinstance(title, str) else ""
         if self.editor is None and not self.reported:
             self.editor = target  # the page Chrome was launched with
             self.editor_url = self.page_urls[target]
@@ -424,7 +430,9 @@ class Owners:
     def target_changed(self, info: dict[str, Any]) -> bool:
         """Learn a target's new address; True when the editor tab has left the editor page (it is
         sent back: the address the owner launched it with is kept, never learnt from the tab)."""
-        target, url = info.get("targetId"), info.get("url")
+        target, url, title = info.get("targetId"), info.get("url"), info.get("title")
+        if isinstance(target, str) and target in self.page_urls and isinstance(title, str):
+            self.page_titles[target] = title
         if not (isinstance(target, str) and target in self.page_urls and isinstance(url, str)):
             return False
         self.page_urls[target] = url
@@ -450,9 +458,18 @@ class Owners:
         self.editor_home = False
         return True
 
+    def retitle(self, infos: Any) -> None:
+        """Titles from a ``Target.getTargets`` answer: Chrome does not always report a new title
+        of a page with ``targetInfoChanged`` (a `data:` page's `<title>` never came)."""
+        for info in infos if isinstance(infos, list) else ():
+            target = info.get("targetId") if isinstance(info, dict) else None
+            if isinstance(target, str) and target in self.page_urls and isinstance(info.get("title"), str):
+                self.page_titles[target] = info["title"]
+
     def target_destroyed(self, target: str) -> bool:
         """Forget a target; True when it was the editor tab."""
         self.page_urls.pop(target, None)
+        self.page_titles.pop(target, None)
         self.tabs.discard(target)
         self.tab_page.pop(target, None)
         self.page_tab.pop(target, None)

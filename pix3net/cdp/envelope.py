@@ -141,6 +141,13 @@ class ChromeMessage:
             self.parsed = members(self.text) or []
         return {m.key: m.value for m in self.parsed}
 
+    def is_error(self) -> bool:
+        """A reply that is an error: on the fast path one look at the member after ``id`` (Chrome
+        writes ``{"id":N,"error":`` or ``{"id":N,"result":``), else the parsed members."""
+        if self.parsed is None and self.id_span is not None:
+            return self.raw.startswith(b'"error"', self.id_span[1] + 1)
+        return "error" in self.body()
+
     def for_client(self, client_id: str | None, *, drop_session: bool) -> tuple[Chunk, ...]:
         """The message as the client sees it: ``id`` restored, its root's ``sessionId`` removed."""
         if self.session_cut is not None:

@@ -13,9 +13,13 @@ bookkeeping; the router feeds it from the few methods it looks at twice (docs/cd
 from __future__ import annotations
 
 import json
+import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pix3net.cdp._calls import RECENT_CALLS, Recorded, redacted_params
 from pix3net.cdp._owners import (
     BROWSER_CLOSE,
     CREATE_CONTEXT,
@@ -51,6 +55,7 @@ __all__ = [
     "CLOSE_NORMAL",
     "DETACHED",
     "DISCOVER_FILTER",
+    "KICKED",
     "MAX_PIPE_ID",
     "SESSION_ENDED",
     "TARGET_CHANGED",
@@ -89,7 +94,9 @@ TARGET_CRASHED = "Target.targetCrashed"
 # Every target but the browser: tab targets too (Chrome's default leaves them out), so that the
 # tabs the router learns of are forgotten when they go.
 DISCOVER_FILTER = [{"type": "browser", "exclude": True}, {}]
+_E = ord("e")  # the first letter of "error" after `{"id":N,"`
 SESSION_ENDED = "Browser.close: this client's session ended; Chrome stays up for the others"
+KICKED = "ended by pix3 editor --kick; Chrome stays up for the others"
 
 
 @dataclass(frozen=True)
@@ -154,6 +161,13 @@ class _Client:
     relayed: int = 0  # messages relayed both ways (for `pix3 editor --status`)
     auto_attach: set[str] = field(default_factory=set)  # its sessions it asked Target.setAutoAttach on
     waiting: set[str] = field(default_factory=set)  # child sessions whose target waits for a debugger
+    # For the views of the clients (docs/cdp-proxy.md, "Watching"): always counted, a few
+    # assignments per request; the recent calls only while someone watches.
+    calls: int = 0
+    errors: int = 0
+    last_method: str = ""
+    last_at: float = 0.0
+    recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=RECENT_CALLS))
 
 
 @dataclass(slots=True)
@@ -162,6 +176,7 @@ class _Forward:
     id_text: str
     watch: str = ""  # a method whose answer the ownership bookkeeping reads
     detail: str = ""  # its browser context, for Target.disposeBrowserContext
+    record: Recorded | None = None  # kept for the views while someone watches
 
 
 @dataclass(frozen=True)
@@ -241,7 +256,7 @@ def _error_text(body: dict[str, Any]) -> str:
 
 
 class Router:
-    def __init__(self, first_id: int = 1, editor_url: str = "") -> None:
+    def __init__(self, first_id: int = 1, editor_url: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         self._next = first_id
         self._pending: dict[int, _Pending] = {}
         self._clients: dict[int, _Client] = {}
@@ -255,6 +270,8 @@ class Router:
         self.chrome_is_gone = False
         self._departing: dict[str, int] = {}  # sessions of departed clients until their root is detached
         self._homing = False  # the editor tab is being sent back to the editor page
+        self.clock = clock
+        self.recording = False  # someone watches: each client's recent calls are kept
 
     # -- queries -------------------------------------------------------------------------
     @property
@@ -271,6 +288,10 @@ class Router:
     def root_of(self, client: int) -> str | None:
         known = self._clients.get(client)
         return known.root if known else None
+
+    def holders(self, target: str) -> frozenset[int]:
+        """The clients with a session on ``target`` (the proxy's own included)."""
+        return frozenset(self._owner[s] for s, t in self._session_target.items() if t == target and s in self._owner)
 
     @property
     def pending_count(self) -> int:
@@ -305,6 +326,35 @@ class Router:
             "contexts": [{"browserContextId": c, "client": client} for c, client in owners.kept_contexts.items()],
         }
 
+    def facts(self, client: int) -> dict[str, Any] | None:
+        """What the views of the clients show beyond :meth:`status` (docs/cdp-proxy.md,
+        "Watching"); None when it is not open. ``lastAt`` and each call's ``started`` are on the
+        router's clock."""
+        known = self._clients.get(client)
+        if known is None:
+            return None
+        holding = self.owners.holdings.get(client)
+        tabs = {t for t in (holding.targets if holding else ()) if t in self.owners.page_urls}
+        page = self._session_target.get(known.root) if known.root is not None else None
+        if page is not None and page in self.owners.page_urls:
+            tabs.add(page)
+        return {
+            "calls": known.calls,
+            "errors": known.errors,
+            "lastMethod": known.last_method or None,
+            "lastAt": known.last_at if known.last_method else None,
+            "sessions": len(known.sessions),
+            "tabs": [
+                {"targetId": t, "title": self.owners.page_titles.get(t, ""), "url": self.owners.page_urls.get(t, "")}
+                for t in sorted(tabs)
+            ],
+            "recent": list(known.recent),
+        }
+
+    def clients(self) -> list[int]:
+        """The open clients, in the order they connected."""
+        return sorted(self._clients)
+
     # -- ids -----------------------------------------------------------------------------
     def _allocate(self, entry: _Pending) -> int:
         while True:
@@ -315,12 +365,19 @@ class Router:
                 return pipe_id
 
     # -- the proxy's own calls --------------------------------------------------------------
-    def call(self, method: str, params: dict[str, Any] | None = None) -> tuple[int, list[Action]]:
-        """An internal call on the pipe root; its answer comes back as :class:`CallDone`."""
+    def call(
+        self, method: str, params: dict[str, Any] | None = None, session: str | None = None
+    ) -> tuple[int, list[Action]]:
+        """An internal call on the pipe root, or on a session of the proxy's own (``session``: one
+        it attached with its own ``Target.attachToTarget``; no client sees its events); its answer
+        comes back as :class:`CallDone`."""
         if self.chrome_is_gone:
             return -1, [CallDone(-1, None, f"{method}: Chrome is gone")]
         pipe_id = self._allocate(_Call(method))
-        return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
+        if session is None:
+            return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
+        body = {"id": pipe_id, "sessionId": session, "method": method, "params": params or {}}
+        return pipe_id, [ToChrome(json.dumps(body, separators=(",", ":")).encode())]
 
     def watch_targets(self) -> list[Action]:
         """The proxy's own target discovery on the pipe root (once, at start): the router learns
@@ -348,30 +405,53 @@ class Router:
             return []
         checked = client_request(text)
         if isinstance(checked, bytes):
+            known.errors += 1
             return [ToClient(client, (checked,))]
+        known.calls += 1
+        known.last_method = checked.method
+        known.last_at = self.clock()
+        record = self._record(known, checked, text) if self.recording else None
         if checked.method in WATCHED:
-            return self._watched(client, known, checked, text)
-        return self._forward(client, known, checked)
+            return self._watched(client, known, checked, text, record)
+        return self._forward(client, known, checked, "", "", record)
 
-    def _watched(self, client: int, known: _Client, request: ClientRequest, text: str) -> list[Action]:
+    def _record(self, known: _Client, request: ClientRequest, text: str) -> Recorded:
+        session = request.session_value if request.has_session else known.root
+        target = self._session_target.get(session) if isinstance(session, str) else None
+        record = Recorded(request.method, target, known.last_at, redacted_params(request.method, text))
+        known.recent.append(record)
+        return record
+
+    def _failed(self, known: _Client, record: Recorded | None, why: str) -> None:
+        known.errors += 1
+        if record is not None:
+            record.duration = 0.0
+            record.error = why
+
+    def _watched(
+        self, client: int, known: _Client, request: ClientRequest, text: str, record: Recorded | None = None
+    ) -> list[Action]:
         """A method the ownership bookkeeping reads: refused, ended here, or forwarded and watched."""
         session = request.session_value if request.has_session else known.root
         if not isinstance(session, str) or session not in known.sessions or self.chrome_is_gone:
-            return self._forward(client, known, request)  # answered -32001 / -32000 there
+            return self._forward(client, known, request, record=record)  # answered -32001 / -32000 there
         method = request.method
         params = _params(text) if method in NEEDS_PARAMS else {}
         on = self._session_target.get(session)
         why = self.owners.refusal(client, method, params, on)
         echo = request.session_json() if request.has_session else None
         if why is not None:
+            self._failed(known, record, why)
             return [ToClient(client, (error_reply(request.id_text, REFUSED, why, echo),))]
         if method == BROWSER_CLOSE:
+            if record is not None:
+                record.duration = 0.0
             return self._end_session(client, request.id_text, echo)
         if method in (CREATE_TARGET, CREATE_CONTEXT):
             self.owners.creating(client, method)
-            return self._forward(client, known, request, method)
+            return self._forward(client, known, request, method, record=record)
         if method == DISPOSE_CONTEXT:
-            return self._forward(client, known, request, method, str(params.get("browserContextId")))
+            return self._forward(client, known, request, method, str(params.get("browserContextId")), record)
         if method == SET_AUTO_ATTACH:
             if params.get("autoAttach") is True:
                 known.auto_attach.add(session)
@@ -379,22 +459,30 @@ class Router:
                 known.auto_attach.discard(session)
         elif method == RUN_IF_WAITING:
             known.waiting.discard(session)
-        return self._forward(client, known, request)
+        return self._forward(client, known, request, record=record)
 
     def _forward(
-        self, client: int, known: _Client, request: ClientRequest, watch: str = "", detail: str = ""
+        self,
+        client: int,
+        known: _Client,
+        request: ClientRequest,
+        watch: str = "",
+        detail: str = "",
+        record: Recorded | None = None,
     ) -> list[Action]:
         session = known.root
         if request.has_session:
             given = request.session_value
             if not isinstance(given, str) or given not in known.sessions:
                 text = request.session_json()
+                self._failed(known, record, "Session with given id not found.")
                 reply = error_reply(request.id_text, UNKNOWN_SESSION, "Session with given id not found.", text)
                 return [ToClient(client, (reply,))]
             session = given
         if self.chrome_is_gone or session is None:
+            self._failed(known, record, "Chrome is gone")
             return [ToClient(client, (error_reply(request.id_text, CHROME_GONE, "Chrome is gone"),))]
-        pipe_id = self._allocate(_Forward(client, request.id_text, watch, detail))
+        pipe_id = self._allocate(_Forward(client, request.id_text, watch, detail, record))
         known.relayed += 1
         return [ToChrome(request.for_chrome(pipe_id, session))]
 
@@ -419,6 +507,19 @@ class Router:
             if known is None:
                 return []
             known.relayed += 1
+            if entry.record is not None:
+                self._answered(known, entry.record, message)
+            else:
+                span = message.id_span
+                # Chrome writes `{"id":N,"error":` or `{"id":N,"result":`: one byte tells them apart
+                # on the fast path (the hot path's cost of counting errors; docs/cdp-proxy.md,
+                # "Watching"), the parsed members otherwise.
+                if (
+                    (message.raw[span[1] + 2] == _E)
+                    if span is not None and message.parsed is None
+                    else message.is_error()
+                ):
+                    known.errors += 1
             drop = message.session is not None and message.session == known.root
             return [ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop))]
         if isinstance(entry, _Call):
@@ -443,9 +544,19 @@ class Router:
         known = self._clients.get(entry.client)
         if known is not None:
             known.relayed += 1
+            if entry.record is not None:
+                self._answered(known, entry.record, message)
+            elif message.is_error():
+                known.errors += 1
             drop = message.session is not None and message.session == known.root
             actions.append(ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop)))
         return actions + self._owned(entry, message)
+
+    def _answered(self, known: _Client, record: Recorded, message: ChromeMessage) -> None:
+        record.duration = self.clock() - record.started
+        if message.is_error():
+            known.errors += 1
+            record.error = _error_text(message.body())
 
     def _owned(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
         body = message.body()
@@ -584,6 +695,22 @@ class Router:
         # Closed after the grace; a keeper's holding only waits there for its creates on the way.
         return [*self._leave(client, known), Sweep(client, GRACE_SECONDS)]
 
+    def kick(self, client: int) -> list[Action]:
+        """`pix3 editor --kick`: end a client as its own disconnect would (its root detached, what
+        it opened closed after the grace unless it asked to keep it), and close its socket."""
+        if client not in self._clients:
+            return []
+        return [
+            *self.client_gone(client),
+            Note(f"client {client} ended by pix3 editor --kick"),
+            Close(client, CLOSE_NORMAL, KICKED),
+        ]
+
+    def forget_recent(self) -> None:
+        """Nobody watches any more: the recent calls kept for the views go."""
+        for known in self._clients.values():
+            known.recent.clear()
+
     def _leave(self, client: int, known: _Client) -> list[Action]:
         """Undo what Chrome would keep of a departed client's sessions, then detach its root:
         targets waiting for a debugger are let run, auto-attach is turned off. Its root is detached
@@ -706,6 +833,15 @@ class Router:
         if self.owners.editor is None and self.editor_url:
             return self._reopen("no editor tab was open")
         return []
+
+    def replace_editor(self, why: str) -> list[Action]:
+        """The owner's watchdog gave up on the editor tab (it does not answer): close it and open
+        a fresh one at its address, as for a crashed one."""
+        target = self.owners.editor
+        if target is None or self.chrome_is_gone:
+            return []
+        self.owners.editor = self.owners.editor_tab = None
+        return [self._quiet("Target.closeTarget", {"targetId": target}), *self._reopen(why)]
 
     def _reopen(self, why: str) -> list[Action]:
         url = self.owners.home_url or self.editor_url

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -36,6 +37,8 @@ from pix3net.cdp._hot import HotPath, StepLock
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
 from pix3net.cdp._status import STATUS_PATH, Seen, status_body
+from pix3net.cdp._watch import KICK_PATH, WATCH_HOLD_SECONDS, WATCH_PATH, Watch, kick_number
+from pix3net.cdp._watchrun import WATCHDOG_CLIENT, WatchRun
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
 from pix3net.cdp.httpwire import (
@@ -108,6 +111,9 @@ OWNER_QUEUE_BYTES = 2 * MAX_MESSAGE_BYTES
 CHROME_QUEUE_BYTES = 64 * 1024 * 1024
 # The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
 INTERNAL_CALL_SECONDS = 10.0
+# The watch view's "editor tab answering": a page that does not evaluate `1` within a second is
+# busy or hung, as a person looking at it would find it.
+EDITOR_ANSWER_SECONDS = 1.0
 _RECEIVE_BYTES = 256 * 1024
 # Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
 # Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
@@ -189,6 +195,7 @@ class _Proxy:
         self.gate = Gate(limits)
         self.router = Router(editor_url=editor_url)
         self.seen: dict[int, Seen] = {}  # who each client is, for `pix3 editor --status`
+        self.watch = Watch()  # what `pix3 editor --watch` asked, and when
         self.nursery: trio.Nursery | None = None  # set by serve_proxy: runs the sweeps
         self.to_chrome = _ChromeQueue()
         self.clients: dict[int, Client] = {}
@@ -200,6 +207,14 @@ class _Proxy:
         self.all_gone.set()
         self.hot: HotPath | None = None  # set by serve_proxy once it listens
         self.repeats = Repeats()
+        # The owner's own session on the editor tab (docs/chrome-owner.md, "The watchdog").
+        self.watchdog: WatchRun | None = None
+        self.internal_clients = frozenset({WATCHDOG_CLIENT})
+
+    @property
+    def client_count(self) -> int:
+        """Clients on sockets (the watchdog's own session is not one)."""
+        return self.router.client_count - int(self.router.is_open(WATCHDOG_CLIENT))
 
     def log(self, text: str) -> None:
         # The token is never logged, even when a client puts it in a URL.
@@ -230,6 +245,8 @@ class _Proxy:
             elif isinstance(action, ToClient):
                 client = self.clients.get(action.client)
                 if client is None:
+                    if action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                        self.watchdog.deliver(action.data)
                     continue
                 size = sum(map(len, action.parts))
                 if client.try_write(action.parts, size, _now):
@@ -242,10 +259,14 @@ class _Proxy:
                 client = self.clients.get(action.client)
                 if client is not None:
                     client.hang_up(action.code, action.reason)
+                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                    self.watchdog.closed()
             elif isinstance(action, Attached):
                 waiter = self.attaching.pop(action.client, None)
                 if waiter is not None:
                     waiter.done(None, action.error)
+                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                    self.watchdog.attached(action.error)
             elif isinstance(action, CallDone):
                 call = self.calls.pop(action.call, None)
                 if call is not None:
@@ -287,17 +308,25 @@ class _Proxy:
             total = self.budget.used
             self.cut(largest, f"{total} bytes queued for all clients, over the owner's {self.owner_queue_bytes}")
 
-    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        """The proxy's own CDP call on the pipe root; raises RuntimeError with the 502 text."""
-        call_id, actions = self.router.call(method, params)
+    async def call(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session: str | None = None,
+        seconds: float = INTERNAL_CALL_SECONDS,
+    ) -> Any:
+        """The proxy's own CDP call on the pipe root (or its own ``session``); raises RuntimeError
+        with the 502 text."""
+        call_id, actions = self.router.call(method, params, session)
         waiter = _Waiter()
         self.calls[call_id] = waiter
         self.execute(actions)
-        with trio.move_on_after(INTERNAL_CALL_SECONDS):
+        with trio.move_on_after(seconds):
             await waiter.event.wait()
         self.calls.pop(call_id, None)
         if not waiter.event.is_set():
-            raise RuntimeError(f"{method}: no answer within {int(INTERNAL_CALL_SECONDS * 1000)} ms")
+            raise RuntimeError(f"{method}: no answer within {int(seconds * 1000)} ms")
         if waiter.error is not None:
             raise RuntimeError(waiter.error)
         return waiter.result
@@ -415,7 +444,19 @@ class _Proxy:
         path = http_route_path(head.target)
         host = head.get("host") or ""
         if head.method == "GET" and path == STATUS_PATH:
-            return answer(200, status_body(self.router, self.seen), proof)
+            silent = self.watchdog.silent_since() if self.watchdog is not None else None
+            return answer(200, status_body(self.router, self.seen, silent), proof)
+        if head.method == "GET" and path == WATCH_PATH:
+            if not self.router.recording and self.nursery is not None:
+                self.nursery.start_soon(self._stop_recording)
+            with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
+                listed = await self.call("Target.getTargets")
+                self.router.owners.retitle(listed.get("targetInfos") if isinstance(listed, dict) else None)
+            answering = await self.editor_answers()
+            watched = self.watch.body(self.router, self.seen, self.router.clock(), time.time(), answering)
+            return answer(200, watched, proof)
+        if path == KICK_PATH:
+            return answer(*self.kick(head), proof)
         if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
             try:
                 body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
@@ -424,6 +465,51 @@ class _Proxy:
             return answer(200, body, proof)
         message = f"no {head.method} {path} here (only /json/version and /json/list)"
         return answer(404, {"error": message}, proof)
+
+    def kick(self, head: RequestHead) -> tuple[int, dict[str, Any]]:
+        """`pix3 editor --kick`: ``POST /json/pix3/kick?client=<n>`` ends that client."""
+        if head.method != "POST":
+            return 405, {"error": f"{KICK_PATH} takes POST (pix3 editor --kick <client>)"}
+        number = kick_number(head.target)
+        if number is None or not self.router.is_open(number):
+            return 404, {"error": f"no client {number if number is not None else '(none given)'} here"}
+        who = self.seen.get(number)
+        self.execute(self.router.kick(number))
+        return 200, {"kicked": number, "name": who.name if who else None}
+
+    async def editor_answers(self) -> bool | None:
+        """Whether the editor tab answers: the watchdog's heartbeat says so when it runs (the
+        owner's serve); else it must evaluate `1` within :data:`EDITOR_ANSWER_SECONDS` on a session
+        of the proxy's own attached for the question and detached after it (only while someone
+        watches). None: no editor tab, or Chrome refused the attach."""
+        editor = self.router.editor
+        if editor is None:
+            return None
+        if self.watchdog is not None:  # the owner's own session already asks it every second
+            return self.watchdog.silent_since() is None
+        try:
+            attached = await self.call("Target.attachToTarget", {"targetId": editor, "flatten": True})
+        except RuntimeError:
+            return None
+        session = attached.get("sessionId") if isinstance(attached, dict) else None
+        if not isinstance(session, str):
+            return None
+        try:
+            await self.call("Runtime.evaluate", {"expression": "1"}, session=session, seconds=EDITOR_ANSWER_SECONDS)
+        except RuntimeError:
+            return False
+        else:
+            return True
+        finally:
+            with contextlib.suppress(RuntimeError):
+                await self.call("Target.detachFromTarget", {"sessionId": session}, seconds=EDITOR_ANSWER_SECONDS)
+
+    async def _stop_recording(self) -> None:
+        """Recent calls are kept only while someone watches: off again once nobody asks."""
+        while self.watch.last_asked is not None:
+            await trio.sleep(max(0.0, self.watch.last_asked + WATCH_HOLD_SECONDS - self.router.clock()) + 0.05)
+            if self.watch.expire(self.router, self.router.clock()):
+                return
 
     async def version_body(self, host: str) -> dict[str, Any]:
         if self.version is None:
@@ -498,7 +584,7 @@ class _Proxy:
                 self.all_gone.set()
             if self.router.is_open(number):
                 self.execute(self.router.client_gone(number))
-                self.log(f"client gone ({self.router.client_count} left)")
+                self.log(f"client gone ({self.client_count} left)")
 
     async def serve_client(
         self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str, keep: bool = False
@@ -516,7 +602,7 @@ class _Proxy:
             await self.refuse_upgrade(client.stream, head, 404 if page is not None else 502, waiter.error)
             return
         name = "browser" if page is None else f"page {page}"
-        self.log(f"client connected ({name}; {self.router.client_count} now)")
+        self.log(f"client connected ({name}; {self.client_count} now)")
         await client.stream.send_all(switching_protocols(accept))
         client.upgraded = True
         with client.scope:
@@ -566,7 +652,7 @@ class _Proxy:
         client.hang_up(fail.code, fail.reason)
         self.execute(self.router.client_gone(client.number))
         what = f"a message over {self.max_message_bytes} bytes" if fail.code == CLOSE_TOO_BIG else fail.reason
-        self.log(f"client gone: {what}, closed {fail.code} ({self.router.client_count} left)")
+        self.log(f"client gone: {what}, closed {fail.code} ({self.client_count} left)")
 
 
 async def _send(stream: trio.SocketStream, data: bytes, seconds: float) -> bool:
@@ -638,6 +724,7 @@ async def serve_proxy(
     owner_queue_bytes: int = OWNER_QUEUE_BYTES,
     limits: Limits | None = None,
     editor_url: str = "",
+    watchdog: bool = False,
 ) -> None:
     """Serve the CDP token proxy on 127.0.0.1:``port`` until Chrome is gone.
 
@@ -647,7 +734,8 @@ async def serve_proxy(
     hot path's thread, if anything did (a bug). Cancellation sends 1001 ``proxy closing`` to
     clients between frames and cuts every connection at once.
     ``editor_url``: what the owner launched Chrome with (the editor tab is opened there again
-    when it closes). ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits``
+    when it closes). ``watchdog``: watch the editor tab and its game frames (the owner's; docs/
+    chrome-owner.md, "The watchdog"). ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits``
     exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
@@ -668,6 +756,9 @@ async def serve_proxy(
             proxy.execute(proxy.router.watch_targets())  # before any client: the editor tab is the page Chrome has
             nursery.start_soon(proxy.write_chrome)
             nursery.start_soon(proxy.summarise_refusals)
+            if watchdog:
+                proxy.watchdog = WatchRun(proxy)
+                nursery.start_soon(proxy.watchdog.run)
             for listener in listeners:
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)

@@ -64,6 +64,30 @@ def _kept(kept: Any) -> dict[str, list[dict[str, Any]]]:
 
 def _ask(home: Path) -> tuple[ChromeRecord, Any, dict[str, Any]]:
     """The record, `/json/version` and `/json/pix3/status` of the proxy it names."""
+    record, conn, auth = connect(home)
+    with conn:
+        try:
+            version = conn.get("/json/version", auth).json()
+            status = conn.get(STATUS_PATH, auth).json()
+        except (OSError, probe.ProbeError) as exc:
+            raise _unanswered(record, exc) from None
+    if not isinstance(status, dict):
+        raise StatusError(f"the CDP proxy on 127.0.0.1:{record.port} has no status (an older pix3): restart it.")
+    return record, version, status
+
+
+def _unanswered(record: ChromeRecord, exc: Exception) -> StatusError:
+    who = port_holder(record.port)
+    held = f"; the port is held by {who}" if who else ""
+    return StatusError(
+        f"the CDP proxy on 127.0.0.1:{record.port} (owner pid {record.owner_pid}) does not answer ({exc}{held}):"
+        " `pix3 editor --stop-chrome`, then `pix3 editor`."
+    )
+
+
+def connect(home: Path) -> tuple[ChromeRecord, probe.Connection, dict[str, str]]:
+    """The record, a kept-alive connection to the proxy it names (proved to know the token) and
+    the header that carries the token; raises :class:`StatusError`."""
     record = read_record(home)
     if record is None or record.owner_pid is None:
         raise StatusError(f"no Chrome owner recorded in {home / 'chrome.json'}: start one with `pix3 editor`.")
@@ -71,27 +95,19 @@ def _ask(home: Path) -> tuple[ChromeRecord, Any, dict[str, Any]]:
     if token is None:
         raise StatusError(f"no CDP token in {home / 'cdp-token'}: restart Chrome with `pix3 editor`.")
     challenge = new_challenge()
+    conn = probe.Connection("127.0.0.1", record.port, probe.PROBE_SECONDS)
     try:
-        with probe.Connection("127.0.0.1", record.port, probe.PROBE_SECONDS) as conn:
-            proved = conn.get("/json/version", challenge_headers(challenge))
-            verdict = classify(
-                proved.status, proved.headers, port=record.port, token=token, challenge=challenge, holder=port_holder
-            )
-            if verdict.kind != "ours":
-                raise StatusError(_not_ours(record, verdict.detail, verdict.relay))
-            auth = {"Authorization": f"Bearer {token}"}
-            version = conn.get("/json/version", auth).json()
-            status = conn.get(STATUS_PATH, auth).json()
+        proved = conn.get("/json/version", challenge_headers(challenge))
     except (OSError, probe.ProbeError) as exc:
-        who = port_holder(record.port)
-        held = f"; the port is held by {who}" if who else ""
-        raise StatusError(
-            f"the CDP proxy on 127.0.0.1:{record.port} (owner pid {record.owner_pid}) does not answer ({exc}{held}):"
-            " `pix3 editor --stop-chrome`, then `pix3 editor`."
-        ) from None
-    if not isinstance(status, dict):
-        raise StatusError(f"the CDP proxy on 127.0.0.1:{record.port} has no status (an older pix3): restart it.")
-    return record, version, status
+        conn.close()
+        raise _unanswered(record, exc) from None
+    verdict = classify(
+        proved.status, proved.headers, port=record.port, token=token, challenge=challenge, holder=port_holder
+    )
+    if verdict.kind != "ours":
+        conn.close()
+        raise StatusError(_not_ours(record, verdict.detail, verdict.relay))
+    return record, conn, {"Authorization": f"Bearer {token}"}
 
 
 def _not_ours(record: ChromeRecord, detail: str, relay: int | None) -> str:
@@ -125,7 +141,8 @@ def text(status: dict[str, Any]) -> str:
         f"Proxy:      ws://127.0.0.1:{owner['port']}/pix3 (owner pid {owner['pid']}, since {owner['startedAt']})",
     ]
     editor = status["editorTab"]
-    lines.append(f"Editor tab: {editor['targetId']} {editor['url']}" if editor else "Editor tab: none")
+    silent = f", not answering since {editor['silentSince']}" if editor and editor.get("silentSince") else ""
+    lines.append(f"Editor tab: {editor['targetId']} {editor['url']}{silent}" if editor else "Editor tab: none")
     clients = status["clients"]
     lines.append(f"Clients:    {len(clients)}")
     for client in clients:

@@ -17,6 +17,8 @@ class EditorArgs(NamedTuple):
     stop: bool = False
     stop_chrome: bool = False
     status: bool = False
+    watch: bool = False
+    kick: str | None = None
     json: bool = False
     chrome_only: bool = False
     no_chrome: bool = False
@@ -35,6 +37,8 @@ class EditorArgs(NamedTuple):
             stop=args.flag("--stop"),
             stop_chrome=args.flag("--stop-chrome"),
             status=args.flag("--status"),
+            watch=args.flag("--watch"),
+            kick=args.text("--kick"),
             json=args.flag("--json"),
             chrome_only=args.flag("--chrome-only") or url is not None,  # --url implies --chrome-only
             no_chrome=args.flag("--no-chrome"),

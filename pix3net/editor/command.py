@@ -9,6 +9,7 @@ warning: <message>``: the project's Vite has known advisories); the token is nev
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -33,9 +34,10 @@ def _valued(name: str, convert: Convert | None = None) -> Option:
 
 SYNTAX = Syntax(
     "editor",
-    flags=("--stop", "--stop-chrome", "--status", "--json", "--chrome-only", "--no-chrome", "--headless"),
+    flags=("--stop", "--stop-chrome", "--status", "--watch", "--json", "--chrome-only", "--no-chrome", "--headless"),
     options=(
         _valued("--project"),
+        _valued("--kick"),
         _valued("--port", tcp_port),
         _valued("--cdp-port", tcp_port),
         _valued("--remote-port", tcp_port),
@@ -75,6 +77,10 @@ def _editor(call: Call) -> int:
 
         io.line(stop_owner(home))
         return 0
+    if args.kick is not None:
+        return _kick(args.kick, home, io)
+    if args.watch:
+        return _watch(args, home, io)
     if args.status or args.json:
         return _status(args, home, io)
     if args.url is not None:
@@ -90,7 +96,7 @@ def _editor(call: Call) -> int:
 def _status(args: EditorArgs, home: Path, io: _Out) -> int:
     """Not project-bound: the one shared Chrome of this PIX3_HOME (docs/editor.md, "Status")."""
     if not args.status:
-        return io.fail("--json goes with --status (pix3 editor --status --json)", 2)
+        return io.fail("--json goes with --status or --watch (pix3 editor --status --json)", 2)
     from pix3net.chrome.ownerstatus import StatusError, as_json, gather, text
 
     try:
@@ -105,6 +111,41 @@ def _status(args: EditorArgs, home: Path, io: _Out) -> int:
             )
         return io.fail(str(exc))
     io.line(as_json(found) if args.json else text(found))
+    return 0
+
+
+def _watch(args: EditorArgs, home: Path, io: _Out) -> int:
+    """The agents at work, live (docs/editor.md, "Watching the agents"); not project-bound."""
+    from pix3net.chrome.ownerstatus import StatusError
+
+    try:
+        if args.json:
+            from pix3net.chrome.ownerwatch import stream_json
+
+            stream_json(home, io.out)
+        else:
+            from pix3net.chrome.watchview import run_view
+
+            run_view(home)
+    except StatusError as exc:
+        if args.json:
+            io.line(json.dumps({"error": str(exc)}, separators=(",", ":")))
+        return io.fail(str(exc))
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:  # `--watch --json | head`: the reader went away
+        return 0
+    return 0
+
+
+def _kick(who: str, home: Path, io: _Out) -> int:
+    from pix3net.chrome.ownerstatus import StatusError
+    from pix3net.chrome.ownerwatch import kick
+
+    try:
+        io.line(kick(home, who))
+    except StatusError as exc:
+        return io.fail(str(exc))
     return 0
 
 

@@ -31,6 +31,8 @@ __all__ = [
 
 
 BLANK = "about:blank"  # what a Chrome launched before the dev server answered shows first
+# How the proxy's views of its clients name this command's own short connections.
+CLIENT_NAME = "pix3-editor"
 
 
 class Choice(NamedTuple):
@@ -92,7 +94,7 @@ def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
     if new_window:
         params["newWindow"] = True
     # keep: the tab outlives this short connection (docs/cdp-proxy.md, "Ownership and protection")
-    wscall.call(port, token, "Target.createTarget", params, path="/pix3?keep=1")
+    wscall.call(port, token, "Target.createTarget", params, path=f"/pix3?keep=1&client={CLIENT_NAME}")
 
 
 def page_id(port: int, token: str, url_prefix: str) -> str | None:
@@ -105,13 +107,34 @@ def page_id(port: int, token: str, url_prefix: str) -> str | None:
     return None
 
 
+def answers(port: int, token: str, target: str, seconds: float) -> bool:
+    """Does the page's main thread answer a trivial evaluation within ``seconds``? (A listed tab
+    may be held by a script: the owner's watchdog ends that, docs/chrome-owner.md.)"""
+    params = {"expression": "1", "returnByValue": True}
+    try:
+        wscall.call(port, token, "Runtime.evaluate", params, path=f"/pix3/page/{target}", timeout=seconds)
+    except wscall.CallError:
+        return False
+    return True
+
+
+def close_target(port: int, token: str, target: str) -> bool:
+    """Close a page; False when the proxy refused it (the owner's own editor tab: its watchdog
+    replaces it) or it was gone."""
+    try:
+        wscall.call(port, token, "Target.closeTarget", {"targetId": target})
+    except wscall.CallError:
+        return False
+    return True
+
+
 def navigate(port: int, token: str, target: str, url: str) -> None:
-    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}")
+    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}?client={CLIENT_NAME}")
 
 
 def page_session(port: int, token: str, target: str) -> wscall.Session:
     """A client of one page through the proxy, kept for several calls (attached once)."""
-    return wscall.open_session(port, token, f"/pix3/page/{target}")
+    return wscall.open_session(port, token, f"/pix3/page/{target}?client={CLIENT_NAME}")
 
 
 def location(page: wscall.Session) -> str:

@@ -21,9 +21,9 @@ OVERVIEW_BLOCKS: dict[str, str] = {
         "  pix3 new <2d|3d> [dir] [--name <n>]   create a project from a starter (dir: pix3-<2d|3d>)"
     ),
     "editor": (
-        "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--status [--json]] [--chrome-only]\n"
-        "              [--no-chrome] [--headless] [--port <n>] [--cdp-port <n>] [--url <editor url>]\n"
-        "              [--remote-port <n>] [--ssh <host>]\n"
+        "  pix3 editor [--project <dir>] [--stop] [--stop-chrome] [--status [--json]] [--watch [--json]]\n"
+        "              [--kick <client>] [--chrome-only] [--no-chrome] [--headless] [--port <n>]\n"
+        "              [--cdp-port <n>] [--url <editor url>] [--remote-port <n>] [--ssh <host>]\n"
         "                                        start or reuse the dev server and Chrome behind the\n"
         "                                        CDP token proxy, with the editor tab open"
     ),
@@ -87,7 +87,9 @@ proxy (127.0.0.1:{CDP_PORT} by default) with the editor tab open, and say where 
   --stop               stop the project's dev server
   --stop-chrome        stop the Chrome this home's proxy owns
   --status             Chrome, the editor tab and the agents connected to the proxy (no project)
-  --json               with --status: the same as JSON
+  --watch              the agents at work, live: each client's calls, tabs and errors (no project)
+  --json               with --status: the same as JSON; with --watch: one JSON object a second
+  --kick <client>      end a client (its number or name) and what it opened, as its disconnect would
   --chrome-only        Chrome and the proxy only (Remote SSH, on the human's machine)
   --no-chrome          the dev server only
   --headless           run Chrome headless

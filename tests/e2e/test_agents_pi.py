@@ -65,8 +65,8 @@ def test_pi_lists_pix3_browser_connected_through_the_proxy(
     # the launch agent-setup wrote, whose --config file names this proxy and its token
     launch = json.loads((game / ".pi" / "mcp.json").read_text())["mcpServers"]["pix3-browser"]
     assert server["transport"] == " ".join([launch["command"], *launch["args"]])
-    config = json.loads((pix3_home / "cdp-mcp.json").read_text())
-    assert config["wsEndpoint"] == f"ws://127.0.0.1:{cdp}/pix3"
+    config = json.loads((pix3_home / "cdp-mcp-pi.json").read_text())
+    assert config["wsEndpoint"] == f"ws://127.0.0.1:{cdp}/pix3?client=pi"
     # Listing starts the server but does not reach the browser: chrome-devtools-mcp connects at
     # its first tool call (docs/agent-setup.md, "pi and a trusted project").
     assert log.read_text().count("client connected") == connected_before

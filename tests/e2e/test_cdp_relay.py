@@ -99,14 +99,14 @@ def test_agent_setup_writes_no_endpoint_at_the_relay(live: Live, relay: Relayed)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"pix3 agent-setup: port {relay.port} is not our CDP proxy ({held(relay)}" in done.stderr
     assert "nothing written" in done.stderr and f"Stop what holds port {relay.port}" in done.stderr
-    assert not (live.root / ".mcp.json").exists() and not (live.home / "cdp-mcp.json").exists()
+    assert not (live.root / ".mcp.json").exists() and not (live.home / "cdp-mcp-claude-code.json").exists()
     # Without --cdp-port: the port the owner recorded, which proves itself there.
     done = run_pix3("agent-setup", "claude", cwd=live.root, env=live.env)
     assert done.returncode == 0, done.stdout + done.stderr
-    config = json.loads((live.home / "cdp-mcp.json").read_text())
-    assert config["wsEndpoint"] == f"ws://127.0.0.1:{live.port}/pix3"
+    config = json.loads((live.home / "cdp-mcp-claude-code.json").read_text())
+    assert config["wsEndpoint"] == f"ws://127.0.0.1:{live.port}/pix3?client=claude-code"
     (live.root / ".mcp.json").unlink()
-    (live.home / "cdp-mcp.json").unlink()
+    (live.home / "cdp-mcp-claude-code.json").unlink()
 
 
 def test_status_says_the_recorded_port_is_not_ours(live: Live, relay: Relayed, recorded_at_relay: None) -> None:

@@ -120,8 +120,8 @@ def test_remote_ssh_with_real_sshd(tmp_path: Path, chromium: str, sshd: Sshd, cl
 
         done = sshd.remote("pix3 agent-setup --remote", human_env, game)
         assert done.returncode == 0, done.stdout + done.stderr
-        config = there / "remote-cdp.json"
-        assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{forward}/pix3"
+        config = there / "remote-cdp-claude-code.json"
+        assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{forward}/pix3?client=claude-code"
         assert _mode(config) == 0o600
         assert token not in mcp.read_text() + done.stdout + done.stderr
 
@@ -144,7 +144,7 @@ def test_remote_ssh_with_real_sshd(tmp_path: Path, chromium: str, sshd: Sshd, cl
     assert json.loads((here / "cdp-forward-ports.json").read_text())["ports"] == [moved]  # replaced, not added
     sshd.write_config([f"RemoteForward 127.0.0.1:{moved} 127.0.0.1:{cdp}", "ExitOnForwardFailure yes"])
     mcp.unlink()
-    (there / "remote-cdp.json").unlink()
+    (there / "remote-cdp-claude-code.json").unlink()
     with sshd.session(human_env, moved):
         # The squatter on the old port relays to the moved forward: no proof for the port it holds,
         # whether it keeps the Host it was asked for or rewrites it to the real forward's.
@@ -153,10 +153,11 @@ def test_remote_ssh_with_real_sshd(tmp_path: Path, chromium: str, sshd: Sshd, cl
                 done = sshd.remote(f"pix3 agent-setup claude --remote --cdp-port {forward}", human_env, game)
                 assert done.returncode == 1, (rewrite, done.stdout, done.stderr)
                 assert "nothing written" in done.stderr
-                assert not mcp.exists() and not (there / "remote-cdp.json").exists()
+                assert not mcp.exists() and not (there / "remote-cdp-claude-code.json").exists()
         done = sshd.remote(f"pix3 agent-setup claude --remote --cdp-port {moved}", human_env, game)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert json.loads((there / "remote-cdp.json").read_text())["wsEndpoint"] == f"ws://127.0.0.1:{moved}/pix3"
+        endpoint = json.loads((there / "remote-cdp-claude-code.json").read_text())["wsEndpoint"]
+        assert endpoint == f"ws://127.0.0.1:{moved}/pix3?client=claude-code"
 
     # The forward is down: the remote host says so.
     done = sshd.remote("pix3 editor", human_env, game)

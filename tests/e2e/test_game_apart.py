@@ -344,3 +344,67 @@ async def test_an_editor_page_opened_at_127_0_0_1_runs_the_game_at_localhost(gam
             assert run["game"]["snapshot"]["row"] == "clean"
             await page.call("pix3_play", {"action": "stop"})
         nursery.cancel_scope.cancel()
+
+
+# A page of the project that, loaded on the editor page's origin, writes into the editor page: what
+# the game's code would do if it ever ran there (the editor page's origin serves the project too).
+ESCAPE_HTML = """<!doctype html><script>
+const how = new URLSearchParams(location.search).get("how");
+const editor = how === "popup" ? opener && opener.top : top;
+try { (editor.__PIX3_ESCAPED__ ||= []).push(how); } catch (error) { /* another origin: held */ }
+</script>
+"""
+# The game puts that page on the editor page's origin (`ancestorOrigins`' last) three ways: framed
+# inside the game, in a popup (whose opener's top is the editor page; opened on a click, here
+# `openPopup` with a user gesture), and in place of the frame of ours holding the game (same origin
+# as the game, so the game runs its code).
+ESCAPE_GAME_JS = """const editor = location.ancestorOrigins[location.ancestorOrigins.length - 1];
+globalThis.__PIX3_GAME_DEBUG__ = { name: "escape", snapshot: () => ({ editor }) };
+const frame = document.createElement("iframe");
+frame.src = `${editor}/escape.html?how=frame`;
+document.body.append(frame);
+const viaApi = document.createElement("iframe");  // the file API answers a project file as it is
+viaApi.src = `${editor}/__pix3/api/file?path=escape.html&how=file-api`;
+document.body.append(viaApi);
+const editorPage = document.createElement("iframe");  // a second editor page: it would claim the writer
+editorPage.src = `${editor}/__pix3/`;
+document.body.append(editorPage);
+globalThis.openPopup = () => window.open(`${editor}/escape.html?how=popup`);
+setTimeout(() => parent.eval(`location.href = ${JSON.stringify(editor + "/escape.html?how=parent")}`), 1500);
+"""
+
+
+async def test_the_game_never_runs_a_page_on_the_editor_page_s_origin(
+    tmp_path_factory: pytest.TempPathFactory, devtools: int
+) -> None:
+    """Both loopback names serve the project: a game that loads one of its pages under the editor
+    page's name (framed, in a popup, or in place of our frame) would be the editor page's origin and
+    reach everything in it. The front door refuses a project document asked for by a page of
+    another site, so each stays an error page."""
+    root = make_game_project(tmp_path_factory.mktemp("escape") / "game")
+    (root / "game.js").write_text(ESCAPE_GAME_JS)
+    (root / "escape.html").write_text(ESCAPE_HTML)
+    with dev_server(root) as server:
+
+        async def body(page: EditorPage) -> None:
+            started = await page.call("pix3_play", {"action": "start", "scenePath": "res://scenes/level.pix3scene"})
+            assert started["ok"] is True, started
+            opened = await page.page.call(
+                "Runtime.evaluate",
+                {
+                    "expression": "String(!!document.querySelector('iframe').contentWindow.openPopup())",
+                    "userGesture": True,
+                },
+                await page.game_session(),
+            )
+            assert opened["result"]["value"] == "true", opened
+            await trio.sleep(4)  # the frame, the popup and the navigation have all loaded by now
+            assert await page.evaluate("JSON.stringify(window.__PIX3_ESCAPED__ || [])") == "[]"
+            # the editor page framed inside the game loads nothing: the editor page is still the writer
+            hello = httpx.get(f"http://127.0.0.1:{server.port}/__pix3/api/hello").json()
+            assert [hello["writerId"]] == hello["tabs"], hello
+            # the game itself still runs (its own documents are same-origin requests)
+            assert await page.evaluate("location.origin") == f"http://localhost:{server.port}"
+            await page.call("pix3_play", {"action": "stop"})
+
+        await with_page(devtools, server, body)

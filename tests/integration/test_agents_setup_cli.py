@@ -38,14 +38,14 @@ def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
     code, out, err = _setup(project, pix3_home, "claude", "--project", str(project))
     assert (code, err) == (0, "")
     assert "chrome-devtools-mcp@1.11.0" in out
-    config = pix3_home / "cdp-mcp.json"
+    config = pix3_home / "cdp-mcp-claude-code.json"
     args = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
     assert "--categoryExperimentalThirdParty=true" in args
     assert args[-1] == f"--config={config}"
     token = read_token(pix3_home / "cdp-token")
     assert token is not None
     assert json.loads(config.read_text()) == {
-        "wsEndpoint": "ws://127.0.0.1:9333/pix3",
+        "wsEndpoint": "ws://127.0.0.1:9333/pix3?client=claude-code",
         "wsHeaders": json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":")),
     }
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
@@ -57,7 +57,7 @@ def test_claude_in_a_fresh_project(project: Path, pix3_home: Path) -> None:
     assert code == 0 and "up to date" in out and "new thread" not in out
 
     mcp = project / ".mcp.json"
-    mcp.write_text(mcp.read_text().replace("cdp-mcp.json", "other.json"))
+    mcp.write_text(mcp.read_text().replace("cdp-mcp-claude-code.json", "other.json"))
     code, out, _ = _setup(project, pix3_home, "claude")
     assert code == 1 and "--repair" in out and "has a different pix3-browser entry —" in out
     code, out, _ = _setup(project, pix3_home, "claude", "--repair")
@@ -129,12 +129,12 @@ def test_recorded_port_and_its_move(project: Path, pix3_home: Path) -> None:
     (pix3_home / "chrome.json").write_text(json.dumps(record))
     code, out, _ = _setup(project, pix3_home, "codex")
     assert code == 0 and "ws://127.0.0.1:9337/pix3" in out and "the port it recorded" in out
-    assert f"--config={pix3_home / 'cdp-mcp.json'}" in (project / ".codex" / "config.toml").read_text()
-    assert "9337" in (pix3_home / "cdp-mcp.json").read_text()
+    assert f"--config={pix3_home / 'cdp-mcp-codex.json'}" in (project / ".codex" / "config.toml").read_text()
+    assert "ws://127.0.0.1:9337/pix3?client=codex" in (pix3_home / "cdp-mcp-codex.json").read_text()
     (pix3_home / "chrome.json").write_text(json.dumps({**record, "port": 9338}))
     code, out, _ = _setup(project, pix3_home, "codex")
     assert code == 0 and "updated" in out and "new thread" in out and "is up to date" in out
-    assert "9338" in (pix3_home / "cdp-mcp.json").read_text()
+    assert "9338" in (pix3_home / "cdp-mcp-codex.json").read_text()
     code, out, _ = _setup(project, pix3_home, "codex", "--cdp-port", "9340")
     assert code == 0 and "ws://127.0.0.1:9340/pix3" in out
 
@@ -161,7 +161,8 @@ def test_outside_a_project_and_bad_arguments(tmp_path: Path, pix3_home: Path) ->
 def test_all_three_agents_and_their_notes(project: Path, pix3_home: Path) -> None:
     code, out, _ = _setup(project, pix3_home, "codex", "claude", "pi")
     assert code == 0
-    assert out.startswith("pix3-browser: npx -y chrome-devtools-mcp@1.11.0 ")
+    assert out.startswith("pix3-browser: chrome-devtools-mcp 1.11.0 at ws://127.0.0.1:9333/pix3")
+    assert "  Codex: npx -y chrome-devtools-mcp@1.11.0 " in out
     assert "claude mcp add --scope user pix3-browser -- npx -y chrome-devtools-mcp@1.11.0" in out
     assert "Codex reads .codex/config.toml only in a project it trusts" in out
 
@@ -171,7 +172,7 @@ def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_h
 
     code, out, err = _setup(project, pix3_home, "claude", "--remote")
     assert code == 1 and err.startswith("pix3 agent-setup --remote: no ~/.pix3/remote-cdp-token here.")
-    assert not (project / ".mcp.json").exists() and not (pix3_home / "remote-cdp.json").exists()
+    assert not (project / ".mcp.json").exists() and not list(pix3_home.glob("remote-cdp-*.json"))
 
     token = "r" * 43
     (pix3_home / "remote-cdp-token").write_text(token + "\n")
@@ -180,13 +181,13 @@ def test_remote_without_a_token_and_with_nothing_listening(project: Path, pix3_h
     code, out, err = _setup(project, pix3_home, "claude", "codex", "--remote", "--cdp-port", str(port))
     assert code == 0, err
     assert f"Port {port} does not answer with the proof of the token now (nothing listens); written anyway" in out
-    config = pix3_home / "remote-cdp.json"
-    assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{port}/pix3"
-    assert stat.S_IMODE(config.stat().st_mode) == 0o600
-    assert stat.S_IMODE((pix3_home / "remote-cdp-token").stat().st_mode) == 0o600
-    for name in (".mcp.json", ".codex/config.toml"):
+    for name, client in ((".mcp.json", "claude-code"), (".codex/config.toml", "codex")):
+        config = pix3_home / f"remote-cdp-{client}.json"
+        assert json.loads(config.read_text())["wsEndpoint"] == f"ws://127.0.0.1:{port}/pix3?client={client}"
+        assert stat.S_IMODE(config.stat().st_mode) == 0o600
         text = (project / name).read_text()
         assert f"--config={config}" in text and token not in text
+    assert stat.S_IMODE((pix3_home / "remote-cdp-token").stat().st_mode) == 0o600
     assert token not in out + err
     code, out, _ = _setup(project, pix3_home, "claude")  # the local launch is another entry
     assert code == 1 and "has a different pix3-browser entry" in out
@@ -199,7 +200,11 @@ def test_usage_statistics_are_off_unless_asked_for(project: Path, pix3_home: Pat
     assert code == 0
     claude = json.loads((project / ".mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
     pi = json.loads((project / ".pi" / "mcp.json").read_text())["mcpServers"]["pix3-browser"]["args"]
-    assert claude == pi and "--no-usage-statistics" in claude
+    assert claude[:-1] == pi[:-1] and "--no-usage-statistics" in claude
+    assert (claude[-1], pi[-1]) == (
+        f"--config={pix3_home / 'cdp-mcp-claude-code.json'}",
+        f"--config={pix3_home / 'cdp-mcp-pi.json'}",
+    )
     assert '"--no-usage-statistics"' in (project / ".codex" / "config.toml").read_text()
     # asked for: the flag goes (an existing entry without it is another launch: --repair rewrites it)
     code, out, _ = _setup(project, pix3_home, "claude", "--usage-statistics")
@@ -279,4 +284,4 @@ def test_a_port_held_by_something_else_is_never_written(project: Path, pix3_home
     assert code == 1, out + err
     assert err.startswith(f"pix3 agent-setup: port {port} is not our CDP proxy (port {port} is in use by something")
     assert f"pid {os.getpid()}, " in err and f"Stop what holds port {port}" in err
-    assert not (pix3_home / "cdp-mcp.json").exists() and not (project / ".mcp.json").exists()
+    assert not any(pix3_home.glob("cdp-mcp*.json")) and not (project / ".mcp.json").exists()

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 import trio
 import trio_websocket
@@ -305,3 +306,25 @@ def test_the_hmr_socket_still_works_through_us(old_vite: OldVite) -> None:
     while isinstance(error, BaseExceptionGroup):
         error = error.exceptions[0]
     assert isinstance(error, trio_websocket.ConnectionRejected) and error.status_code == 403
+
+
+NAVIGATION = "Sec-Fetch-Mode: navigate\r\nSec-Fetch-Dest: iframe\r\n"
+
+
+@pytest.mark.parametrize("target", ["/", "/index.html", "/src/main.js"])
+def test_a_page_of_another_site_opens_no_project_page(old_vite: OldVite, target: str) -> None:
+    """The project's pages are served under both loopback names; a navigation a page of another
+    site asked for (a game framing one under the editor page's name) is refused, spliced or not.
+    The same navigation from the page's own origin or the address bar, and any fetch, are served."""
+    port = old_vite.server.port
+    status, body = _get(port, target, host=f"localhost:{port}", headers=NAVIGATION + "Sec-Fetch-Site: cross-site\r\n")
+    assert (status, json.loads(body)["error"]) == (403, "foreign_navigation")
+    for site in ("same-origin", "none"):
+        assert (
+            _get(port, target, host=f"localhost:{port}", headers=NAVIGATION + f"Sec-Fetch-Site: {site}\r\n")[0] == 200
+        )
+    fetch = "Sec-Fetch-Mode: cors\r\nSec-Fetch-Dest: empty\r\nSec-Fetch-Site: cross-site\r\n"
+    assert _get(port, target, host=f"localhost:{port}", headers=fetch)[0] == 200
+    # the editor page and the game's frame are ours, not the project's: another site may open them
+    fields = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe", "Sec-Fetch-Site": "cross-site"}
+    assert httpx.get(f"http://127.0.0.1:{port}/__pix3/game/", headers=fields).status_code == 200

@@ -139,6 +139,7 @@ async def test_routes_statuses(shared: DevServer) -> None:
         assert page.headers["content-type"] == "text/html; charset=utf-8"
         assert page.headers["cache-control"] == "no-store"
         assert page.headers["cross-origin-opener-policy"] == "same-origin-allow-popups"
+        assert page.headers["content-security-policy"] == "frame-ancestors 'none'"  # never framed
         assert "<title>Pix3</title>" in page.text and 'id="pix3-editor"' in page.text
         assert page.text.index("__PIX3_VITE_CLIENT__") < page.text.index('type="module"')
         assert "@vite/client" not in page.text.split("__PIX3_VITE_CLIENT__=true")[1].split("</head>")[0]

@@ -152,7 +152,8 @@ def test_status_without_an_owner_or_with_a_port_that_is_not_ours(pix3_home: Path
     )
     done = run_pix3("editor", "--json", cwd=tmp_path, env=env)
     assert (
-        done.returncode == 2 and done.stderr == "pix3 editor: --json goes with --status (pix3 editor --status --json)\n"
+        done.returncode == 2
+        and done.stderr == "pix3 editor: --json goes with --status or --watch (pix3 editor --status --json)\n"
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from pix3net.agents import jsonfile, tomlfile
 from pix3net.agents.agents import CLAUDE, CODEX, PI
 from pix3net.agents.install import install
-from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION, config_text, mcp_launch, write_config
+from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION, config_path, config_text, mcp_launch, write_config
 from pix3net.agents.stale import stale_configs
 from pix3tools.core.argv import js_port
 
@@ -153,7 +153,7 @@ def test_drift_then_repair_with_backup(tmp_path: Path) -> None:
 
 def test_staleness_p1_entry_then_config_file(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    config = home / "cdp-mcp.json"
+    config = config_path(home, "claude-code")
     launch = mcp_launch(config)
     p1 = [*launch.args[:4], "--browserUrl=http://127.0.0.1:9333"]
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"pix3-browser": {"command": "npx", "args": p1}}}))
@@ -163,11 +163,13 @@ def test_staleness_p1_entry_then_config_file(tmp_path: Path) -> None:
     install(tmp_path, CLAUDE, launch, repair=True)
     assert "--browserUrl" not in (tmp_path / ".mcp.json").read_text()
     assert stale_configs(tmp_path, home, 9333, TOKEN) == [str(config)]  # config missing
-    write_config(config, 9334, TOKEN)
+    write_config(config, 9334, TOKEN, "claude-code")
     assert stale_configs(tmp_path, home, 9333, TOKEN) == [str(config)]
-    write_config(config, 9333, "o" * 43)
+    write_config(config, 9333, "o" * 43, "claude-code")
     assert stale_configs(tmp_path, home, 9333, TOKEN) == [str(config)]
-    write_config(config, 9333, TOKEN)
+    write_config(config, 9333, TOKEN)  # no name in the endpoint: another file
+    assert stale_configs(tmp_path, home, 9333, TOKEN) == [str(config)]
+    write_config(config, 9333, TOKEN, "claude-code")
     assert stale_configs(tmp_path, home, 9333, TOKEN) == []
     # the user asked for usage statistics: that launch reaches this proxy too
     install(tmp_path, CLAUDE, mcp_launch(config, usage_statistics=True), repair=True)
@@ -182,9 +184,11 @@ def test_staleness_p1_entry_then_config_file(tmp_path: Path) -> None:
 
 def test_staleness_p2_entries(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    config = home / "cdp-mcp.json"
-    write_config(config, 9333, TOKEN)
-    launch = mcp_launch(config)
+    config = config_path(home, "claude-code")
+    codex_config = config_path(home, "codex")
+    write_config(config, 9333, TOKEN, "claude-code")
+    write_config(codex_config, 9333, TOKEN, "codex")
+    launches = {CLAUDE: mcp_launch(config), CODEX: mcp_launch(codex_config)}
     p2 = mcp_launch("x", "linux")
     p2_args = [
         *p2.args[:4],
@@ -198,11 +202,11 @@ def test_staleness_p2_entries(tmp_path: Path) -> None:
     args = ", ".join(json.dumps(a) for a in p2_args)
     (tmp_path / ".codex" / "config.toml").write_text(f'[mcp_servers.pix3-browser]\ncommand = "npx"\nargs = [{args}]\n')
     assert stale_configs(tmp_path, home, 9333, TOKEN) == [".mcp.json", ".codex/config.toml"]
-    assert [install(tmp_path, a, launch, repair=False).action for a in (CLAUDE, CODEX)] == ["drift", "drift"]
-    assert [install(tmp_path, a, launch, repair=True).action for a in (CLAUDE, CODEX)] == ["repaired", "repaired"]
-    for name in (".mcp.json", ".codex/config.toml"):
+    assert [install(tmp_path, a, launches[a], repair=False).action for a in (CLAUDE, CODEX)] == ["drift", "drift"]
+    assert [install(tmp_path, a, launches[a], repair=True).action for a in (CLAUDE, CODEX)] == ["repaired"] * 2
+    for name, path in ((".mcp.json", config), (".codex/config.toml", codex_config)):
         text = (tmp_path / name).read_text()
-        assert TOKEN not in text and "--wsHeaders" not in text and f"--config={config}" in text
+        assert TOKEN not in text and "--wsHeaders" not in text and f"--config={path}" in text
         assert TOKEN in (tmp_path / (name + ".bak")).read_text()
     assert stale_configs(tmp_path, home, 9333, TOKEN) == []
 
@@ -210,6 +214,9 @@ def test_staleness_p2_entries(tmp_path: Path) -> None:
 def test_config_text_is_what_the_file_holds() -> None:
     text = config_text(9333, TOKEN)
     assert text.endswith("}\n") and '"wsHeaders": "{\\"Authorization\\":\\"Bearer ' + TOKEN + '\\"}"' in text
+    # Each agent's file names it in the endpoint: the proxy's views show the agent, not its library.
+    assert '"wsEndpoint": "ws://127.0.0.1:9333/pix3?client=codex"' in config_text(9333, TOKEN, "codex")
+    assert config_path(Path("/h"), "pi", remote=True) == Path("/h/remote-cdp-pi.json")
 
 
 def test_parse_port_reads_like_js_number() -> None:
@@ -221,7 +228,7 @@ def test_staleness_line_names_files_and_the_config(tmp_path: Path) -> None:
     from pix3net.agents.stale import staleness_line
 
     home = tmp_path / "home"
-    config = home / "cdp-mcp.json"
+    config = config_path(home, "claude-code")
     launch = mcp_launch(config)
     assert staleness_line(tmp_path, home, 9333, TOKEN) is None  # no entries: nothing is stale
     install(tmp_path, CLAUDE, launch, repair=False)
@@ -229,7 +236,7 @@ def test_staleness_line_names_files_and_the_config(tmp_path: Path) -> None:
         f"{config} (what chrome-devtools-mcp reads) holds another port or token:"
         " run `pix3 agent-setup --repair`, then start a new agent thread."
     )
-    write_config(config, 9333, TOKEN)
+    write_config(config, 9333, TOKEN, "claude-code")
     assert staleness_line(tmp_path, home, 9333, TOKEN) is None
     other = mcp_launch(tmp_path / "elsewhere.json")
     for agent in (CODEX, PI):

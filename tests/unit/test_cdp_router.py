@@ -625,9 +625,12 @@ def test_connect_options_from_the_websocket_url() -> None:
 
     assert connect_options("/pix3") == (False, None)
     assert connect_options("/pix3?keep=1") == (True, None)
-    assert connect_options("/pix3/page/T1?keep=true&client=my%20script") == (True, "my script")
-    assert connect_options("/pix3?keep=0&client=" + "x" * 100) == (False, "x" * 64)
-    assert connect_options("/pix3?client=%1b%5b31m") == (False, "[31m")  # no control characters in a log
+    assert connect_options("/pix3/page/T1?keep=true&client=claude-code") == (True, "claude-code")
+    assert connect_options("/pix3?client=pi.2_b") == (False, "pi.2_b")
+    assert connect_options("/pix3?keep=0&client=" + "x" * 32) == (False, "x" * 32)
+    # An untrusted name that is not a short lowercase word is ignored whole (the user agent shows).
+    for bad in ("x" * 33, "my%20script", "%1b%5b31m", "Claude", "-x", ".x", "", "a%0ab", "<b>x</b>"):
+        assert connect_options(f"/pix3?client={bad}") == (False, None), bad
 
 
 def test_webmcp_events_go_to_the_client_whose_page_session_enabled_them() -> None:

@@ -480,3 +480,21 @@ def test_serving_roots(tmp_path: Path) -> None:
         str(root / "node_modules" / "vite"),
         str(store / "vite"),
     )
+
+
+@pytest.mark.parametrize(
+    ("mode", "site", "foreign"),
+    [
+        ("navigate", "cross-site", True),  # a game framing or opening a page under the editor page's name
+        ("navigate", "same-site", True),
+        ("NAVIGATE", " Cross-Site ", True),
+        ("navigate", None, True),  # a browser that says it navigates says who asked
+        ("navigate", "same-origin", False),  # the game within its own origin
+        ("navigate", "none", False),  # the address bar, a bookmark, CDP's Page.navigate
+        ("cors", "cross-site", False),  # a fetch: its answer stays with the asking page's origin
+        ("no-cors", "cross-site", False),
+        (None, None, False),  # not a browser
+    ],
+)
+def test_a_navigation_another_site_asked_for(mode: str | None, site: str | None, foreign: bool) -> None:
+    assert targets.foreign_navigation(mode, site) is foreign

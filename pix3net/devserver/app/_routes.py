@@ -41,6 +41,9 @@ PAGE_HEADERS = {
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
     "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
+    # Never framed: an editor page framed by another page (a game, another site) claims the writer
+    # on load and leaves the user's own editor page read-only (docs/devserver.md, "Routes").
+    "Content-Security-Policy": "frame-ancestors 'none'",
 }
 
 

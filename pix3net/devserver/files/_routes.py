@@ -60,12 +60,20 @@ def query_path(name: str = "path") -> str:
     return parse_wire_path(query_value(name), name)
 
 
+# A project file answered as a page (an HTML or SVG file framed, or opened in a popup) runs with no
+# origin and no script: the file API answers under the editor page's name too, and a game's file
+# run there as a page would reach the editor page (docs/devserver-files.md). A fetch or an <img> of the
+# file is not affected.
+FILE_POLICY = "sandbox"
+
+
 def base_file_headers(sha: str) -> dict[str, str]:
     return {
         "ETag": f'"{sha}"',
         "Accept-Ranges": "bytes",
         "Cache-Control": "private, no-cache",
         "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": FILE_POLICY,
     }
 
 

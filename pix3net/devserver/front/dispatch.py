@@ -2,7 +2,8 @@
 
 In order: the Host rule (403 `forbidden_host`, every request and upgrade, whatever its path); a
 URL with a `.pix3` segment is 404; `/__pix3` goes to the Quart app; the rest must pass the front
-door's target rules (404 `not_found`) and goes to Vite (the ASGI proxy) or, without Vite, to the
+door's target rules (404 `not_found`; a navigation another site's page asked for, 403
+`foreign_navigation`) and goes to Vite (the ASGI proxy) or, without Vite, to the
 project folder served as plain files. The splice in front asks the same rules (`door.py`) and
 hands anything they refuse here, so every refusal is answered by this one place.
 """
@@ -22,6 +23,13 @@ from pix3net.devserver.front.proxy import Receive, Scope, Send, ViteProxy
 from pix3net.devserver.http import JSON_TYPE, NOT_FOUND, Refusal, json_bytes, send_error
 
 Asgi = Callable[..., Awaitable[None]]
+
+FOREIGN_NAVIGATION = Refusal(
+    403,
+    "foreign_navigation",
+    "A page of another site may not open this project's pages (the game runs only in the editor's frame); "
+    "type the address in the address bar instead.",
+)
 
 
 class Dispatch:
@@ -48,6 +56,8 @@ class Dispatch:
             await _refuse(NOT_FOUND, kind, receive, send)
         elif route == "pix3":
             await self._app(scope, receive, send)
+        elif _foreign_navigation(scope["headers"]):
+            await _refuse(FOREIGN_NAVIGATION, kind, receive, send)
         elif await self._refused(raw, scope.get("query_string", b"")):
             await _refuse(NOT_FOUND, kind, receive, send)
         elif self._proxy is not None:
@@ -67,6 +77,13 @@ class Dispatch:
             return False
         # The rules may look at the disk (`Door.outside`): off the event loop.
         return await trio.to_thread.run_sync(self._door.target_refusal, target) is not None
+
+
+def _foreign_navigation(headers: list[tuple[bytes, bytes]]) -> bool:
+    fields = {
+        name.lower(): value.decode("latin-1") for name, value in headers if name.lower().startswith(b"sec-fetch-")
+    }
+    return targets.foreign_navigation(fields.get(b"sec-fetch-mode"), fields.get(b"sec-fetch-site"))
 
 
 async def _refuse(refusal: Refusal, kind: str, receive: Receive, send: Send) -> None:

@@ -216,11 +216,18 @@ def serve_connection(
             upstream.sock.close()
 
 
+_NAVIGATION = b"\r\nsec-fetch-mode: navigate"  # as browsers write the field (lowered)
+
+
 def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
     """Whether a request may be spliced to Vite: one `Host` the Host rule accepts (its verdict
     remembered per value), an origin-form target that `targets.route_of` calls "other" and the
-    door lets through; both asked only when the target is not `Door.plain`."""
+    door lets through; both asked only when the target is not `Door.plain`. A navigation is not
+    spliced: the dispatcher judges who asked for it (`targets.foreign_navigation`); module
+    fetches, the common case, are no navigations."""
     if target[:1] != b"/" or not door.host_field_ok(host_field(head, end)):
+        return False
+    if _NAVIGATION in head[:end].lower():
         return False
     if door.plain(target):
         return True

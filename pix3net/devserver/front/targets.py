@@ -18,7 +18,8 @@ to an old Vite gets none of Vite's known `server.fs` bypasses through our port:
    project has no file of that name, the host has one): Vite answers such a path from disk under
    more queries and headers than any list keeps up with (`?import` on an SVG, `Sec-Fetch-Dest`);
 5. the same judgement for the module ids of a `vite:invoke` message on the HMR socket, and any
-   client message on that socket the door cannot read whole is refused.
+   client message on that socket the door cannot read whole is refused;
+6. a navigation into the project's pages asked for by a page of another site (`foreign_navigation`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,26 @@ def route_of(raw_path: bytes) -> Route:
     if path == PREFIX or path.startswith(PREFIX + b"/"):
         return "pix3"
     return "other"
+
+
+# What a browser says of a navigation (Fetch Metadata): a navigation's `Sec-Fetch-Mode`, and the
+# `Sec-Fetch-Site` values of one the user or a page of the same origin asked for.
+NAVIGATE = "navigate"
+OWN_SITES = frozenset({"same-origin", "none"})
+
+
+def foreign_navigation(mode: str | None, site: str | None) -> bool:
+    """Whether a request for a project page (route "other") is a navigation a page of another
+    origin asked for (a frame, a popup, a frame navigated from outside): refused. Both loopback
+    names serve the project, and the editor page runs the game under the other one
+    (docs/game-page.md, section 4): a game that loaded one of its own pages under the editor
+    page's name, framed inside itself, in a popup or in place of the frame holding it, would run
+    its code on the editor page's origin. The user's own navigations (address bar, bookmark:
+    `none`) and the game's within its origin (`same-origin`) pass; a request without these fields
+    (not a browser's) passes."""
+    if mode is None or mode.strip().lower() != NAVIGATE:
+        return False
+    return site is None or site.strip().lower() not in OWN_SITES
 
 
 def unsuspected_name(target: bytes) -> bytes | None:
