@@ -401,7 +401,8 @@ async def test_the_game_never_runs_a_page_on_the_editor_page_s_origin(
             await trio.sleep(4)  # the frame, the popup and the navigation have all loaded by now
             assert await page.evaluate("JSON.stringify(window.__PIX3_ESCAPED__ || [])") == "[]"
             # the editor page framed inside the game loads nothing: the editor page is still the writer
-            hello = httpx.get(f"http://127.0.0.1:{server.port}/__pix3/api/hello").json()
+            async with httpx.AsyncClient() as client:
+                hello = (await client.get(f"http://127.0.0.1:{server.port}/__pix3/api/hello")).json()
             assert [hello["writerId"]] == hello["tabs"], hello
             # the game itself still runs (its own documents are same-origin requests)
             assert await page.evaluate("location.origin") == f"http://localhost:{server.port}"
