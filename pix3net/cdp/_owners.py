@@ -62,6 +62,11 @@ NAVIGATE_HISTORY = "Page.navigateToHistoryEntry"
 # on Chromium: a popup of the editor page stayed blank and the page's next `window.open` failed).
 SET_AUTO_ATTACH = "Target.setAutoAttach"
 RUN_IF_WAITING = "Runtime.runIfWaitingForDebugger"
+# Who has the debugger on, per session: Chrome resumes a pause when the last session with the
+# debugger enabled leaves; the owner's watchdog keeps its own enabled, so it resumes a pause once
+# no client's debugger is left on that target (Router.debuggers).
+DEBUGGER_ON = "Debugger.enable"
+DEBUGGER_OFF = "Debugger.disable"
 # Chrome's debugging pages (chrome://inducebrowsercrashforrealz, chrome://quit, chrome://hang …)
 # act when navigated to "from the address bar": measured on Chromium here, the first ended the
 # browser. `about:` names of them did nothing, so only this scheme is refused.
@@ -75,6 +80,8 @@ WATCHED = frozenset(
         DISPOSE_CONTEXT,
         CLOSE_TARGET,
         BROWSER_CLOSE,
+        DEBUGGER_ON,
+        DEBUGGER_OFF,
         "Browser.crash",
         "Browser.crashGpuProcess",
         "Page.close",

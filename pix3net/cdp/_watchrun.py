@@ -123,7 +123,7 @@ class WatchRun:
 
     def _release(self, dog: Watchdog, nursery: trio.Nursery) -> None:
         for target in dog.held():
-            if not self.proxy.router.holders(target) - {WATCHDOG_CLIENT}:
+            if not self.proxy.router.debuggers(target) - {WATCHDOG_CLIENT}:
                 self._do(dog.release(target), nursery)
 
     def _do(self, actions: list[WatchAction], nursery: trio.Nursery) -> None:

@@ -24,6 +24,8 @@ from pix3net.cdp._owners import (
     BROWSER_CLOSE,
     CREATE_CONTEXT,
     CREATE_TARGET,
+    DEBUGGER_OFF,
+    DEBUGGER_ON,
     DISPOSE_CONTEXT,
     GRACE_SECONDS,
     MAX_KEPT_CONTEXTS,
@@ -161,6 +163,7 @@ class _Client:
     relayed: int = 0  # messages relayed both ways (for `pix3 editor --status`)
     auto_attach: set[str] = field(default_factory=set)  # its sessions it asked Target.setAutoAttach on
     waiting: set[str] = field(default_factory=set)  # child sessions whose target waits for a debugger
+    debugging: set[str] = field(default_factory=set)  # its sessions it sent Debugger.enable on
     # For the views of the clients (docs/cdp-proxy.md, "Watching"): always counted, a few
     # assignments per request; the recent calls only while someone watches.
     calls: int = 0
@@ -289,9 +292,15 @@ class Router:
         known = self._clients.get(client)
         return known.root if known else None
 
-    def holders(self, target: str) -> frozenset[int]:
-        """The clients with a session on ``target`` (the proxy's own included)."""
-        return frozenset(self._owner[s] for s, t in self._session_target.items() if t == target and s in self._owner)
+    def debuggers(self, target: str) -> frozenset[int]:
+        """The clients with the debugger enabled on a session of theirs on ``target`` (the proxy's
+        own included): who still wants a pause there."""
+        return frozenset(
+            client
+            for client, known in self._clients.items()
+            for session in known.debugging
+            if self._session_target.get(session) == target
+        )
 
     @property
     def pending_count(self) -> int:
@@ -459,6 +468,10 @@ class Router:
                 known.auto_attach.discard(session)
         elif method == RUN_IF_WAITING:
             known.waiting.discard(session)
+        elif method == DEBUGGER_ON:
+            known.debugging.add(session)
+        elif method == DEBUGGER_OFF:
+            known.debugging.discard(session)
         return self._forward(client, known, request, record=record)
 
     def _forward(
@@ -657,6 +670,7 @@ class Router:
                 known.sessions.discard(gone)
                 known.auto_attach.discard(gone)
                 known.waiting.discard(gone)
+                known.debugging.discard(gone)
 
     # -- departures -------------------------------------------------------------------------------
     def _drop(self, client: int) -> _Client | None:

@@ -965,6 +965,30 @@ def test_what_a_client_resumed_or_turned_off_itself_is_left_alone() -> None:
     ]
 
 
+def test_who_has_the_debugger_on_a_target_is_known_by_session() -> None:
+    # The owner's watchdog keeps its own debugger on, so Chrome no longer resumes a pause when the
+    # pausing client leaves; it resumes it once no client's debugger is left on the target. A
+    # client merely attached there (a page client reading the tab) does not hold the pause.
+    router = Router()
+    discovering(router)
+    attach(router, A, "SA")
+    attach(router, B, "SB")
+    editor_session(router, A, "SA", "PA")
+    editor_session(router, B, "SB", "PB")
+    assert router.debuggers("ED") == frozenset()
+    ask(router, A, {"id": 1, "method": "Debugger.enable", "sessionId": "PA"})
+    ask(router, B, {"id": 1, "method": "Runtime.evaluate", "params": {"expression": "1"}, "sessionId": "PB"})
+    assert router.debuggers("ED") == {A}
+    ask(router, B, {"id": 2, "method": "Debugger.enable", "sessionId": "PB"})
+    ask(router, B, {"id": 3, "method": "Debugger.disable", "sessionId": "PB"})
+    assert router.debuggers("ED") == {A}
+    router.from_chrome(j({"method": "Target.detachedFromTarget", "params": {"sessionId": "PA"}, "sessionId": "SA"}))
+    assert router.debuggers("ED") == frozenset()  # its session gone, its debugger with it
+    ask(router, B, {"id": 4, "method": "Debugger.enable", "sessionId": "PB"})
+    router.client_gone(B)
+    assert router.debuggers("ED") == frozenset()  # gone with its client
+
+
 def editor_session(router: Router, client: int, root: str, session: str = "PE") -> None:
     info = {"sessionId": session, "targetInfo": {"targetId": "ED", "type": "page"}}
     router.from_chrome(j({"method": "Target.attachedToTarget", "params": info, "sessionId": root}))
