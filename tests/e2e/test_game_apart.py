@@ -1,30 +1,38 @@
 """The game runs apart from the workbench (docs/game-page.md, section 4), in real Chromium: what a
 game can do wrong, row by row, and for each the run answers within its maxWallMs + 5 s with a
-verdict that names what happened, the editor tab answers `1+1` within 3 s while it happens and
-afterwards, and nothing of the editor page changed.
+verdict that names what happened (for a loop, where it spun), the editor tab answers `1+1` within
+3 s while it happens and afterwards, chrome-devtools-mcp 1.11.0 lists the pages within 20 s while a
+game spins, and nothing of the editor page changed.
 
-Some rows need the Chrome owner's watchdog (docs/chrome-owner.md): it holds its own CDP sessions
-on the editor tab and the game's frame, stops a script that holds a main thread and says where it
-spun, and reports a dead renderer, through `window.__PIX3_OWNER_REPORT__`. Here a stand-in plays
-its part in the way the owner does it (`Owner` below: what it saw, sent through Runtime.evaluate
-on the editor tab); the rows marked `owner="stand-in"` are to run against the real watchdog once
-both halves are merged, and `WATCHDOG_ROWS` names the rows only the watchdog can judge (where a
-loop spun, read from the paused script)."""
+The table runs in the Chrome owner's own editor tab (`pix3 __chrome-owner`, as `pix3 editor`
+starts it), so its watchdog (docs/chrome-owner.md) is the one that ends a loop, says where it spun
+and reports a dead renderer through `window.__PIX3_OWNER_REPORT__`. The other tests here drive a
+plain Chromium, where `Report` plays the owner's part to test the page's side of that channel."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import trio
 
+from pix3net.chrome.control import start_owner
+from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.devserver import DevServer, dev_server
-from tests.support.devtools import chromium_with_port
-from tests.support.editor_page import LEVEL_SCENE, EditorPage, editor_page, make_game_project
+from tests.support.devtools import chromium_with_port, owned_tab
+from tests.support.editor_page import LEVEL_SCENE, EditorPage, editor_page, make_game_project, owned_editor_page
+from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
+from tests.support.ports import free_port
+from tests.support.processes import processes_with
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
@@ -85,6 +93,16 @@ FINGERPRINT = """(() => ({
 LOOP_SAYS = "while the main thread was busy: a script stuck in a loop"
 
 
+def _line(marker: str) -> int:
+    """The line of game.js holding ``marker`` (1-based, as the watchdog names it)."""
+    [line] = [n for n, text in enumerate(GAME_JS.splitlines(), 1) if marker in text]
+    return line
+
+
+LOOP_LINE = _line('row === "loop" && n ===')
+ENTRY_LOOP_LINE = _line('if (row === "entry-loop")')
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -92,22 +110,46 @@ class Row:
     codes: tuple[str, ...] = ()  # codes the run's `judged` errors hold
     says: tuple[str, ...] = ()  # words in the verdict
     until: dict[str, Any] = field(default_factory=lambda: {"kind": "frames", "n": 300})
-    owner: str = ""  # "": the page alone; "stand-in": needs the owner's watchdog (played here by `Owner`)
+    spins: bool = False  # the game holds its main thread: chrome-devtools-mcp connects meanwhile
     crash: bool = False  # the test crashes the game's renderer (Page.crash on its target)
+    client_loop: bool = False  # a client runs `for(;;){}` in the editor tab while the game runs
 
 
+HELD = "the game held its main thread for"
 ROWS = [
-    Row("loop", "TIMEOUT after", ("E_SMOKE_TIMEOUT",), (LOOP_SAYS, f"(at frame {LOOP_AT}")),
-    Row("entry-loop", "TIMEOUT after 0 frames", ("E_SMOKE_TIMEOUT",), (LOOP_SAYS,)),
-    Row("memory", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",), owner="stand-in"),
-    Row("crash", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",), owner="stand-in", crash=True),
+    Row("loop", f"ERROR: busy in frame() at game.js:{LOOP_LINE}:", ("E_SMOKE_TIMEOUT",), (HELD,), spins=True),
+    # the watchdog ends it while pix3_play waits for the page's load, before the run: the run says so
+    Row(
+        "entry-loop",
+        f"ERROR: before this run, busy in (anonymous)() at game.js:{ENTRY_LOOP_LINE}:",
+        ("E_SMOKE_TIMEOUT",),
+        (HELD, "start the game again (pix3_play start)"),
+        spins=True,
+    ),
+    Row("memory", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",)),
+    Row("crash", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",), crash=True),
     Row("parent", "PASS until[0] frames 30", until={"kind": "frames", "n": 30}),
     Row("flood", "FAIL fail[0] newErrors", ("E_SMOKE_CONSOLE_ERROR",)),
+    # a client's loop held the editor page (the run's judge) for 2 s: the run cannot say what the game did meanwhile
+    Row(
+        "editor-loop",
+        "ERROR: busy in (anonymous)() of an evaluated script (no source file: a CDP client's Runtime.evaluate",
+        ("E_SMOKE_TIMEOUT",),
+        ("a script in the editor page held its main thread for",),
+        until={"kind": "frames", "n": 120},
+        client_loop=True,
+    ),
 ]
-# Rows for the real watchdog once it is merged: where a loop spun, read from the paused script —
-# the loop's and the entry module's (`busy in frame() at …/game.js:<line>:<col>`), and a client's
-# own `for(;;){}` in the editor tab ended by it (here `test_the_owner_s_report_…` plays both).
-WATCHDOG_ROWS = ("loop-where", "entry-loop-where", "editor-loop")
+
+
+@dataclass(frozen=True)
+class Owned:
+    """The Chrome owner of the table, its editor tab at the game project's editor page."""
+
+    home: Path
+    port: int
+    token: str
+    url: str  # the editor page's
 
 
 @pytest.fixture(scope="module")
@@ -127,24 +169,37 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
         yield server
 
 
-class Owner:
-    """The stand-in for the Chrome owner's watchdog: what it saw, told the way it tells it."""
+@pytest.fixture(scope="module")
+def owned(tmp_path_factory: pytest.TempPathFactory, chromium: str, game: DevServer) -> Iterator[Owned]:
+    """`pix3 __chrome-owner` as `pix3 editor` starts it, its editor tab at the game's editor page,
+    its Chrome with a small heap for the game's renderer (a memory blow-up ends in seconds)."""
+    home = tmp_path_factory.mktemp("owned") / "pix3-home"
+    port = free_port()
+    wrapper = real_chrome_wrapper(
+        home.parent, chromium, *QUIET_CHROME_FLAGS, f"--js-flags=--max-old-space-size={HEAP_MB}"
+    )
+    url = game.record()["editorUrl"]
+    started = trio.run(
+        lambda: start_owner(home, chrome=str(wrapper), port=port, profile=str(home / "chrome"), url=url, headless=True)
+    )
+    try:
+        yield Owned(home, port, (home / "cdp-token").read_text().strip(), url)
+    finally:
+        for victim in (started.pid, *processes_with(str(home / "chrome"))):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(victim, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(started.pid, 0)
+
+
+class Report:
+    """Plays the Chrome owner's watchdog on a plain Chromium: its report, told the way it tells it."""
 
     def __init__(self, page: EditorPage) -> None:
         self.page = page
 
     async def report(self, report: Any) -> bool:
         return bool(await self.page.evaluate(f"window.__PIX3_OWNER_REPORT__({json.dumps(report)})"))
-
-    async def watch_for_a_crash(self, session: str) -> None:
-        """Reports the game's renderer gone once Chrome says so (`Inspector.targetCrashed`)."""
-        await self.page.page.call("Inspector.enable", {}, session)
-        crashed = {"method": "Inspector.targetCrashed", "sessionId": session}
-        while True:
-            if any(crashed.items() <= e.items() for e in self.page.page.events):
-                break
-            await trio.sleep(0.05)
-        await self.report({"kind": "crashed", "target": "game", "reason": "the renderer process crashed"})
 
 
 async def crash(page: EditorPage, session: str) -> None:
@@ -167,21 +222,49 @@ async def with_page(devtools: int, server: DevServer, body: Any) -> None:
         nursery.cancel_scope.cancel()
 
 
+def list_pages(owned: Owned, node_modules: Path, folder: Path) -> float:
+    """Seconds chrome-devtools-mcp 1.11.0, started now on the owner's proxy, takes to list the pages
+    (it fails when the editor tab is not among them)."""
+    config = folder / "cdp-mcp.json"
+    headers = json.dumps({"Authorization": f"Bearer {owned.token}"}, separators=(",", ":"))
+    config.write_text(json.dumps({"wsEndpoint": f"ws://127.0.0.1:{owned.port}/pix3", "wsHeaders": headers}))
+    binary = node_modules / CHROME_DEVTOOLS_MCP["1.11.0"] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    started = time.monotonic()
+    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, folder)
+    try:
+        client.initialize()
+        listing = client.call_tool("list_pages", {})
+    finally:
+        client.close()
+    assert "/__pix3/" in listing, listing
+    return time.monotonic() - started
+
+
+async def client_loop(owned: Owned, seconds: float) -> None:
+    """A client of the proxy runs `for(;;){}` in the editor tab and waits for its answer."""
+    async with trio.open_nursery() as nursery:
+        async with owned_tab(owned.port, owned.token, owned.url, nursery) as tab:
+            # answered with an error once the watchdog terminates it
+            with trio.move_on_after(seconds), contextlib.suppress(AssertionError):
+                await tab.call("Runtime.evaluate", {"expression": "for(;;){}"})
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.node
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
-async def test_a_game_gone_wrong_never_stops_the_workbench(row: Row, game: DevServer, devtools: int) -> None:
+async def test_a_game_gone_wrong_never_stops_the_workbench(
+    row: Row, game: DevServer, owned: Owned, node_modules: Path, tmp_path: Path
+) -> None:
     async def body(page: EditorPage) -> None:
         before = await page.evaluate(FINGERPRINT)
         started = await page.call("pix3_play", {"action": "start", "scenePath": f"res://scenes/{row.name}.pix3scene"})
         assert started["ok"] is True, started
         session = await page.game_session()  # the game's frame is a target of its own: another process
-        owner = Owner(page)
         # the game goes on after the outcome: a flood floods on while the editor page is asked `1+1`
         spec = {"until": [row.until], "fail": [{"kind": "newErrors"}], "maxWallMs": WALL_MS, "pauseOnOutcome": False}
         result: dict[str, Any] = {}
         answered = trio.Event()
         async with trio.open_nursery() as nursery:
-            if row.owner == "stand-in":
-                nursery.start_soon(owner.watch_for_a_crash, session)
 
             async def go() -> None:
                 begun = trio.current_time()
@@ -189,13 +272,28 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(row: Row, game: DevSe
                 result["took"] = trio.current_time() - begun
                 answered.set()
 
+            listed = trio.Event()
+
+            async def connect() -> None:
+                result["listed"] = await trio.to_thread.run_sync(list_pages, owned, node_modules, tmp_path)
+                listed.set()
+
             nursery.start_soon(go)
+            if row.spins:  # a new agent connects while the game spins
+                nursery.start_soon(connect)
             await trio.sleep(1.5)  # the game is in its loop, its flood, its blow-up by now
             if row.crash:  # Chrome answers nothing: the renderer that would is gone
                 nursery.start_soon(crash, page, session)
-            result["during"] = await answers(page)  # meanwhile the editor page answers
+            if row.client_loop:  # the watchdog ends it after 2 s; meanwhile the page cannot answer
+                await client_loop(owned, 10)
+                result["during"] = await answers(page)
+            else:
+                result["during"] = await answers(page)  # meanwhile the editor page answers
             with trio.move_on_after(WALL_MS / 1000 + GRACE_S + 1):
                 await answered.wait()
+            if row.spins:
+                with trio.fail_after(25):
+                    await listed.wait()
             nursery.cancel_scope.cancel()
         assert "run" in result, f"pix3_game_run did not answer within {WALL_MS} ms + {GRACE_S} s"
         run = result["run"]
@@ -205,8 +303,12 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(row: Row, game: DevSe
             assert words in run["verdict"], (words, run["verdict"])
         codes = {e["code"] for e in run["judged"]["errors"]}
         assert set(row.codes) <= codes, (row.codes, run["judged"])
+        if row.spins:
+            assert result["listed"] < 20, result["listed"]
         print(f"{row.name}: answered in {result['took']:.1f} s, 1+1 in {result['during'] * 1000:.0f} ms meanwhile")
         print(f"  {run['verdict'][:200]}")
+        if "listed" in result:
+            print(f"  chrome-devtools-mcp 1.11.0 listed the pages in {result['listed']:.1f} s")
 
         errors = await page.call("pix3_errors", {})
         assert errors["count"] <= 200 and not any("forged" in e["message"] for e in errors["errors"]), errors
@@ -223,6 +325,10 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(row: Row, game: DevSe
             assert errors["count"] == 0, errors
         if row.name == "flood":
             assert errors["count"] == 200, errors["count"]  # the ring holds the last 200
+        if row.client_loop:  # the watchdog ended the client's loop and told the page where
+            [entry] = [e for e in errors["errors"] if e["source"] == "watchdog"]
+            assert (entry["origin"], entry["code"]) == ("page", "E_SMOKE_TIMEOUT"), entry
+            assert entry["message"].startswith("busy in "), entry
         assert await page.call("pix3_play", {"action": "stop"}) | {"ok": True} == await page.call(
             "pix3_play", {"action": "status"}
         ) | {"ok": True}
@@ -230,7 +336,10 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(row: Row, game: DevSe
         assert await page.evaluate(FINGERPRINT) == before
         await page.call("pix3_errors", {"clear": True})
 
-    await with_page(devtools, game, body)
+    async with trio.open_nursery() as nursery:
+        async with owned_editor_page(owned.port, owned.token, owned.url, nursery) as page:
+            await body(page)
+        nursery.cancel_scope.cancel()
 
 
 async def test_the_owner_s_report_ends_a_run_and_says_where(game: DevServer, devtools: int) -> None:
@@ -239,7 +348,7 @@ async def test_the_owner_s_report_ends_a_run_and_says_where(game: DevServer, dev
     page's; any other shape is dropped."""
 
     async def body(page: EditorPage) -> None:
-        owner = Owner(page)
+        owner = Report(page)
         assert (await page.call("pix3_play", {"action": "start", "scenePath": "res://scenes/loop.pix3scene"}))["ok"]
         where = "frame() at src/game.js:132:31"
         hung = {

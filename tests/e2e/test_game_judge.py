@@ -3,10 +3,11 @@ through chrome-devtools-mcp 1.10.1 → `pix3_play` / `pix3_game_run` / `pix3_err
 --headless`, and the verdicts and codes agree row by row (docs/game-page.md, "The judge").
 
 One project, one editor, one Chrome owner for every row: smoke reuses the owner (a fresh browser
-context per scene), the agent drives the editor page. What only a CDP client can see or do is
-marked in the table: a renderer crash (the editor page shares the game frame's renderer, so it
-would crash with it: smoke only), and an endless loop, which freezes the editor page's main thread
-too, so a CDP client has to stop it (`Runtime.terminateExecution`) before the page can answer.
+context per scene), the agent drives the editor page. Marked in the table: a renderer crash is
+smoke's row alone here (smoke crashes its page over CDP; the editor's side, where only the game's
+process dies, is `test_game_apart.py`'s), and an endless loop, which the game spins in its own
+renderer process while the editor page answers, and which the Chrome owner's watchdog ends,
+naming where it spun in smoke's words.
 
 Also here: a dialog never blocks the workbench (a game that alerts in its first script, reloads
 itself and alerts again; a dialog from a nested frame), later chrome-devtools-mcp sessions are not

@@ -120,3 +120,24 @@ async def open_page(devtools_port: int, url: str, nursery: trio.Nursery) -> Any:
         page = Page(ws)
         nursery.start_soon(page.reader)
         yield page
+
+
+@contextlib.asynccontextmanager
+async def owned_tab(proxy_port: int, token: str, url: str, nursery: trio.Nursery) -> Any:
+    """The Chrome owner's tab showing ``url`` (its editor tab), through its proxy with the token."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(headers=headers) as client:
+        with trio.fail_after(20):
+            while True:
+                listed = (await client.get(f"http://127.0.0.1:{proxy_port}/json/list")).json()
+                tabs = [t for t in listed if t["type"] == "page" and t["url"].startswith(url)]
+                if tabs:
+                    break
+                await trio.sleep(0.1)
+    ws_url = tabs[0]["webSocketDebuggerUrl"]
+    async with trio_websocket.open_websocket_url(
+        ws_url, extra_headers=[(b"Authorization", f"Bearer {token}".encode())], max_message_size=64 << 20
+    ) as ws:
+        page = Page(ws)
+        nursery.start_soon(page.reader)
+        yield page

@@ -12,7 +12,7 @@ from typing import Any
 
 import trio
 
-from tests.support.devtools import Page, open_page
+from tests.support.devtools import Page, open_page, owned_tab
 
 # The pix3 tool group: each tool's input schema, in the order the page lists them.
 SCHEMAS: dict[str, Any] = {
@@ -314,16 +314,31 @@ class EditorPage:
         return found
 
 
+EDITOR_READY = (
+    "document.getElementById('pix3-connection')?.textContent === 'connected' && !!window.__PIX3_DEBUG__"
+    " && document.getElementById('pix3-writer').textContent === 'this tab'"
+)
+
+
+async def _collect_and_load(page: Page, url: str) -> EditorPage:
+    await page.call("Runtime.enable")
+    await page.call("Log.enable")
+    await page.call("Page.enable")
+    await page.call("Page.navigate", {"url": url})
+    await page.wait_for(EDITOR_READY)
+    return EditorPage(page)
+
+
 @contextlib.asynccontextmanager
 async def editor_page(devtools: int, url: str, nursery: trio.Nursery) -> AsyncIterator[EditorPage]:
     """Opens about:blank, starts collecting, then navigates to the editor page and waits for it."""
     async with open_page(devtools, "about:blank", nursery) as page:
-        await page.call("Runtime.enable")
-        await page.call("Log.enable")
-        await page.call("Page.enable")
-        await page.call("Page.navigate", {"url": url})
-        await page.wait_for(
-            "document.getElementById('pix3-connection')?.textContent === 'connected' && !!window.__PIX3_DEBUG__"
-            " && document.getElementById('pix3-writer').textContent === 'this tab'"
-        )
-        yield EditorPage(page)
+        yield await _collect_and_load(page, url)
+
+
+@contextlib.asynccontextmanager
+async def owned_editor_page(proxy: int, token: str, url: str, nursery: trio.Nursery) -> AsyncIterator[EditorPage]:
+    """The Chrome owner's own editor tab (the one its watchdog watches) through its proxy: starts
+    collecting, loads the editor page again there (its own address: the owner allows it) and waits."""
+    async with owned_tab(proxy, token, url, nursery) as page:
+        yield await _collect_and_load(page, url)

@@ -65,6 +65,9 @@ test("the owner's report of a loop: E_SMOKE_TIMEOUT naming where it spun", () =>
   assert.equal("extra" in found, false);
   const nowhere = JUDGE.ownerFinding({ ...report, where: null, frames: [], target: "editor" });
   assert.equal(nowhere.message, "busy in a script the watchdog could not place: a script in the editor page held its main thread for 2.1 s (a script stuck in a loop) and the watchdog stopped it.");
+  const evaluated = JUDGE.ownerFinding({ ...report, where: null, target: "editor",
+    frames: [{ functionName: "(anonymous)", url: "", line: 1, column: 6 }] });
+  assert.equal(evaluated.message, "busy in (anonymous)() of an evaluated script (no source file: a CDP client's Runtime.evaluate or an eval): a script in the editor page held its main thread for 2.1 s (a script stuck in a loop) and the watchdog stopped it.");
 });
 
 test("the owner's report of a crash: E_SMOKE_CRASH; any other shape is dropped", () => {

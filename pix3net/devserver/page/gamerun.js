@@ -118,7 +118,10 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   // The snapshot comes with the frames it is sampled in; the run starts from the one now. The
   // opening verdict reads the mirror (the facts the game page sent when it loaded, and since).
   const baseline = await session.watch(gated ? 1 : STATE_SAMPLE_EVERY);
-  const foundBefore = session.ownerFindings.length;
+  // What the owner's watchdog did to the game before this run (a loop in its entry module ended,
+  // its renderer gone): the game is not whole, and a run would only time out on its silence.
+  const stoppedBefore = session.ownerFindings.filter((f) => f.target === "game").at(-1);
+  const foundBefore = stoppedBefore ? session.ownerFindings.lastIndexOf(stoppedBefore) : session.ownerFindings.length;
   const startDrawn = probe.drawn;
   const startClock = probe.frame;
   const errorsMark = errors.pushed;
@@ -156,6 +159,10 @@ export async function runGame({ spec, player, errors, notes: givenNotes = [] }) 
   let decidedSample;
   if (opening.fatal || left) {
     const detail = opening.fatal ? fatalDetail(opening.fatal, opening.scripts) : JUDGE.classify(left, judgeContext(session)).message.replace(/\.$/, "");
+    outcome = { kind: "error", frame: 0, gameTimeMs: 0, detail };
+  }
+  if (!outcome && stoppedBefore) {
+    const detail = `before this run, ${stoppedBefore.message.replace(/\.$/, "")}; start the game again (pix3_play start) once it is fixed`;
     outcome = { kind: "error", frame: 0, gameTimeMs: 0, detail };
   }
   if (!outcome) outcome = decide(0, 0);

@@ -388,7 +388,11 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
       }
       const where = report.where || null;
       const whose = report.target === "game" ? "the game" : "a script in the editor page";
-      const place = where ? `busy in ${where}` : "busy in a script the watchdog could not place";
+      // Frames without a file: code evaluated from a string (a CDP client's Runtime.evaluate, eval).
+      const evaluated = frames.length > 0 && frames.every((f) => !f.url);
+      const place = where ? `busy in ${where}`
+        : evaluated ? `busy in ${frames[0].functionName}() of an evaluated script (no source file: a CDP client's Runtime.evaluate or an eval)`
+        : "busy in a script the watchdog could not place";
       const frame = ctx.frame !== undefined ? ` at frame ${ctx.frame}` : "";
       return {
         level: "error", code: "E_SMOKE_TIMEOUT", reason: "busy", target: report.target, where, frames,
