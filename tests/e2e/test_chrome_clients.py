@@ -7,7 +7,6 @@ to keep the suite fast; the last tests start their own to stop or kill them.
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import os
 import re
@@ -31,7 +30,7 @@ from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.editor import pages_of
 from tests.support.ports import free_port
-from tests.support.processes import pid_alive, processes_with, wait_until
+from tests.support.processes import kill_owner, pid_alive, processes_with, wait_until
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 
@@ -63,14 +62,6 @@ def _start(home: Path, chromium: str, port: int) -> int:
     return started.pid
 
 
-def _kill_owner(home: Path, pid: int) -> None:
-    for victim in (pid, *processes_with(str(home / "chrome"))):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(victim, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
-
-
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory, chromium: str, node_modules: Path) -> Iterator[Live]:
     home = tmp_path_factory.mktemp("live") / "pix3-home"
@@ -80,7 +71,7 @@ def live(tmp_path_factory: pytest.TempPathFactory, chromium: str, node_modules: 
         token = (home / "cdp-token").read_text().strip()
         yield Live(home, port, token, pid, node_modules)
     finally:
-        _kill_owner(home, pid)
+        kill_owner(home, pid)
 
 
 def _node(live: Live, script: str, *args: str) -> subprocess.Popen[str]:
@@ -331,7 +322,7 @@ def test_start_then_stop_owner(tmp_path: Path, chromium: str) -> None:
         log = (home / "chrome-owner.log").read_text()
         assert "SIGTERM: closing Chrome" in log and "Chrome is gone (code 0, signal -)" in log
     finally:
-        _kill_owner(home, pid)
+        kill_owner(home, pid)
 
 
 def test_owner_killed_real_chromium_exits_within_2_s(tmp_path: Path, chromium: str) -> None:
@@ -346,7 +337,7 @@ def test_owner_killed_real_chromium_exits_within_2_s(tmp_path: Path, chromium: s
         wait_until(lambda: not pid_alive(chrome_pid), 2, "Chromium's exit after its owner died")
         assert stop_owner(home) == f"The Chrome owner recorded (pid {pid}) is not running or did not stop."
     finally:
-        _kill_owner(home, pid)
+        kill_owner(home, pid)
 
 
 def test_a_clients_dispose_on_detach_context_goes_with_it(live: Live) -> None:

@@ -31,7 +31,7 @@ from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.mcp import new_page_session
 from tests.support.ports import free_port
-from tests.support.processes import pid_alive, processes_with
+from tests.support.processes import kill_owner, pid_alive, processes_with
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 
@@ -97,11 +97,7 @@ def live(tmp_path_factory: pytest.TempPathFactory, chromium: str, node_modules: 
         token = (home / "cdp-token").read_text().strip()
         yield Live(home, port, token, started.pid, record.chrome_pid, node_modules)
     finally:
-        for victim in (started.pid, *processes_with(str(home / "chrome"))):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(victim, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(started.pid, 0)
+        kill_owner(home, started.pid)
 
 
 def _puppeteer(live: Live, mode: str, *more: str) -> Any:

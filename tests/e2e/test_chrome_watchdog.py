@@ -14,7 +14,6 @@ import contextlib
 import http.server
 import json
 import os
-import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -34,7 +33,7 @@ from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
 from tests.support.ports import free_port
-from tests.support.processes import processes_with
+from tests.support.processes import kill_owner
 from tests.support.sourcemaps import inline_map
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]
@@ -174,11 +173,7 @@ def live(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Li
         token = (home / "cdp-token").read_text().strip()
         yield Live(home, port, token, _Site.port)
     finally:
-        for victim in (started.pid, *processes_with(str(home / "chrome"))):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(victim, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(started.pid, 0)
+        kill_owner(home, started.pid)
         server.shutdown()
         server.server_close()
 

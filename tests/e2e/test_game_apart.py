@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from tests.support.devtools import chromium_with_port, owned_tab
 from tests.support.editor_page import LEVEL_SCENE, EditorPage, editor_page, make_game_project, owned_editor_page
 from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
 from tests.support.ports import free_port
-from tests.support.processes import processes_with
+from tests.support.processes import kill_owner
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e, pytest.mark.slow]
 
@@ -185,11 +184,7 @@ def owned(tmp_path_factory: pytest.TempPathFactory, chromium: str, game: DevServ
     try:
         yield Owned(home, port, (home / "cdp-token").read_text().strip(), url)
     finally:
-        for victim in (started.pid, *processes_with(str(home / "chrome"))):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(victim, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(started.pid, 0)
+        kill_owner(home, started.pid)
 
 
 class Report:

@@ -67,6 +67,15 @@ def processes_with(text: str) -> list[int]:
     return found
 
 
+def kill_owner(home: Path, pid: int) -> None:
+    """A Chrome owner a test started (``pid``, with ``home``'s profile): it and its Chrome killed, reaped."""
+    for victim in (pid, *processes_with(str(home / "chrome"))):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(victim, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
 class Cleanup:
     """Every process the test may leave: killed at the end whatever happened."""
 
