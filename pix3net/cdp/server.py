@@ -33,6 +33,7 @@ from typing import Any
 import trio
 
 from pix3net.cdp import auth
+from pix3net.cdp._agentsview import AgentsView
 from pix3net.cdp._hot import HotPath, StepLock
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
@@ -735,6 +736,7 @@ async def serve_proxy(
             proxy.execute(proxy.router.watch_targets())  # before any client: the editor tab is the page Chrome has
             nursery.start_soon(proxy.write_chrome)
             nursery.start_soon(proxy.summarise_refusals)
+            nursery.start_soon(AgentsView(proxy).run)  # the editor page's Agents view, through the pipe
             for listener in listeners:
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)

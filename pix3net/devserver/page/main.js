@@ -1,6 +1,7 @@
 // The editor page's entry (docs/devserver.md, "The editor page"): error capture first, then the
 // socket, the bridge (window.__PIX3_DEBUG__ and the `pix3` tool group), the UI.
 
+import { Agents, AgentsPanel } from "./agents.js";
 import { createDispatcher, debugObject, installDiscovery } from "./bridge.js";
 import { ErrorBuffer, captureWindow } from "./errors.js";
 import { Host } from "./host.js";
@@ -37,6 +38,13 @@ Object.defineProperty(window, "__PIX3_OWNER_REPORT__", {
   value: (report) => player.ownerReport(report),
   enumerable: false, configurable: false, writable: false,
 });
+// The Agents view (agents.js): the owner's proxy asks this page, through its own CDP session,
+// whether it wants the agents and hands them over; not enumerable, like the report above.
+const agents = new Agents({ onChange: () => agentsPanel?.render() });
+let agentsPanel = null;
+for (const [name, value] of [["__PIX3_AGENTS_ASK__", () => agents.ask()], ["__PIX3_OWNER_AGENTS__", (json) => agents.receive(json)]]) {
+  Object.defineProperty(window, name, { value, enumerable: false, configurable: false, writable: false });
+}
 const sceneView = new SceneView({
   canvas: document.getElementById("pix3-view"),
   note: document.getElementById("pix3-view-note"),
@@ -44,9 +52,10 @@ const sceneView = new SceneView({
 });
 bench = new Workbench({ host, player, errors, sceneView, onChange: changed });
 
-const dispatcher = createDispatcher(
-  bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),
-);
+const dispatcher = createDispatcher({
+  ...bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),
+  pix3_agents: () => agents.tool(),
+});
 if (!window.__PIX3_DEBUG__) {
   window.__PIX3_DEBUG__ = debugObject(dispatcher.call, {
     selection: () => ({ nodeIds: [...bench.selection.nodeIds], primaryNodeId: bench.selection.primaryNodeId }),
@@ -79,6 +88,12 @@ if (new URLSearchParams(location.search).has("test")) {
 
 ui = new Ui(bench);
 ui.render();
+agentsPanel = new AgentsPanel(agents, {
+  panel: document.getElementById("pix3-agents-panel"),
+  list: document.getElementById("pix3-agents-list"),
+  toggle: document.getElementById("pix3-agents-toggle"),
+  close: document.getElementById("pix3-agents-close"),
+});
 host.connect();
 bench.firstList().then(() => bench.refreshOpen()).catch((error) => {
   console.warn("pix3: the project's scenes could not be listed:", error);

@@ -1,0 +1,185 @@
+// The Agents view (docs/editor.md, "Watching the agents"): `pix3_agents` and the Agents panel.
+// The page holds no token and asks nothing over HTTP: the Chrome owner's proxy looks at this
+// page once a second through a CDP session of its own (window.__PIX3_AGENTS_ASK__, below) and,
+// while the page wants the agents (the panel is open or a pix3_agents call waits), pushes their
+// facts and a thumbnail of each one's tabs (window.__PIX3_OWNER_AGENTS__). The panel's Kick
+// button queues a client number the owner reads on its next look.
+
+export const ANSWER_MS = 2000; // pix3_agents without a push by then: no owner looks at this page
+export const FRESH_MS = 1000; // a push this recent answers pix3_agents at once (the owner's pace)
+const NAME = /^[a-z0-9][a-z0-9._-]{0,31}$/;
+const THUMBNAIL = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+=*$/;
+const MAX_TEXT = 500;
+
+const text = (value) => (typeof value === "string" ? value.slice(0, MAX_TEXT) : "");
+const count = (value) => (Number.isInteger(value) && value >= 0 ? value : null);
+const number = (value) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+// The owner's push, checked and copied field by field: only these reach the tool and the panel.
+// Returns null for anything that is not the shape the owner sends.
+export function checkPush(json) {
+  let body;
+  try {
+    body = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== "object" || !Array.isArray(body.clients)) return null;
+  const clients = [];
+  for (const c of body.clients) {
+    if (!c || typeof c !== "object" || !Number.isInteger(c.client) || c.client < 1 || !Array.isArray(c.tabs)) return null;
+    clients.push({
+      client: c.client,
+      name: typeof c.name === "string" && NAME.test(c.name) ? c.name : null,
+      userAgent: text(c.userAgent) || null,
+      since: text(c.since),
+      keep: c.keep === true,
+      calls: count(c.calls),
+      errors: count(c.errors),
+      callsPerSecond: number(c.callsPerSecond),
+      lastMethod: text(c.lastMethod) || null,
+      lastAgoMs: count(c.lastAgoMs),
+      tabs: c.tabs.filter((t) => t && typeof t === "object").map((t) => ({
+        title: text(t.title),
+        url: text(t.url),
+        editor: t.editor === true,
+        thumbnail: typeof t.thumbnail === "string" && THUMBNAIL.test(t.thumbnail) ? t.thumbnail : null,
+      })),
+    });
+  }
+  const editorTab = body.editorTab && typeof body.editorTab === "object" ? { answering: body.editorTab.answering === true } : null;
+  return { clients, editorTab };
+}
+
+export class Agents {
+  constructor({ clock = Date.now, onChange = () => {} } = {}) {
+    this.clock = clock;
+    this.onChange = onChange;
+    this.open = false; // the panel shows
+    this.waiting = new Set(); // pix3_agents calls waiting for a push
+    this.kicks = [];
+    this.last = null; // {at, body} of the last push
+  }
+
+  // The owner's look: whether the page wants the agents, and the kicks queued since.
+  ask() {
+    const kicks = this.kicks.splice(0);
+    return { wanted: this.open || this.waiting.size > 0, kicks };
+  }
+
+  receive(json) {
+    const body = checkPush(json);
+    if (body === null) return false;
+    this.last = { at: this.clock(), body };
+    for (const resolve of [...this.waiting]) resolve(body);
+    this.waiting.clear();
+    this.onChange();
+    return true;
+  }
+
+  kick(client) {
+    if (Number.isInteger(client) && client > 0 && !this.kicks.includes(client)) this.kicks.push(client);
+  }
+
+  // pix3_agents: the last push when it is fresh, else the next one, else no_owner.
+  tool() {
+    if (this.last && this.clock() - this.last.at < FRESH_MS) return Promise.resolve({ ok: true, ...this.last.body });
+    return new Promise((resolve) => {
+      const waiter = (body) => {
+        clearTimeout(timer);
+        resolve({ ok: true, ...body });
+      };
+      const timer = setTimeout(() => {
+        this.waiting.delete(waiter);
+        resolve({
+          ok: false,
+          reason: "no_owner",
+          detail:
+            `No pix3 Chrome owner answered within ${ANSWER_MS} ms: the agents are known to the CDP proxy of ` +
+            "the Chrome that `pix3 editor` started, and this page is not open there (or no agent is connected).",
+        });
+      }, ANSWER_MS);
+      this.waiting.add(waiter);
+    });
+  }
+}
+
+const STALE_MS = 3000; // the panel says the owner is away when no push came for this long
+
+function el(tag, className, content) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+// The panel: a drawer over the right of the page, opened by the header's Agents button.
+export class AgentsPanel {
+  constructor(agents, { panel, list, toggle, close }) {
+    this.agents = agents;
+    this.panel = panel;
+    this.list = list;
+    toggle.addEventListener("click", () => this.show(!agents.open));
+    close.addEventListener("click", () => this.show(false));
+    this.list.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-kick]");
+      if (!button) return;
+      agents.kick(Number(button.dataset.kick));
+      button.disabled = true;
+      button.textContent = "ending…";
+    });
+    this.timer = null;
+  }
+
+  show(open) {
+    this.agents.open = open;
+    this.panel.hidden = !open;
+    clearInterval(this.timer);
+    if (open) this.timer = setInterval(() => this.render(), STALE_MS);
+    this.render();
+  }
+
+  render() {
+    if (!this.agents.open) return;
+    const last = this.agents.last;
+    const list = this.list;
+    list.replaceChildren();
+    if (!last || this.agents.clock() - last.at > STALE_MS) {
+      list.append(el("p", "muted", last
+        ? "pix3's Chrome owner stopped answering: the agents below are as they were."
+        : "Waiting for pix3's Chrome owner (it shows the agents connected to the Chrome `pix3 editor` started)."));
+      if (!last) return;
+    }
+    if (!last.body.clients.length) list.append(el("p", "muted", "No agent is connected."));
+    for (const c of last.body.clients) {
+      const card = el("section", "agent");
+      const head = el("div", "agent-head");
+      head.append(el("b", "", `#${c.client} ${c.name ?? "(no name)"}`));
+      const kick = el("button", "", "Kick");
+      kick.dataset.kick = String(c.client);
+      kick.title = `End client #${c.client} and what it opened, as its disconnect would (pix3 editor --kick ${c.client})`;
+      head.append(kick);
+      card.append(head);
+      const rate = c.callsPerSecond === null ? "–" : c.callsPerSecond;
+      card.append(el("div", "agent-facts mono",
+        `${rate} calls/s · ${c.calls ?? 0} calls · ${c.errors ?? 0} errors · last ${c.lastMethod ?? "–"}`));
+      if (c.userAgent) card.append(el("div", "agent-ua muted", c.userAgent));
+      for (const tab of c.tabs) {
+        const row = el("div", "agent-tab");
+        if (tab.thumbnail) {
+          const img = el("img");
+          img.src = tab.thumbnail;
+          img.alt = `tab ${tab.title}`;
+          row.append(img);
+        } else {
+          row.append(el("div", "agent-nothumb muted", tab.editor ? "this page" : "no picture"));
+        }
+        const words = el("div", "agent-tabtext");
+        words.append(el("div", "", tab.title || "(untitled)"), el("div", "muted mono", tab.url));
+        row.append(words);
+        card.append(row);
+      }
+      list.append(card);
+    }
+  }
+}
