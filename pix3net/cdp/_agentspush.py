@@ -1,13 +1,13 @@
-"""The editor page's Agents view (`pix3_agents` and the Agents panel; docs/editor.md, "Watching
-the agents"): what the proxy pushes into the editor tab through a session of its own. Pure: the
-expressions it evaluates there, the reading of the page's answer, and the body it pushes.
+"""The editor page's Agents view (`pix3_agents` and the Agents panel; docs/cdp-proxy.md, "The
+editor page's Agents view"): what passes between the owner and the editor tab. Pure: the reading
+of what the page asks, the body pushed and the expression that pushes it.
 
-The page holds no token and asks nothing over HTTP. The proxy looks at the editor tab once a
-second (:data:`LOOK_SECONDS`) with :data:`ASK_EXPRESSION`; only when the page says it wants the
-agents (its panel is open, or a `pix3_agents` call waits) does the proxy compute the facts of
-`/json/pix3/watch`, take a thumbnail of each client's tabs and push them with
-:func:`push_expression`. The page may also queue kicks (its panel's button), done as
-`pix3 editor --kick` does them.
+The page holds no token and asks nothing over HTTP. It calls the binding the watchdog's session
+gave it (:data:`pix3net.cdp.watchdog.AGENTS_BINDING`) with :func:`read_ask`'s JSON when it starts
+or stops wanting the agents (its panel opens or closes, a `pix3_agents` call waits) and to end a
+client (the panel's Kick). While it wants them, the owner pushes the facts of `/json/pix3/watch`
+with a thumbnail of each client's tabs, at most once a second (:data:`PUSH_SECONDS`); the push's
+answer says whether the page still wants them.
 """
 
 from __future__ import annotations
@@ -15,49 +15,55 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pix3net.cdp.watchdog import AGENTS_BINDING
+
 __all__ = [
-    "ASK_EXPRESSION",
-    "LOOK_SECONDS",
+    "AGENTS_BINDING",
+    "PUSH_SECONDS",
+    "RECEIVE_FUNCTION",
     "THUMBNAIL_QUALITY",
     "THUMBNAIL_SECONDS",
     "THUMBNAIL_WIDTH",
     "page_body",
     "push_expression",
     "read_ask",
+    "read_push",
     "thumbnail_clip",
 ]
 
-# How often the proxy looks at the editor tab: the issue's "at most one thumbnail a second per
-# tab", and a panel that follows the agents at the pace of `pix3 editor --watch`.
-LOOK_SECONDS = 1.0
+# The pace of the pushes while the page wants the agents: the issue's "at most one thumbnail a
+# second per tab", and a panel that follows the agents as `pix3 editor --watch` does.
+PUSH_SECONDS = 1.0
 # A thumbnail a person can tell tabs apart by, small enough that three of them a second stay a
 # few tens of KiB through the pipe (the issue's bound: at most 320 px wide).
 THUMBNAIL_WIDTH = 320
 THUMBNAIL_QUALITY = 60
 # A tab that does not paint within this (a hung renderer, a background tab of a headed Chrome)
-# shows no thumbnail this second rather than holding the others.
+# shows no thumbnail this time rather than holding the others.
 THUMBNAIL_SECONDS = 1.0
-# Kicks the page may queue per look: a panel's clicks, never a flood.
+# Kicks the page may ask for in one call: a panel's clicks, never a flood.
 MAX_KICKS = 8
-
-# Non-enumerable functions the page defines (main.js); a page without them (not the editor page,
-# or one that has not loaded yet) answers null.
-ASK_EXPRESSION = (
-    "typeof window.__PIX3_AGENTS_ASK__ === 'function' ? window.__PIX3_AGENTS_ASK__() : null"
-)
+# What the editor page defines (main.js, not enumerable) to take a push.
+RECEIVE_FUNCTION = "__PIX3_OWNER_AGENTS__"
 
 
-def read_ask(result: Any) -> tuple[bool, list[int]]:
-    """The page's answer to :data:`ASK_EXPRESSION` (a ``Runtime.evaluate`` result, by value):
-    whether it wants the agents, and the client numbers it asks to end. Anything else: (False, [])."""
-    value = result.get("result", {}).get("value") if isinstance(result, dict) else None
+def read_ask(payload: str) -> tuple[bool | None, list[int]]:
+    """A call of the binding: ``{"wanted": bool, "kicks": [client numbers]}`` as JSON text. Returns
+    whether the page wants the agents (None: it did not say) and the clients it asks to end."""
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return None, []
     if not isinstance(value, dict):
-        return False, []
+        return None, []
+    wanted = value.get("wanted")
     kicks = value.get("kicks")
     numbers = [
-        k for k in (kicks if isinstance(kicks, list) else []) if isinstance(k, int) and not isinstance(k, bool) and k > 0
+        k
+        for k in (kicks if isinstance(kicks, list) else [])
+        if isinstance(k, int) and not isinstance(k, bool) and k > 0
     ]
-    return value.get("wanted") is True, numbers[:MAX_KICKS]
+    return (wanted if isinstance(wanted, bool) else None), numbers[:MAX_KICKS]
 
 
 def thumbnail_clip(metrics: Any) -> dict[str, float] | None:
@@ -66,9 +72,11 @@ def thumbnail_clip(metrics: Any) -> dict[str, float] | None:
     view = metrics.get("cssVisualViewport") if isinstance(metrics, dict) else None
     if not isinstance(view, dict):
         return None
-    width, height = view.get("clientWidth"), view.get("clientHeight")
-    x, y = view.get("pageX", 0), view.get("pageY", 0)
-    if not all(isinstance(v, int | float) for v in (width, height, x, y)) or width <= 0 or height <= 0:
+    values = [view.get("clientWidth"), view.get("clientHeight"), view.get("pageX", 0), view.get("pageY", 0)]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    width, height, x, y = (float(v) for v in values)
+    if width <= 0 or height <= 0:
         return None
     return {"x": x, "y": y, "width": width, "height": height, "scale": min(1.0, THUMBNAIL_WIDTH / width)}
 
@@ -101,5 +109,13 @@ def page_body(watched: dict[str, Any], thumbnails: dict[str, str | None], editor
 
 def push_expression(body: dict[str, Any]) -> str:
     """The expression that hands ``body`` to the page: JSON text as a string literal, parsed and
-    checked by the page (never evaluated as code)."""
-    return f"window.__PIX3_OWNER_AGENTS__({json.dumps(json.dumps(body, separators=(',', ':')))})"
+    checked by the page (never evaluated as code). It is true when the page still wants the
+    agents; a page without the function (another document now) is false."""
+    text = json.dumps(json.dumps(body, separators=(",", ":")))
+    return f'typeof window.{RECEIVE_FUNCTION} === "function" && window.{RECEIVE_FUNCTION}({text}) === true'
+
+
+def read_push(result: Any) -> bool:
+    """Whether the page still wants the agents, from the push's ``Runtime.evaluate`` result."""
+    value = result.get("result", {}).get("value") if isinstance(result, dict) else None
+    return value is True

@@ -63,6 +63,7 @@ class _Proxy(Protocol):
 
     router: Router
     clients: dict[int, Client]
+    internal_clients: frozenset[int]
 
     @property
     def to_chrome(self) -> _Queued: ...
@@ -364,11 +365,13 @@ class HotPath:
                         continue
                 elif isinstance(action, ToClient):
                     client = proxy.clients.get(action.client)
-                    if client is None:
+                    if client is not None:
+                        parts = action.parts
+                        if client.try_write(parts, sum(map(len, parts)), self._defer):
+                            continue
+                    elif action.client not in proxy.internal_clients:
                         continue
-                    parts = action.parts
-                    if client.try_write(parts, sum(map(len, parts)), self._defer):
-                        continue
+                    # else the owner's own session (the watchdog): trio delivers it, in order
                 if n:
                     actions = actions[n:]
                 break

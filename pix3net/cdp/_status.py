@@ -10,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pix3net.cdp.httpwire import RequestHead
 from pix3net.cdp.router import Router
 from pix3net.cdp.routes import STATUS_PATH
+from pix3tools.core.timestamps import iso_time
 
 __all__ = ["STATUS_PATH", "Seen", "status_body"]
 # A header's value shown in the status (a user agent is a line; anything longer is cut).
@@ -55,9 +57,10 @@ class Seen:
         return cls(peer, _shown(head.get("user-agent")), name, page, time.time())
 
 
-def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
+def status_body(router: Router, seen: dict[int, Seen], silent_since: float | None = None) -> dict[str, Any]:
     """The status answer: the editor tab, every open client (in the order they connected) and what
-    clients that left kept open (oldest first)."""
+    clients that left kept open (oldest first). ``silent_since``: when the editor tab last
+    answered, if the owner's watchdog finds it silent."""
     clients = []
     for number in sorted(seen):
         owned = router.status(number)
@@ -80,7 +83,14 @@ def status_body(router: Router, seen: dict[int, Seen]) -> dict[str, Any]:
         )
     editor = router.editor
     return {
-        "editorTab": {"targetId": editor, "url": router.owners.page_urls.get(editor, "")} if editor else None,
+        "editorTab": {
+            "targetId": editor,
+            "url": router.owners.page_urls.get(editor, ""),
+            "answering": silent_since is None,
+            "silentSince": None if silent_since is None else iso_time(datetime.fromtimestamp(silent_since, UTC)),
+        }
+        if editor
+        else None,
         "clients": clients,
         "kept": router.kept(),
     }

@@ -289,6 +289,10 @@ class Router:
         known = self._clients.get(client)
         return known.root if known else None
 
+    def holders(self, target: str) -> frozenset[int]:
+        """The clients with a session on ``target`` (the proxy's own included)."""
+        return frozenset(self._owner[s] for s, t in self._session_target.items() if t == target and s in self._owner)
+
     @property
     def pending_count(self) -> int:
         return len(self._pending)
@@ -829,6 +833,15 @@ class Router:
         if self.owners.editor is None and self.editor_url:
             return self._reopen("no editor tab was open")
         return []
+
+    def replace_editor(self, why: str) -> list[Action]:
+        """The owner's watchdog gave up on the editor tab (it does not answer): close it and open
+        a fresh one at its address, as for a crashed one."""
+        target = self.owners.editor
+        if target is None or self.chrome_is_gone:
+            return []
+        self.owners.editor = self.owners.editor_tab = None
+        return [self._quiet("Target.closeTarget", {"targetId": target}), *self._reopen(why)]
 
     def _reopen(self, why: str) -> list[Action]:
         url = self.owners.home_url or self.editor_url

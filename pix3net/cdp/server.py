@@ -39,6 +39,7 @@ from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, S
 from pix3net.cdp._owners import connect_options
 from pix3net.cdp._status import STATUS_PATH, Seen, status_body
 from pix3net.cdp._watch import KICK_PATH, WATCH_HOLD_SECONDS, WATCH_PATH, Watch, kick_number
+from pix3net.cdp._watchrun import WATCHDOG_CLIENT, WatchRun
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
 from pix3net.cdp.httpwire import (
@@ -207,6 +208,14 @@ class _Proxy:
         self.all_gone.set()
         self.hot: HotPath | None = None  # set by serve_proxy once it listens
         self.repeats = Repeats()
+        # The owner's own session on the editor tab (docs/chrome-owner.md, "The watchdog").
+        self.watchdog: WatchRun | None = None
+        self.internal_clients = frozenset({WATCHDOG_CLIENT})
+
+    @property
+    def client_count(self) -> int:
+        """Clients on sockets (the watchdog's own session is not one)."""
+        return self.router.client_count - int(self.router.is_open(WATCHDOG_CLIENT))
 
     def log(self, text: str) -> None:
         # The token is never logged, even when a client puts it in a URL.
@@ -237,6 +246,8 @@ class _Proxy:
             elif isinstance(action, ToClient):
                 client = self.clients.get(action.client)
                 if client is None:
+                    if action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                        self.watchdog.deliver(action.data)
                     continue
                 size = sum(map(len, action.parts))
                 if client.try_write(action.parts, size, _now):
@@ -249,10 +260,14 @@ class _Proxy:
                 client = self.clients.get(action.client)
                 if client is not None:
                     client.hang_up(action.code, action.reason)
+                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                    self.watchdog.closed()
             elif isinstance(action, Attached):
                 waiter = self.attaching.pop(action.client, None)
                 if waiter is not None:
                     waiter.done(None, action.error)
+                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
+                    self.watchdog.attached(action.error)
             elif isinstance(action, CallDone):
                 call = self.calls.pop(action.call, None)
                 if call is not None:
@@ -430,7 +445,8 @@ class _Proxy:
         path = http_route_path(head.target)
         host = head.get("host") or ""
         if head.method == "GET" and path == STATUS_PATH:
-            return answer(200, status_body(self.router, self.seen), proof)
+            silent = self.watchdog.silent_since() if self.watchdog is not None else None
+            return answer(200, status_body(self.router, self.seen, silent), proof)
         if head.method == "GET" and path == WATCH_PATH:
             if not self.router.recording and self.nursery is not None:
                 self.nursery.start_soon(self._stop_recording)
@@ -463,12 +479,15 @@ class _Proxy:
         return 200, {"kicked": number, "name": who.name if who else None}
 
     async def editor_answers(self) -> bool | None:
-        """Whether the editor tab evaluates `1` within :data:`EDITOR_ANSWER_SECONDS`, on a session
+        """Whether the editor tab answers: the watchdog's heartbeat says so when it runs (the
+        owner's serve); else it must evaluate `1` within :data:`EDITOR_ANSWER_SECONDS` on a session
         of the proxy's own attached for the question and detached after it (only while someone
-        watches); None: no editor tab, or Chrome refused the attach."""
+        watches). None: no editor tab, or Chrome refused the attach."""
         editor = self.router.editor
         if editor is None:
             return None
+        if self.watchdog is not None:  # the owner's own session already asks it every second
+            return self.watchdog.silent_since() is None
         try:
             attached = await self.call("Target.attachToTarget", {"targetId": editor, "flatten": True})
         except RuntimeError:
@@ -566,7 +585,7 @@ class _Proxy:
                 self.all_gone.set()
             if self.router.is_open(number):
                 self.execute(self.router.client_gone(number))
-                self.log(f"client gone ({self.router.client_count} left)")
+                self.log(f"client gone ({self.client_count} left)")
 
     async def serve_client(
         self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str, keep: bool = False
@@ -584,7 +603,7 @@ class _Proxy:
             await self.refuse_upgrade(client.stream, head, 404 if page is not None else 502, waiter.error)
             return
         name = "browser" if page is None else f"page {page}"
-        self.log(f"client connected ({name}; {self.router.client_count} now)")
+        self.log(f"client connected ({name}; {self.client_count} now)")
         await client.stream.send_all(switching_protocols(accept))
         client.upgraded = True
         with client.scope:
@@ -634,7 +653,7 @@ class _Proxy:
         client.hang_up(fail.code, fail.reason)
         self.execute(self.router.client_gone(client.number))
         what = f"a message over {self.max_message_bytes} bytes" if fail.code == CLOSE_TOO_BIG else fail.reason
-        self.log(f"client gone: {what}, closed {fail.code} ({self.router.client_count} left)")
+        self.log(f"client gone: {what}, closed {fail.code} ({self.client_count} left)")
 
 
 async def _send(stream: trio.SocketStream, data: bytes, seconds: float) -> bool:
@@ -706,6 +725,7 @@ async def serve_proxy(
     owner_queue_bytes: int = OWNER_QUEUE_BYTES,
     limits: Limits | None = None,
     editor_url: str = "",
+    watchdog: bool = False,
 ) -> None:
     """Serve the CDP token proxy on 127.0.0.1:``port`` until Chrome is gone.
 
@@ -715,7 +735,8 @@ async def serve_proxy(
     hot path's thread, if anything did (a bug). Cancellation sends 1001 ``proxy closing`` to
     clients between frames and cuts every connection at once.
     ``editor_url``: what the owner launched Chrome with (the editor tab is opened there again
-    when it closes). ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits``
+    when it closes). ``watchdog``: watch the editor tab and its game frames (the owner's; docs/
+    chrome-owner.md, "The watchdog"). ``queue_bytes``, ``max_message_bytes``, ``owner_queue_bytes`` and ``limits``
     exist for tests.
     """
     listeners = await trio.open_tcp_listeners(port, host="127.0.0.1")
@@ -736,7 +757,13 @@ async def serve_proxy(
             proxy.execute(proxy.router.watch_targets())  # before any client: the editor tab is the page Chrome has
             nursery.start_soon(proxy.write_chrome)
             nursery.start_soon(proxy.summarise_refusals)
-            nursery.start_soon(AgentsView(proxy).run)  # the editor page's Agents view, through the pipe
+            if watchdog:
+                proxy.watchdog = WatchRun(proxy)
+                nursery.start_soon(proxy.watchdog.run)
+                # The editor page's Agents view: through the watchdog's session, never a port.
+                agents = AgentsView(proxy, proxy.watchdog)
+                proxy.watchdog.on_page = agents.asked
+                nursery.start_soon(agents.run)
             for listener in listeners:
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)

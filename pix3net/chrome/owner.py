@@ -300,7 +300,14 @@ async def _serve_proxy(
     from pix3net.cdp.server import serve_proxy
 
     await serve_proxy(
-        channel, token=token, port=port, home=home, log=log, task_status=task_status, editor_url=editor_url
+        channel,
+        token=token,
+        port=port,
+        home=home,
+        log=log,
+        task_status=task_status,
+        editor_url=editor_url,
+        watchdog=True,  # the owner watches the editor tab and its game (docs/chrome-owner.md)
     )
 
 

@@ -141,7 +141,8 @@ def text(status: dict[str, Any]) -> str:
         f"Proxy:      ws://127.0.0.1:{owner['port']}/pix3 (owner pid {owner['pid']}, since {owner['startedAt']})",
     ]
     editor = status["editorTab"]
-    lines.append(f"Editor tab: {editor['targetId']} {editor['url']}" if editor else "Editor tab: none")
+    silent = f", not answering since {editor['silentSince']}" if editor and editor.get("silentSince") else ""
+    lines.append(f"Editor tab: {editor['targetId']} {editor['url']}{silent}" if editor else "Editor tab: none")
     clients = status["clients"]
     lines.append(f"Clients:    {len(clients)}")
     for client in clients:

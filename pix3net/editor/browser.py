@@ -31,6 +31,13 @@ from pix3net.editor.forwardports import drop_gone
 from pix3net.editor.reuse import display_home_path, reused_lines
 
 TAB_WAIT_S = 10.0  # a launched or created tab shows up in /json/list well within this
+# An editor tab answers a trivial evaluation in milliseconds; one held this long by a script is
+# repaired (the issue's bound for the editor tab answering after a loop).
+ANSWER_S = 3.0
+# The owner's watchdog replaces a held editor tab within its bounds (2 s silent, 0.5 s to pause,
+# 2 s to come back): a repaired tab answers within this.
+REPAIR_S = 8.0
+REPAIR_POLL_S = 0.2
 TAB_POLL_S = 0.02
 # The load of the tab a cold start launched is what `pix3 editor` waits for last: its document is
 # asked through a page client already attached (one loopback round trip, well under 1 ms), so
@@ -209,13 +216,37 @@ def prepare(
     return prepared
 
 
+def editor_tab_answers(port: int, token: str, url: str, *, headless: bool) -> str:
+    """The editor tab at ``url`` is open: check that it answers, and repair it when it does not
+    (the owner's own tab is replaced by its watchdog; another is closed and opened again). What
+    happened, for the ``Chrome:`` line; raises :class:`ChromeStepError` when it stays silent."""
+    target = proxycalls.page_id(port, token, url)
+    if target is None or proxycalls.answers(port, token, target, ANSWER_S):
+        return "the editor tab is open there"
+    closed = proxycalls.close_target(port, token, target)
+    deadline = time.monotonic() + REPAIR_S
+    opened = False
+    while time.monotonic() < deadline:
+        now = proxycalls.page_id(port, token, url)
+        if now is not None and now != target and proxycalls.answers(port, token, now, ANSWER_S):
+            return f"the editor tab did not answer within {ANSWER_S:g} s, so it was opened again"
+        if now is None and closed and not opened:
+            proxycalls.open_tab(port, token, url, new_window=not headless)
+            opened = True
+        time.sleep(REPAIR_POLL_S)
+    raise ChromeStepError(
+        f"the editor tab at {url} on port {port} does not answer and could not be opened again:"
+        " run `pix3 editor --stop-chrome`, then `pix3 editor`."
+    )
+
+
 def finish(prepared: Prepared, url: str, emit: Callable[[str], None] = print) -> ChromeResult:
     """The editor tab, once the owner answers and ``url`` is known; the ``Chrome:`` line."""
     choice, token = prepared.choice, prepared.token
     endpoint = f"ws://127.0.0.1:{choice.port}/pix3"
     if prepared.starting is None:  # our proxy already ran
         if any(page.startswith(url) for page in choice.pages):
-            how = "the editor tab is open there"
+            how = editor_tab_answers(choice.port, token, url, headless=choice.headless)
         else:
             _open_and_check(choice.port, token, url, new_window=not choice.headless)
             how = f"opened the editor in a new {'tab' if choice.headless else 'window'}"

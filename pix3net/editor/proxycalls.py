@@ -107,6 +107,27 @@ def page_id(port: int, token: str, url_prefix: str) -> str | None:
     return None
 
 
+def answers(port: int, token: str, target: str, seconds: float) -> bool:
+    """Does the page's main thread answer a trivial evaluation within ``seconds``? (A listed tab
+    may be held by a script: the owner's watchdog ends that, docs/chrome-owner.md.)"""
+    params = {"expression": "1", "returnByValue": True}
+    try:
+        wscall.call(port, token, "Runtime.evaluate", params, path=f"/pix3/page/{target}", timeout=seconds)
+    except wscall.CallError:
+        return False
+    return True
+
+
+def close_target(port: int, token: str, target: str) -> bool:
+    """Close a page; False when the proxy refused it (the owner's own editor tab: its watchdog
+    replaces it) or it was gone."""
+    try:
+        wscall.call(port, token, "Target.closeTarget", {"targetId": target})
+    except wscall.CallError:
+        return False
+    return True
+
+
 def navigate(port: int, token: str, target: str, url: str) -> None:
     wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}?client={CLIENT_NAME}")
 

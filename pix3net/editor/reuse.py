@@ -15,7 +15,10 @@ from pathlib import Path
 from pix3net import probe
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.discover import find_chrome
+from pix3net.editor import proxycalls
 
+# A healthy editor tab answers in milliseconds; a slower one goes the full way, which repairs it.
+ANSWER_CHECK_SECONDS = 1.0
 # Said when `pix3 editor` reuses a Chrome that runs headless for someone who did not ask for
 # --headless: there is no window to look at, and this is how to get one (docs/editor.md, step 9).
 HEADLESS_NOTE = (
@@ -49,6 +52,10 @@ def reused_chrome(
     token = ensure_token(home)
     seen = probe.ours(preferred, token)
     if seen is None or not any(page.startswith(editor_url) for page in seen.pages):
+        return None
+    # Open is not enough: a tab held by a script is the full step's to repair.
+    target = proxycalls.page_id(preferred, token, editor_url)
+    if target is None or not proxycalls.answers(preferred, token, target, ANSWER_CHECK_SECONDS):
         return None
     how = "the editor tab is open there"
     return (

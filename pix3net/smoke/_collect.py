@@ -23,6 +23,9 @@ BINDING = "__pix3Smoke"  # the page script's Runtime binding (the installer in _
 PAGE_SCRIPT_URL = "pix3-probe://probe.js"  # its sourceURL (probe.js's): its frames are dropped from stacks
 
 Call = tuple[str, dict[str, Any]]  # a CDP call to make on the page's session
+# Scripts remembered to name a loop's frames: a game's modules are a few hundred; one that
+# evaluates code without end must not grow smoke without end.
+MAX_SCRIPTS = 20_000
 
 
 class Collector:
@@ -41,6 +44,8 @@ class Collector:
         self._requests: dict[str, str] = {}  # request id → URL
         self._document: str | None = None  # the game document's loader id, once committed
         self.main_frame: str | None = None  # the page target's main frame id
+        # scriptId → URL (Debugger.scriptParsed): a paused loop's frames are named by these
+        self.scripts: dict[str, str] = {}
 
     @property
     def finished(self) -> bool:
@@ -74,6 +79,10 @@ class Collector:
             self._navigated(params.get("frame") or {})
         elif method == "Inspector.targetCrashed":
             self.crashed = True
+        elif method == "Debugger.scriptParsed":
+            script, url = params.get("scriptId"), params.get("url")
+            if isinstance(script, str) and isinstance(url, str) and url and len(self.scripts) < MAX_SCRIPTS:
+                self.scripts[script] = url
         return []
 
     def _binding(self, payload: Any) -> None:

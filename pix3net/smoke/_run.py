@@ -30,7 +30,7 @@ from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice
 from pix3net.smoke._sources import SourceMaps
 from pix3tools.core.nodemodules import find_vite
-from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, step_stats, timeout_failure
+from pix3tools.smoke import Failure, SmokeReport, from_verdict, ms, spin_frames, step_stats, timeout_failure
 
 __all__ = [
     "PageMode",
@@ -53,6 +53,9 @@ VIRTUAL_NOTE = (
     " (step times are not measured there: with --real-time they are)."
 )
 BUSY_SECONDS = 1.0  # a page that does not answer the timeout's question this soon is stuck: terminate
+# Debugger.pause lands between two bytecodes; a page busy outside JavaScript is ended unnamed.
+PAUSE_SECONDS = 0.5
+MAPS_SECONDS = 2.0  # the maps of a stuck page's scripts, to name where it spins
 # The shared probe and rules: the editor page's own files (docs/game-page.md, "The judge").
 JUDGE_FILES = ("probe.js", "judge.js")
 # Installs the probe with smoke's options and keeps the rules; both globals are removed again, so
@@ -268,6 +271,10 @@ async def open_game_page(browser: Browser, frames: int, mode: PageMode | None = 
         ("Page.enable", {}),
         ("Network.enable", {}),
         ("Inspector.enable", {}),
+        # Up front: a page stuck in a loop handles Debugger.pause, not Debugger.enable. Its
+        # breakpoints off, so a `debugger;` in the game never stops a run.
+        ("Debugger.enable", {}),
+        ("Debugger.setBreakpointsActive", {"active": False}),
         ("Runtime.addBinding", {"name": BINDING}),
         ("Page.addScriptToEvaluateOnNewDocument", {"source": page_script(frames, page.mode)}),
     )
@@ -349,7 +356,7 @@ async def _attempt(
             return SceneRun(Failure("E_SMOKE_CRASH", f"Chrome refused the run: {error}.", scene))
         finally:
             if page is not None and deadline.cancel_called:
-                why, console = await _why_no_end(page, collector, clock, settings, keep)
+                why, console = await _why_no_end(page, collector, clock, settings, keep, sources)
             if page is not None and keep and drive.fallback is None and not collector.crashed:
                 shot = drive.screenshot or await _screenshot(page)
             if page is not None:
@@ -397,8 +404,38 @@ async def _result(page: Page, ctx: dict[str, Any]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
 
 
+async def _spun(page: Page, collector: Collector, sources: SourceMaps, origin: str) -> tuple[str | None, bool]:
+    """Pause a script stuck in a loop and say where it spins, in the words of the owner's
+    watchdog (``spin_frames``); ``(where, paused)``, where None when it did not pause in time."""
+    with contextlib.suppress(Gone):
+        await page.connection.send("Debugger.pause", {}, page.session)
+    frames: Any = None
+    with trio.move_on_after(PAUSE_SECONDS):
+        while frames is None:
+            try:
+                method, params = await page.events.receive()
+            except trio.EndOfChannel:
+                return None, False
+            if method == "Debugger.paused":
+                frames = params.get("callFrames")
+            else:
+                collector.feed(method, params)
+    if frames is None:
+        return None, False
+    urls = {url for url in collector.scripts.values() if url != PAGE_SCRIPT_URL}
+    with trio.move_on_after(MAPS_SECONDS):
+        locate = await sources.locator(urls, origin)
+        return spin_frames(frames, collector.scripts, locate, hidden=lambda url: url == PAGE_SCRIPT_URL)[0], True
+    return spin_frames(frames, collector.scripts, lambda *_: None, hidden=lambda url: url == PAGE_SCRIPT_URL)[0], True
+
+
 async def _why_no_end(
-    page: Page, collector: Collector, clock: VirtualClock | None, settings: RunSettings, keep: bool
+    page: Page,
+    collector: Collector,
+    clock: VirtualClock | None,
+    settings: RunSettings,
+    keep: bool,
+    sources: SourceMaps,
 ) -> tuple[str | None, list[dict[str, Any]]]:
     """The timeout's reason, as the shared rules word it (and the console, when kept). The page
     is asked first; a page that does not answer within a second is busy (a loop never yields), so
@@ -416,14 +453,18 @@ async def _why_no_end(
             answer.append(await _result(page, ctx))
         asked.set()
 
-    with trio.CancelScope(shield=True), trio.move_on_after(BUSY_SECONDS + TERMINATE_SECONDS):
+    bound = BUSY_SECONDS + PAUSE_SECONDS + MAPS_SECONDS + TERMINATE_SECONDS
+    with trio.CancelScope(shield=True), trio.move_on_after(bound):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(ask)
             with trio.move_on_after(BUSY_SECONDS):
                 await asked.wait()
             if not asked.is_set():
+                where, paused = await _spun(page, collector, sources, settings.origin)
                 with contextlib.suppress(Gone):
                     await page.connection.send("Runtime.terminateExecution", {}, page.session)
+                    if paused:
+                        await page.connection.send("Debugger.resume", {}, page.session)
                 await asked.wait()
                 # The first answer came after the loop was stopped, and the heartbeat may have run
                 # before it (then its facts say "idle"): ask once more, saying the page was stopped,
@@ -433,7 +474,7 @@ async def _why_no_end(
                 frame = frames.get("clock") if isinstance(frames, dict) else None
                 answer.clear()
                 asked = trio.Event()
-                ctx["stopped"] = {"afterMs": round(BUSY_SECONDS * 1000), "frame": frame}
+                ctx["stopped"] = {"afterMs": round(BUSY_SECONDS * 1000), "frame": frame, "where": where}
                 nursery.start_soon(ask)
             await asked.wait()
     if not answer or answer[0] is None:

@@ -5,6 +5,7 @@ JavaScript page usually has none, and its stacks already name the project's file
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
@@ -23,7 +24,10 @@ from pix3tools.smoke import (
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["SourceMaps"]
+__all__ = ["Locate", "SourceMaps"]
+
+# (url, 1-based line, 1-based column) → the project location, or None.
+Locate = Callable[[str, int, int], tuple[str, int, int] | None]
 
 FETCH_SECONDS = 5.0
 MAX_SCRIPT_BYTES = 32 * 1024 * 1024  # a script or map beyond this is not read for a stack
@@ -64,15 +68,9 @@ class SourceMaps:
         except SourceMapError:
             return None, url
 
-    async def map_stacks(self, errors: list[dict[str, Any]], origin: str) -> None:
-        """Rewrite each error's ``stack`` in place to name project files (through the maps)."""
-        wanted = {
-            url
-            for error in errors
-            if isinstance(error.get("stack"), str)
-            for url in stack_urls(error["stack"])
-            if url.startswith(origin + "/") and url not in self._maps
-        }
+    async def _ensure(self, urls: set[str], origin: str) -> None:
+        """Load the maps of the scripts ``urls`` names on the dev server at ``origin`` (once each)."""
+        wanted = {url for url in urls if url.startswith(origin + "/") and url not in self._maps}
         if wanted:
             import httpx  # only when a stack needs it: a clean run never loads it
 
@@ -80,10 +78,23 @@ class SourceMaps:
                 for url in sorted(wanted):
                     self._maps[url] = await self._load(client, url)
 
+    def _locate(self, origin: str) -> Locate:
         def locate(url: str, line: int, column: int) -> tuple[str, int, int] | None:
             source_map, map_url = self._maps.get(url, (None, url))
             return map_location(source_map, map_url, url, line, column, origin, self.root)
 
+        return locate
+
+    async def locator(self, urls: set[str], origin: str) -> Locate:
+        """A ``locate`` for the scripts ``urls`` (their maps loaded first): the paused frames of a
+        loop are named with it (``pix3tools.smoke.spin_frames``)."""
+        await self._ensure(urls, origin)
+        return self._locate(origin)
+
+    async def map_stacks(self, errors: list[dict[str, Any]], origin: str) -> None:
+        """Rewrite each error's ``stack`` in place to name project files (through the maps)."""
+        urls = {url for error in errors if isinstance(error.get("stack"), str) for url in stack_urls(error["stack"])}
+        locate = await self.locator(urls, origin)
         for error in errors:
             if isinstance(error.get("stack"), str):
                 error["stack"] = rewrite_stack(error["stack"], locate, lambda url: url == PAGE_SCRIPT_URL)

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from pix3tools.smoke._scale import WORKER_BYTES, Shard, default_workers, parse_shard, shard_scenes
     from pix3tools.smoke._select import Selection, SelectionError, attached_scripts, select_scenes
     from pix3tools.smoke._sourcemap import SourceMap, SourceMapError, decode_data_url, map_url_of
+    from pix3tools.smoke._spin import spin_frames, where_text
     from pix3tools.smoke._stack import first_project_location, map_location, rewrite_stack, stack_urls
 
 _HOMES = {
@@ -85,6 +86,7 @@ _HOMES = {
     ),
     "_scale": ("WORKER_BYTES", "Shard", "default_workers", "parse_shard", "shard_scenes"),
     "_select": ("Selection", "SelectionError", "attached_scripts", "select_scenes"),
+    "_spin": ("spin_frames", "where_text"),
     "_sourcemap": ("SourceMap", "SourceMapError", "decode_data_url", "map_url_of"),
     "_stack": ("first_project_location", "map_location", "rewrite_stack", "stack_urls"),
 }
@@ -137,11 +139,13 @@ __all__ = [
     "set_json",
     "set_ok",
     "shard_scenes",
+    "spin_frames",
     "stack_urls",
     "step_stats",
     "timeout_failure",
     "trim_stack",
     "wants_artifacts",
+    "where_text",
     "xml_text",
 ]
 

@@ -56,9 +56,10 @@ def first_project_location(stack: str, root: Path) -> tuple[str, int, int] | Non
     return None
 
 
-def project_path_of_url(url: str, origin: str, root: Path) -> str | None:
+def project_path_of_url(url: str, origin: str, root: Path | None) -> str | None:
     """``res``-style project path of a URL the dev server at ``origin`` served (query dropped),
-    or of a ``file:`` URL / absolute path inside the root; None for anything else."""
+    or of a ``file:`` URL / absolute path inside the root; None for anything else (and for a
+    file path when the root is not known: the Chrome owner serves every project)."""
     parts = urlsplit(url)
     if parts.scheme == "file":
         return _inside(Path(unquote(parts.path)), root)
@@ -74,7 +75,9 @@ def project_path_of_url(url: str, origin: str, root: Path) -> str | None:
     return None
 
 
-def _inside(path: Path, root: Path) -> str | None:
+def _inside(path: Path, root: Path | None) -> str | None:
+    if root is None:
+        return None
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -82,7 +85,7 @@ def _inside(path: Path, root: Path) -> str | None:
 
 
 def map_location(
-    source_map: SourceMap | None, map_url: str, url: str, line: int, column: int, origin: str, root: Path
+    source_map: SourceMap | None, map_url: str, url: str, line: int, column: int, origin: str, root: Path | None
 ) -> tuple[str, int, int] | None:
     """Where ``url:line:column`` (1-based) comes from: through the map when there is one, and
     named as a project path. None when the location is neither mapped nor in the project."""

@@ -108,10 +108,13 @@ def test_endless_loop_times_out(game: tuple[Path, dict[str, str]], env: dict[str
     code, report = one(game[0], env, "loop", "--frames", "10", "--timeout", "5")
     assert code == 2
     assert (report["ok"], report["code"], report["scene"]) == (False, "E_SMOKE_TIMEOUT", "scenes/loop.pix3scene")
-    # what was seen: no frame while the main thread was busy (the loop began in the game's frame 3)
+    # what was seen: no frame while the main thread was busy (the loop began in the game's frame 3),
+    # and where it spun, in the owner's watchdog's words (the file, line and column of `for (;;)`)
+    source = (game[0] / "games" / "loop.js").read_text().split("\n")
+    [(row, column)] = [(n + 1, line.index("for (;;)") + 1) for n, line in enumerate(source) if "for (;;)" in line]
     assert re.fullmatch(
-        r"the run did not finish within 5 s: no frame for \d+\.\d s while the main thread was busy: a script stuck"
-        r" in a loop \(at frame 3\); try --frames or --timeout\.",
+        r"the run did not finish within 5 s: no frame for \d+\.\d s while the main thread was busy in tick\(\) at"
+        rf" games/loop\.js:{row}:{column}: a script stuck in a loop \(at frame 3\); try --frames or --timeout\.",
         report["reason"],
     ), report["reason"]
 

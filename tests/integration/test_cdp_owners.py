@@ -97,7 +97,12 @@ async def test_the_editor_tab_closed_anyway_is_opened_again_within_2_s(tmp_path:
         async with httpx.AsyncClient() as http:
             await poll_until(lambda: any(line.startswith("editor tab opened again") for line in proxy.logs))
             status = (await http.get(f"{proxy.base}/json/pix3/status", headers=BEARER)).json()
-        assert status["editorTab"] == {"targetId": proxy.chrome.pages()[0].id, "url": EDITOR_URL}
+        assert status["editorTab"] == {
+            "targetId": proxy.chrome.pages()[0].id,
+            "url": EDITOR_URL,
+            "answering": True,
+            "silentSince": None,
+        }
 
 
 async def test_status_lists_each_client_with_what_it_owns(tmp_path: Path) -> None:
@@ -110,7 +115,12 @@ async def test_status_lists_each_client_with_what_it_owns(tmp_path: Path) -> Non
             answer = await http.get(f"{proxy.base}/json/pix3/status", headers=BEARER)
         assert answer.status_code == 200
         body = answer.json()
-        assert body["editorTab"] == {"targetId": proxy.chrome.pages()[0].id, "url": EDITOR_URL}
+        assert body["editorTab"] == {
+            "targetId": proxy.chrome.pages()[0].id,
+            "url": EDITOR_URL,
+            "answering": True,
+            "silentSince": None,
+        }
         [client] = body["clients"]
         assert (client["client"], client["name"], client["userAgent"], client["page"]) == (
             1,

@@ -353,6 +353,10 @@ test("dialogs a CDP client answered, a navigation it saw, and why a run timed ou
   assert.equal(reason(stopped, { stopped: { afterMs: 1000, frame: 3 } }), "no frame for 1.7 s while the main thread was busy: a script stuck in a loop (at frame 3)");
   const later = { ...stopped, beat: { sinceMs: 40, lastGapMs: 250, stallMs: 2000 } };
   assert.equal(reason(later, { stopped: { afterMs: 1000, frame: 3 } }), "no frame for 1.0 s while the main thread was busy: a script stuck in a loop (at frame 3)");
+  // where it spun, when the pause could read it (pix3tools/smoke/_spin.py words it)
+  const named = { stopped: { afterMs: 1000, frame: 3, where: "frame() at src/game.js:132:31" } };
+  assert.equal(reason(later, named), "no frame for 1.0 s while the main thread was busy in frame() at src/game.js:132:31: a script stuck in a loop (at frame 3)");
+  assert.equal(reason(later, { stopped: { afterMs: 1000, frame: 3, where: null } }), "no frame for 1.0 s while the main thread was busy: a script stuck in a loop (at frame 3)");
   assert.match(reason(stopped), /^no frame drawn since frame 4 and the main thread was idle/); // without the word that it was stopped
   assert.equal(reason({}, { dialogs: [{ type: "alert", text: "hi", open: true }] }), 'no frame for 3 s: the page was blocked by an alert dialog "hi" that nothing answered');
   assert.match(reason({ loaded: false }), /^the page did not finish loading within 3 s and the main thread was idle/);

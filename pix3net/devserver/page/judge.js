@@ -338,13 +338,16 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
     const within = ctx.timedOut !== undefined ? `${ctx.timedOut} s` : "the run's time";
     const open = (ctx.dialogs || []).find((d) => d.open);
     if (open) return `no frame for ${within}: the page was blocked by a${open.type === "alert" ? "n" : ""} ${open.type} dialog "${open.text}" that nothing answered`;
-    // stopped {afterMs, frame}: smoke stopped a script that kept its question waiting afterMs (a
+    // stopped {afterMs, frame, where}: smoke stopped a script that kept its question waiting afterMs (a
     // loop), at that frame; the heartbeat may have run since, so the gap it closed tells the length.
     const stopped = ctx.stopped;
     const busy = stopped ? Math.max(facts.beat.sinceMs, facts.beat.lastGapMs || 0, stopped.afterMs) : facts.beat.sinceMs;
     if (stopped || busy >= facts.beat.stallMs) {
       const frame = stopped ? stopped.frame : facts.frames.clock;
-      return `no frame for ${seconds(busy)} s while the main thread was busy: a script stuck in a loop (at frame ${frame})`;
+      // where: the paused loop's place ("frame() at src/game.js:132:31"), in the words the
+      // owner's watchdog and smoke share (pix3tools/smoke/_spin.py).
+      const where = stopped && stopped.where ? ` in ${stopped.where}` : "";
+      return `no frame for ${seconds(busy)} s while the main thread was busy${where}: a script stuck in a loop (at frame ${frame})`;
     }
     const stall = facts.events.filter((e) => e.kind === "stall").pop();
     if (!facts.loaded) {
