@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ANSWER_MS, Agents, checkPush } from "../../pix3net/devserver/page/agents.js";
+import { ANSWER_MS, Agents, RETRY_MS, checkPush } from "../../pix3net/devserver/page/agents.js";
 import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/page/bridge.js";
 import { ErrorBuffer } from "../../pix3net/devserver/page/errors.js";
 import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/page/predicates.js";
@@ -291,27 +291,45 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
 
   let now = 0;
   let changed = 0;
-  const agents = new Agents({ clock: () => now, onChange: () => { changed += 1; } });
-  assert.deepEqual(agents.ask(), { wanted: false, kicks: [] });
-  agents.kick(3); agents.kick(3); agents.kick(-1); agents.kick(2.5);
-  assert.deepEqual(agents.ask(), { wanted: false, kicks: [3] });
-  assert.deepEqual(agents.ask().kicks, []);
+  let bound = true; // the owner's binding is there
+  const told = [];
+  const send = (text) => { if (bound) told.push(JSON.parse(text)); return bound; };
+  const agents = new Agents({ clock: () => now, onChange: () => { changed += 1; }, send });
+  agents.kick(3); agents.kick(-1); agents.kick(2.5);
+  assert.deepEqual(told, [{ wanted: false, kicks: [3] }]); // a kick is told at once, nothing else
   const waiting = agents.tool();
-  assert.equal(agents.ask().wanted, true); // a call waits: the owner pushes
-  assert.equal(agents.receive("not json"), false);
-  assert.equal(agents.receive(JSON.stringify(push)), true);
+  assert.deepEqual(told.at(-1), { wanted: true, kicks: [] }); // a call waits: the owner is told
+  const second = agents.tool();
+  assert.equal(told.length, 2); // already told
+  assert.equal(agents.receive("not json"), true); // ignored; still wanted
+  assert.equal(agents.receive(JSON.stringify(push)), false); // answered: the owner may stop
   assert.deepEqual(await waiting, { ok: true, ...body });
+  assert.deepEqual(await second, { ok: true, ...body });
   assert.equal(changed, 1);
-  assert.equal(agents.ask().wanted, false);
-  now = 500; // fresh: answered at once
+  now = 500; // fresh: answered at once, the owner not told
   assert.deepEqual(await agents.tool(), { ok: true, ...body });
-  agents.open = true;
-  assert.equal(agents.ask().wanted, true);
-  agents.open = false;
-  now = 5000; // stale and nobody pushes: no_owner after ANSWER_MS
+  assert.equal(told.length, 2);
+  agents.setOpen(true);
+  assert.deepEqual(told.at(-1), { wanted: true, kicks: [] });
+  assert.equal(agents.receive(JSON.stringify(push)), true); // the panel shows: keep pushing
+  agents.setOpen(false);
+  assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
+  // No binding yet (the page just loaded): tried again until it comes.
+  bound = false;
+  now = 5000;
+  const early = agents.tool();
+  await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 50));
+  const before = told.length;
+  bound = true;
+  await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 50));
+  assert.deepEqual(told.slice(before), [{ wanted: true, kicks: [] }]);
+  agents.receive(JSON.stringify(push));
+  assert.equal((await early).ok, true);
+  // Stale and nobody pushes: no_owner after ANSWER_MS, and the owner is told the page no longer waits.
+  now = 9000;
   const started = Date.now();
   const refused = await agents.tool();
   assert.equal(refused.reason, "no_owner");
   assert.ok(Date.now() - started >= ANSWER_MS - 50);
-  assert.equal(agents.ask().wanted, false);
+  assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
 });

@@ -1,9 +1,10 @@
 // The Agents view (docs/editor.md, "Watching the agents"): `pix3_agents` and the Agents panel.
-// The page holds no token and asks nothing over HTTP: the Chrome owner's proxy looks at this
-// page once a second through a CDP session of its own (window.__PIX3_AGENTS_ASK__, below) and,
-// while the page wants the agents (the panel is open or a pix3_agents call waits), pushes their
-// facts and a thumbnail of each one's tabs (window.__PIX3_OWNER_AGENTS__). The panel's Kick
-// button queues a client number the owner reads on its next look.
+// The page holds no token and asks nothing over HTTP. The Chrome owner's watchdog gives this page
+// a binding, window.__PIX3_AGENTS_ASK__ (Runtime.addBinding on its own CDP session): the page
+// calls it when it starts or stops wanting the agents (the panel opens or closes, a pix3_agents
+// call waits) and to end a client (the panel's Kick). While the page wants them, the owner pushes
+// their facts and a thumbnail of each one's tabs once a second (window.__PIX3_OWNER_AGENTS__,
+// defined by main.js); the push's answer tells the owner whether the page still wants them.
 
 export const ANSWER_MS = 2000; // pix3_agents without a push by then: no owner looks at this page
 export const FRESH_MS = 1000; // a push this recent answers pix3_agents at once (the owner's pace)
@@ -51,34 +52,53 @@ export function checkPush(json) {
   return { clients, editorTab };
 }
 
+export const RETRY_MS = 250; // a binding not given yet (the page just loaded) is tried again this often
+
 export class Agents {
-  constructor({ clock = Date.now, onChange = () => {} } = {}) {
+  // send(text): calls the owner's binding; false when the page has none (no owner watches it).
+  constructor({ clock = Date.now, onChange = () => {}, send = () => false } = {}) {
     this.clock = clock;
     this.onChange = onChange;
+    this.send = send;
     this.open = false; // the panel shows
     this.waiting = new Set(); // pix3_agents calls waiting for a push
-    this.kicks = [];
     this.last = null; // {at, body} of the last push
+    this.retry = null;
   }
 
-  // The owner's look: whether the page wants the agents, and the kicks queued since.
-  ask() {
-    const kicks = this.kicks.splice(0);
-    return { wanted: this.open || this.waiting.size > 0, kicks };
+  get wanted() {
+    return this.open || this.waiting.size > 0;
   }
 
+  // Tell the owner what the page wants (and which clients to end); tried again while the binding
+  // is missing and the page still wants something.
+  tell(kicks = []) {
+    clearTimeout(this.retry);
+    this.retry = null;
+    const told = this.send(JSON.stringify({ wanted: this.wanted, kicks }));
+    if (!told && (this.wanted || kicks.length)) this.retry = setTimeout(() => this.tell(kicks), RETRY_MS);
+    return told;
+  }
+
+  // The owner's push; returns whether the page still wants the agents (the owner stops when not).
   receive(json) {
     const body = checkPush(json);
-    if (body === null) return false;
+    if (body === null) return this.wanted;
     this.last = { at: this.clock(), body };
     for (const resolve of [...this.waiting]) resolve(body);
     this.waiting.clear();
     this.onChange();
-    return true;
+    return this.wanted;
+  }
+
+  setOpen(open) {
+    if (this.open === open) return;
+    this.open = open;
+    this.tell();
   }
 
   kick(client) {
-    if (Number.isInteger(client) && client > 0 && !this.kicks.includes(client)) this.kicks.push(client);
+    if (Number.isInteger(client) && client > 0) this.tell([client]);
   }
 
   // pix3_agents: the last push when it is fresh, else the next one, else no_owner.
@@ -91,15 +111,18 @@ export class Agents {
       };
       const timer = setTimeout(() => {
         this.waiting.delete(waiter);
+        if (!this.wanted) this.tell();
         resolve({
           ok: false,
           reason: "no_owner",
           detail:
-            `No pix3 Chrome owner answered within ${ANSWER_MS} ms: the agents are known to the CDP proxy of ` +
-            "the Chrome that `pix3 editor` started, and this page is not open there (or no agent is connected).",
+            `No pix3 Chrome owner answered within ${ANSWER_MS} ms: the agents are known to the Chrome owner ` +
+            "that `pix3 editor` starts, and this page is not its editor tab.",
         });
       }, ANSWER_MS);
+      const first = this.waiting.size === 0 && !this.open;
       this.waiting.add(waiter);
+      if (first) this.tell();
     });
   }
 }
@@ -119,6 +142,7 @@ export class AgentsPanel {
     this.agents = agents;
     this.panel = panel;
     this.list = list;
+    this.toggle = toggle;
     toggle.addEventListener("click", () => this.show(!agents.open));
     close.addEventListener("click", () => this.show(false));
     this.list.addEventListener("click", (event) => {
@@ -132,10 +156,18 @@ export class AgentsPanel {
   }
 
   show(open) {
-    this.agents.open = open;
     this.panel.hidden = !open;
+    this.toggle.setAttribute("aria-pressed", String(open));
     clearInterval(this.timer);
-    if (open) this.timer = setInterval(() => this.render(), STALE_MS);
+    this.agents.setOpen(open);
+    if (open) {
+      // No push for a while (the owner restarted, this document is new to it): say it again.
+      this.timer = setInterval(() => {
+        const last = this.agents.last;
+        if (!last || this.agents.clock() - last.at > STALE_MS) this.agents.tell();
+        this.render();
+      }, STALE_MS);
+    }
     this.render();
   }
 

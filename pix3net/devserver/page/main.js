@@ -38,13 +38,23 @@ Object.defineProperty(window, "__PIX3_OWNER_REPORT__", {
   value: (report) => player.ownerReport(report),
   enumerable: false, configurable: false, writable: false,
 });
-// The Agents view (agents.js): the owner's proxy asks this page, through its own CDP session,
-// whether it wants the agents and hands them over; not enumerable, like the report above.
-const agents = new Agents({ onChange: () => agentsPanel?.render() });
+// The Agents view (agents.js): the page tells the owner through the binding its watchdog gives
+// it (window.__PIX3_AGENTS_ASK__, looked up at each call: it comes after this script starts), and
+// the owner hands the agents over through __PIX3_OWNER_AGENTS__ (not enumerable, like the report).
+const agents = new Agents({
+  onChange: () => agentsPanel?.render(),
+  send: (text) => {
+    const binding = window.__PIX3_AGENTS_ASK__;
+    if (typeof binding !== "function") return false;
+    binding(text);
+    return true;
+  },
+});
 let agentsPanel = null;
-for (const [name, value] of [["__PIX3_AGENTS_ASK__", () => agents.ask()], ["__PIX3_OWNER_AGENTS__", (json) => agents.receive(json)]]) {
-  Object.defineProperty(window, name, { value, enumerable: false, configurable: false, writable: false });
-}
+Object.defineProperty(window, "__PIX3_OWNER_AGENTS__", {
+  value: (json) => agents.receive(json),
+  enumerable: false, configurable: false, writable: false,
+});
 const sceneView = new SceneView({
   canvas: document.getElementById("pix3-view"),
   note: document.getElementById("pix3-view-note"),
