@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ANSWER_MS, Agents, RETRY_MS, checkPush } from "../../pix3net/devserver/page/agents.js";
+import { ANSWER_MS, Agents, RETRY_MS, ago, checkPush } from "../../pix3net/devserver/page/agents.js";
 import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/page/bridge.js";
 import { ErrorBuffer } from "../../pix3net/devserver/page/errors.js";
 import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/page/predicates.js";
@@ -288,6 +288,8 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
   for (const bad of ["nope", "{}", JSON.stringify({ clients: [{ client: "1", tabs: [] }] }), JSON.stringify({ clients: [{ client: 0, tabs: [] }] })]) {
     assert.equal(checkPush(bad), null, bad);
   }
+
+  assert.deepEqual([ago(null), ago(12), ago(3400)], ["", " 12 ms ago", " 3.4 s ago"]);
 
   let now = 0;
   let changed = 0;

@@ -129,6 +129,12 @@ export class Agents {
 
 const STALE_MS = 3000; // the panel says the owner is away when no push came for this long
 
+// "12 ms ago", "3.4 s ago", "" when unknown.
+export function ago(ms) {
+  if (ms === null || ms === undefined) return "";
+  return ms < 1000 ? ` ${ms} ms ago` : ` ${(ms / 1000).toFixed(1)} s ago`;
+}
+
 function el(tag, className, content) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -193,9 +199,10 @@ export class AgentsPanel {
       head.append(kick);
       card.append(head);
       const rate = c.callsPerSecond === null ? "–" : c.callsPerSecond;
-      card.append(el("div", "agent-facts mono",
-        `${rate} calls/s · ${c.calls ?? 0} calls · ${c.errors ?? 0} errors · last ${c.lastMethod ?? "–"}`));
-      if (c.userAgent) card.append(el("div", "agent-ua muted", c.userAgent));
+      card.append(el("div", "agent-facts mono", `${rate} calls/s · ${c.calls ?? 0} calls · ${c.errors ?? 0} errors`));
+      card.append(el("div", "agent-facts mono", `last ${c.lastMethod ?? "–"}${ago(c.lastAgoMs)}`));
+      const since = /T(\d\d:\d\d:\d\d)/.exec(c.since)?.[1];
+      card.append(el("div", "agent-ua muted", [since && `since ${since} UTC`, c.userAgent].filter(Boolean).join(" · ")));
       for (const tab of c.tabs) {
         const row = el("div", "agent-tab");
         if (tab.thumbnail) {
