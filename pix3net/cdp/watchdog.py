@@ -18,6 +18,9 @@ for :data:`HUNG_SECONDS`, the script is paused, its frames read (the line
 :func:`pix3tools.smoke.spin_frames` words, through the scripts' source maps), then terminated and
 resumed, and the editor page is told through ``window.__PIX3_OWNER_REPORT__``. An editor tab still
 silent :data:`REOPEN_SECONDS` after that is replaced.
+
+Each editor document also gets :data:`AGENTS_BINDING`, the editor page's way to ask the owner for
+the agents (:class:`PageAsks`; the Agents view, :mod:`pix3net.cdp._agentsview`).
 """
 
 from __future__ import annotations
