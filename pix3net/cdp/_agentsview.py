@@ -1,5 +1,5 @@
 """The owner's side of the editor page's Agents view (docs/cdp-proxy.md, "The editor page's Agents
-view"). Thin: what is read and pushed is :mod:`pix3net.cdp._agentspush` (pure); the facts are
+view"). Thin: what is read and pushed is :mod:`pix3net.cdp.agentspush` (pure); the facts are
 :class:`pix3net.cdp._watch.Watch`'s; the page is reached through the watchdog's session on the
 editor tab (:class:`pix3net.cdp._watchrun.WatchRun`), whose binding tells us when it wants them.
 
@@ -17,7 +17,9 @@ from typing import Any, Protocol
 
 import trio
 
-from pix3net.cdp._agentspush import (
+from pix3net.cdp._status import Seen
+from pix3net.cdp._watch import Watch
+from pix3net.cdp.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_QUALITY,
     THUMBNAIL_SECONDS,
@@ -27,8 +29,6 @@ from pix3net.cdp._agentspush import (
     read_push,
     thumbnail_clip,
 )
-from pix3net.cdp._status import Seen
-from pix3net.cdp._watch import Watch
 from pix3net.cdp.router import Action, Router
 
 __all__ = ["AgentsView"]

@@ -91,11 +91,14 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "OWNER_QUEUE_BYTES",
     "UNLISTED_TARGET_TYPES",
+    "AgentsView",
     "Gate",
     "HotPath",
     "Limits",
+    "Seen",
     "Slot",
     "StepLock",
+    "Watch",
     "serve_proxy",
 ]
 

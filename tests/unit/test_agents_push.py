@@ -10,7 +10,7 @@ from typing import Any
 import trio
 import trio.testing
 
-from pix3net.cdp._agentspush import (
+from pix3net.cdp.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_WIDTH,
     page_body,
@@ -19,10 +19,8 @@ from pix3net.cdp._agentspush import (
     read_push,
     thumbnail_clip,
 )
-from pix3net.cdp._agentsview import AgentsView
-from pix3net.cdp._status import Seen
-from pix3net.cdp._watch import Watch
 from pix3net.cdp.router import Action, Router
+from pix3net.cdp.server import AgentsView, Seen, Watch
 from pix3net.cdp.watchdog import AGENTS_BINDING, PageAsks, Send, Watchdog
 
 EDITOR = "EDITOR"
