@@ -19,8 +19,8 @@ import pytest
 
 from pix3net import wscall
 from pix3net.editor.proxycalls import page_id
-from tests.e2e.test_editor_watch_chromium import GONE_SECONDS, _agent, _pages, _stop
 from tests.support.chrome import chrome_wrapper
+from tests.support.colour_agents import colour_agent, page_urls, stop_agent
 from tests.support.editor import start_headless_editor, stop_headless_editor
 from tests.support.editor_page import make_game_project
 from tests.support.ports import free_port
@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 # Both agents with a thumbnail, from the first pix3_agents call: the owner pushes once a second and
 # a fresh tab paints within a frame or two (generous for a loaded 2-core machine).
 LISTED_SECONDS = 10.0
+# The bound: a kicked client's tab gone within 2 s.
+GONE_SECONDS = 2.0
 # Set to a path to keep the panel's screenshot there (README's docs/agents-panel.png is one).
 SHOT_ENV = "PIX3_AGENTS_PANEL_PNG"
 
@@ -75,8 +77,8 @@ def test_pix3_agents_and_the_panel_show_both_agents_with_their_pictures_and_kick
     editor_url = json.loads((game / ".pix3" / "dev.json").read_text())["editorUrl"]
     editor = page_id(port, token, editor_url)
     assert editor is not None
-    alpha = _agent("puppeteer", port, token, "alpha", "red", node_modules)
-    bravo = _agent("playwright", port, token, "bravo", "blue", node_modules)
+    alpha = colour_agent("puppeteer", port, token, "alpha", "red", node_modules)
+    bravo = colour_agent("playwright", port, token, "bravo", "blue", node_modules)
     page = wscall.open_session(port, token, f"/pix3/page/{editor}?client=tester", timeout=15)
     try:
         deadline = time.monotonic() + 30
@@ -140,13 +142,13 @@ def test_pix3_agents_and_the_panel_show_both_agents_with_their_pictures_and_kick
 
         # Kick alpha from the panel: its tab goes within 2 s, bravo keeps working.
         alpha_tab = named["alpha"]["tabs"][0]
-        alpha_tabs = [t for u, t in _pages(port, token).items() if u.startswith("data:text/html,<title>red</title>")]
+        alpha_tabs = [t for u, t in page_urls(port, token).items() if u.startswith("data:text/html,<title>red</title>")]
         assert len(alpha_tabs) == 1
         bravo_calls = named["bravo"]["calls"]
         button = f'#pix3-agents-list button[data-kick="{named["alpha"]["client"]}"]'
         _evaluate(page, f"document.querySelector({json.dumps(button)}).click()")
         kicked = time.monotonic()
-        while alpha_tabs[0] in _pages(port, token).values():
+        while alpha_tabs[0] in page_urls(port, token).values():
             assert time.monotonic() - kicked < GONE_SECONDS, alpha_tab
             time.sleep(0.1)
         out, _ = alpha.communicate(timeout=10)
@@ -156,11 +158,11 @@ def test_pix3_agents_and_the_panel_show_both_agents_with_their_pictures_and_kick
         assert "alpha" not in [c["name"] for c in body["clients"]]
         [bravo_now] = [c for c in body["clients"] if c["name"] == "bravo"]
         assert bravo_now["calls"] > bravo_calls and bravo.poll() is None
-        assert any(u.startswith("data:text/html,<title>blue</title>") for u in _pages(port, token))
+        assert any(u.startswith("data:text/html,<title>blue</title>") for u in page_urls(port, token))
         log = (pix3_home / "chrome-owner.log").read_text()
         assert f"client {named['alpha']['client']} (alpha): ended from the editor page's Agents panel" in log
     finally:
         page.close()
         for child in (alpha, bravo):
-            _stop(child)
+            stop_agent(child)
         stop_headless_editor(game, env, record)
