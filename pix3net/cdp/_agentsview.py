@@ -5,14 +5,16 @@ editor tab (:class:`pix3net.cdp._watchrun.WatchRun`), whose binding tells us whe
 
 Nothing listens for it and nothing polls: while the page does not want the agents this costs no
 message at all. While it wants them, once a second: ``Target.getTargets`` (fresh titles), a
-thumbnail of each client's tab on a session of the owner's own (attached while the page wants,
-detached after), and one ``Runtime.evaluate`` that pushes it all.
+thumbnail of each client's tab that is due (on a session of the owner's own, attached while the
+page wants, detached after; a tab whose picture does not change is taken less and less often,
+:func:`pix3net.cdp.agentspush.next_shot_seconds`), and one ``Runtime.evaluate`` that pushes it all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import trio
@@ -23,6 +25,7 @@ from pix3net.cdp.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_QUALITY,
     THUMBNAIL_SECONDS,
+    next_shot_seconds,
     page_body,
     push_expression,
     read_ask,
@@ -61,6 +64,17 @@ class _Page(Protocol):
     def session(self) -> str | None: ...
 
 
+@dataclass
+class _Shot:
+    """A client tab's last picture: taken again at ``due``, or as soon as ``page`` (title, URL)
+    changes."""
+
+    data: str | None
+    page: tuple[str, str]
+    same: int = 0
+    due: float = 0.0
+
+
 class AgentsView:
     def __init__(self, proxy: _Proxy, page: _Page) -> None:
         self.proxy = proxy
@@ -69,6 +83,7 @@ class AgentsView:
         self.asks = 0  # calls of the binding so far (one during a push outdates its answer)
         self._wake = trio.Event()
         self.tabs: dict[str, str] = {}  # a client's tab → our session on it, while the page wants
+        self.shots: dict[str, _Shot] = {}  # a client's tab → its last picture, while the page wants
 
     # -- from the watchdog's task --------------------------------------------------------------
     def asked(self, payload: str) -> None:
@@ -121,13 +136,32 @@ class AgentsView:
         answering = await self.proxy.editor_answers()
         watched = self.proxy.watch.body(router, self.proxy.seen, router.clock(), time.time(), answering, record=False)
         editor = router.editor
-        targets = {t["targetId"] for c in watched["clients"] for t in c.get("tabs", []) if t["targetId"] != editor}
-        for gone in set(self.tabs) - targets:
+        pages = {
+            t["targetId"]: (t.get("title", ""), t.get("url", ""))
+            for c in watched["clients"]
+            for t in c.get("tabs", [])
+            if t["targetId"] != editor
+        }
+        for gone in set(self.tabs) - set(pages):
             await self._detach(self.tabs.pop(gone))
+        for gone in set(self.shots) - set(pages):
+            del self.shots[gone]
+        now = trio.current_time()
         thumbnails: dict[str, str | None] = {}
         async with trio.open_nursery() as nursery:
-            for target in targets:
-                nursery.start_soon(self._thumbnail, target, thumbnails)
+            for target, page in pages.items():
+                shot = self.shots.get(target)
+                if shot is not None and shot.page == page and now < shot.due:
+                    thumbnails[target] = shot.data
+                else:
+                    nursery.start_soon(self._thumbnail, target, thumbnails)
+        for target, page in pages.items():
+            data, shot = thumbnails.get(target), self.shots.get(target)
+            if shot is None or shot.page != page or shot.data != data or data is None:
+                self.shots[target] = _Shot(data, page, 0, now + next_shot_seconds(0))
+            elif now >= shot.due:  # taken again, and the same
+                shot.same += 1
+                shot.due = now + next_shot_seconds(shot.same)
         pushed = await self.proxy.call(
             "Runtime.evaluate",
             {"expression": push_expression(page_body(watched, thumbnails, editor)), "returnByValue": True},
@@ -175,7 +209,8 @@ class AgentsView:
             await self.proxy.call("Target.detachFromTarget", {"sessionId": session}, seconds=ATTACH_SECONDS)
 
     async def _let_go(self) -> None:
-        """Nobody looks: no session of ours stays on a client's tab."""
+        """Nobody looks: no session of ours stays on a client's tab, no picture is kept."""
+        self.shots.clear()
         while self.tabs:
             _, session = self.tabs.popitem()
             await self._detach(session)

@@ -24,6 +24,7 @@ __all__ = [
     "THUMBNAIL_QUALITY",
     "THUMBNAIL_SECONDS",
     "THUMBNAIL_WIDTH",
+    "next_shot_seconds",
     "page_body",
     "push_expression",
     "read_ask",
@@ -41,6 +42,10 @@ THUMBNAIL_QUALITY = 60
 # A tab that does not paint within this (a hung renderer, a background tab of a headed Chrome)
 # shows no thumbnail this time rather than holding the others.
 THUMBNAIL_SECONDS = 1.0
+# A tab whose picture came back the same is taken again less often, up to this (a still page
+# costs Chrome a frame per picture: three still tabs a second more than doubled an idle Chrome's
+# CPU); a tab whose title or URL changes is taken at the next push.
+THUMBNAIL_MAX_SECONDS = 8.0
 # Kicks the page may ask for in one call: a panel's clicks, never a flood.
 MAX_KICKS = 8
 # What the editor page defines (main.js, not enumerable) to take a push.
@@ -64,6 +69,12 @@ def read_ask(payload: str) -> tuple[bool | None, list[int]]:
         if isinstance(k, int) and not isinstance(k, bool) and k > 0
     ]
     return (wanted if isinstance(wanted, bool) else None), numbers[:MAX_KICKS]
+
+
+def next_shot_seconds(same: int) -> float:
+    """How long until a tab's next picture after ``same`` pictures in a row came back unchanged:
+    one a second while it changes, then 2, 4, up to :data:`THUMBNAIL_MAX_SECONDS`."""
+    return float(min(PUSH_SECONDS * 2 ** min(same, 16), THUMBNAIL_MAX_SECONDS))
 
 
 def thumbnail_clip(metrics: Any) -> dict[str, float] | None:

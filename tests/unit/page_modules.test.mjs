@@ -327,11 +327,24 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
   assert.deepEqual(told.slice(before), [{ wanted: true, kicks: [] }]);
   agents.receive(JSON.stringify(push));
   assert.equal((await early).ok, true);
-  // Stale and nobody pushes: no_owner after ANSWER_MS, and the owner is told the page no longer waits.
+  // An owner heard the page but is slow: the call waits past ANSWER_MS for its push.
+  now = 7000;
+  const slow = agents.tool();
+  setTimeout(() => agents.receive(JSON.stringify(push)), ANSWER_MS + 200);
+  assert.equal((await slow).ok, true);
+  // Stale and nobody pushes: no_owner after ANSWER_MS when no binding took the call, and after
+  // ownerMs when one did; either way the owner is told the page no longer waits.
+  const lonely = new Agents({ clock: () => now, send: () => false });
   now = 9000;
-  const started = Date.now();
-  const refused = await agents.tool();
+  let started = Date.now();
+  let refused = await lonely.tool();
   assert.equal(refused.reason, "no_owner");
-  assert.ok(Date.now() - started >= ANSWER_MS - 50);
+  assert.match(refused.detail, /No pix3 Chrome owner answered within 2000 ms/);
+  assert.ok(Date.now() - started >= ANSWER_MS - 50 && Date.now() - started < ANSWER_MS + 500);
+  const busy = new Agents({ clock: () => now, send, ownerMs: ANSWER_MS + 300 });
+  started = Date.now();
+  refused = await busy.tool();
+  assert.match(refused.detail, /heard this page but sent no agents within 2300 ms/);
+  assert.ok(Date.now() - started >= ANSWER_MS + 250);
   assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
 });

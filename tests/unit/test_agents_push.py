@@ -12,7 +12,9 @@ import trio.testing
 
 from pix3net.cdp.agentspush import (
     PUSH_SECONDS,
+    THUMBNAIL_MAX_SECONDS,
     THUMBNAIL_WIDTH,
+    next_shot_seconds,
     page_body,
     push_expression,
     read_ask,
@@ -153,6 +155,7 @@ class _FakeProxy:
         self.executed: list[Action] = []
         self.logs: list[str] = []
         self.page_wants = True
+        self.pictures: dict[str, str] = {}  # our session on a tab → what its picture is now
 
     async def call(
         self, method: str, params: dict[str, Any] | None = None, *, session: str | None = None, seconds: float = 1.0
@@ -160,6 +163,12 @@ class _FakeProxy:
         self.calls.append((method, session))
         if method == "Runtime.evaluate":
             return {"result": {"type": "boolean", "value": self.page_wants}}
+        if method == "Target.attachToTarget":
+            return {"sessionId": f"S-{params['targetId'] if params else ''}"}
+        if method == "Page.getLayoutMetrics":
+            return {"cssVisualViewport": {"clientWidth": 640, "clientHeight": 400}}
+        if method == "Page.captureScreenshot":
+            return {"data": self.pictures.get(session or "", "AAAA")}
         return {}
 
     def execute(self, actions: list[Action]) -> None:
@@ -195,6 +204,54 @@ def test_the_owner_pushes_once_a_second_only_while_the_page_wants() -> None:
             # A kick for a client no socket holds (the watchdog's own session, 0) does nothing.
             view.asked('{"kicks": [0, 12]}')
             assert proxy.executed == [] and view.wanted is False
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+class _TwoTabs(Watch):
+    """The watch facts of one client with two tabs (the router's own are tested elsewhere)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.titles = {"T1": "red", "T2": "blue"}
+
+    def body(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        tabs = [{"targetId": t, "title": title, "url": f"data:{title}"} for t, title in self.titles.items()]
+        return {"editorTab": None, "clients": [{"client": 1, "name": "alpha", "tabs": tabs}]}
+
+
+def test_a_still_tab_is_taken_less_and_less_often_and_again_when_it_changes() -> None:
+    assert [next_shot_seconds(n) for n in range(6)] == [1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    assert THUMBNAIL_MAX_SECONDS == 8.0
+
+    async def main() -> None:
+        proxy = _FakeProxy()
+        watch = proxy.watch = _TwoTabs()
+        proxy.pictures["S-T2"] = "B0"
+        view = AgentsView(proxy, _Page())
+
+        def shots(session: str) -> int:
+            return sum(1 for method, s in proxy.calls if method == "Page.captureScreenshot" and s == session)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(view.run)
+            view.asked('{"wanted": true}')
+            for second in range(1, 16):  # T2 changes every second; T1 stays the same
+                proxy.pictures["S-T2"] = f"B{second}"
+                await trio.sleep(1)
+            await trio.sleep(0.5)
+            # T1: taken at 0, 1 (same), then after 2, 4, 8 s: 0, 1, 3, 7, 15 → 5 pictures in 16 s
+            assert shots("S-T1") == 5 and shots("S-T2") == 16
+            watch.titles["T1"] = "red again"  # its page changed: taken at the next push
+            before = shots("S-T1")
+            await trio.sleep(1)
+            assert shots("S-T1") == before + 1
+            proxy.page_wants = False
+            await trio.sleep(2)
+            assert view.shots == {} and view.tabs == {}  # nobody looks: nothing kept
+            detached = [c for c in proxy.calls if c[0] == "Target.detachFromTarget"]
+            assert len(detached) == 2
             nursery.cancel_scope.cancel()
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))

@@ -7,6 +7,7 @@
 // defined by main.js); the push's answer tells the owner whether the page still wants them.
 
 export const ANSWER_MS = 2000; // pix3_agents without a push by then: no owner looks at this page
+export const OWNER_MS = 6000; // an owner that heard the page pushes by then (thumbnails of a loaded machine)
 export const FRESH_MS = 1000; // a push this recent answers pix3_agents at once (the owner's pace)
 const NAME = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 const THUMBNAIL = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+=*$/;
@@ -56,8 +57,10 @@ export const RETRY_MS = 250; // a binding not given yet (the page just loaded) i
 
 export class Agents {
   // send(text): calls the owner's binding; false when the page has none (no owner watches it).
-  constructor({ clock = Date.now, onChange = () => {}, send = () => false } = {}) {
+  constructor({ clock = Date.now, onChange = () => {}, send = () => false, ownerMs = OWNER_MS } = {}) {
     this.clock = clock;
+    this.ownerMs = ownerMs;
+    this.reached = false; // the binding took a call: an owner watches this page
     this.onChange = onChange;
     this.send = send;
     this.open = false; // the panel shows
@@ -76,6 +79,7 @@ export class Agents {
     clearTimeout(this.retry);
     this.retry = null;
     const told = this.send(JSON.stringify({ wanted: this.wanted, kicks }));
+    if (told) this.reached = true;
     if (!told && (this.wanted || kicks.length)) this.retry = setTimeout(() => this.tell(kicks), RETRY_MS);
     return told;
   }
@@ -101,7 +105,9 @@ export class Agents {
     if (Number.isInteger(client) && client > 0) this.tell([client]);
   }
 
-  // pix3_agents: the last push when it is fresh, else the next one, else no_owner.
+  // pix3_agents: the last push when it is fresh, else the next one. No binding within ANSWER_MS:
+  // no owner watches this page (no_owner). A binding but no push within OWNER_MS: the owner is
+  // there but too busy to answer (no_owner too, saying so).
   tool() {
     if (this.last && this.clock() - this.last.at < FRESH_MS) return Promise.resolve({ ok: true, ...this.last.body });
     return new Promise((resolve) => {
@@ -109,16 +115,22 @@ export class Agents {
         clearTimeout(timer);
         resolve({ ok: true, ...body });
       };
-      const timer = setTimeout(() => {
+      const refuse = (detail) => {
         this.waiting.delete(waiter);
         if (!this.wanted) this.tell();
-        resolve({
-          ok: false,
-          reason: "no_owner",
-          detail:
+        resolve({ ok: false, reason: "no_owner", detail });
+      };
+      let timer = setTimeout(() => {
+        if (!this.reached) {
+          refuse(
             `No pix3 Chrome owner answered within ${ANSWER_MS} ms: the agents are known to the Chrome owner ` +
             "that `pix3 editor` starts, and this page is not its editor tab.",
-        });
+          );
+          return;
+        }
+        timer = setTimeout(() => refuse(
+          `pix3's Chrome owner heard this page but sent no agents within ${this.ownerMs} ms (it is busy): ask again.`,
+        ), this.ownerMs - ANSWER_MS);
       }, ANSWER_MS);
       const first = this.waiting.size === 0 && !this.open;
       this.waiting.add(waiter);
@@ -177,48 +189,82 @@ export class AgentsPanel {
     this.render();
   }
 
+  // Redrawn on each push: the cards stay and only what changed is written, so a second's push
+  // of the same pictures repaints a few numbers, not the panel (the owner's Chrome does the work).
   render() {
     if (!this.agents.open) return;
     const last = this.agents.last;
-    const list = this.list;
-    list.replaceChildren();
-    if (!last || this.agents.clock() - last.at > STALE_MS) {
-      list.append(el("p", "muted", last
-        ? "pix3's Chrome owner stopped answering: the agents below are as they were."
-        : "Waiting for pix3's Chrome owner (it shows the agents connected to the Chrome `pix3 editor` started)."));
-      if (!last) return;
-    }
-    if (!last.body.clients.length) list.append(el("p", "muted", "No agent is connected."));
-    for (const c of last.body.clients) {
-      const card = el("section", "agent");
-      const head = el("div", "agent-head");
-      head.append(el("b", "", `#${c.client} ${c.name ?? "(no name)"}`));
-      const kick = el("button", "", "Kick");
-      kick.dataset.kick = String(c.client);
-      kick.title = `End client #${c.client} and what it opened, as its disconnect would (pix3 editor --kick ${c.client})`;
-      head.append(kick);
-      card.append(head);
-      const rate = c.callsPerSecond === null ? "–" : c.callsPerSecond;
-      card.append(el("div", "agent-facts mono", `${rate} calls/s · ${c.calls ?? 0} calls · ${c.errors ?? 0} errors`));
-      card.append(el("div", "agent-facts mono", `last ${c.lastMethod ?? "–"}${ago(c.lastAgoMs)}`));
-      const since = /T(\d\d:\d\d:\d\d)/.exec(c.since)?.[1];
-      card.append(el("div", "agent-ua muted", [since && `since ${since} UTC`, c.userAgent].filter(Boolean).join(" · ")));
-      for (const tab of c.tabs) {
-        const row = el("div", "agent-tab");
-        if (tab.thumbnail) {
-          const img = el("img");
-          img.src = tab.thumbnail;
-          img.alt = `tab ${tab.title}`;
-          row.append(img);
-        } else {
-          row.append(el("div", "agent-nothumb muted", tab.editor ? "this page" : "no picture"));
-        }
-        const words = el("div", "agent-tabtext");
-        words.append(el("div", "", tab.title || "(untitled)"), el("div", "muted mono", tab.url));
-        row.append(words);
-        card.append(row);
+    let note = "";
+    if (!last) note = "Waiting for pix3's Chrome owner (it shows the agents connected to the Chrome `pix3 editor` started).";
+    else if (this.agents.clock() - last.at > STALE_MS) note = "pix3's Chrome owner stopped answering: the agents below are as they were.";
+    else if (!last.body.clients.length) note = "No agent is connected.";
+    this.note ??= this.list.appendChild(el("p", "muted"));
+    setText(this.note, note);
+    this.note.hidden = !note;
+    this.cards ??= new Map();
+    const shown = new Set();
+    for (const c of last ? last.body.clients : []) {
+      shown.add(c.client);
+      let card = this.cards.get(c.client);
+      if (!card) {
+        card = newCard(c.client);
+        this.cards.set(c.client, card);
+        this.list.append(card.node);
       }
-      list.append(card);
+      updateCard(card, c);
+    }
+    for (const [client, card] of this.cards) {
+      if (!shown.has(client)) {
+        card.node.remove();
+        this.cards.delete(client);
+      }
     }
   }
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function newCard(client) {
+  const node = el("section", "agent");
+  const head = el("div", "agent-head");
+  const name = el("b");
+  const kick = el("button", "", "Kick");
+  kick.dataset.kick = String(client);
+  kick.title = `End client #${client} and what it opened, as its disconnect would (pix3 editor --kick ${client})`;
+  head.append(name, kick);
+  const counts = el("div", "agent-facts mono");
+  const lastCall = el("div", "agent-facts mono");
+  const who = el("div", "agent-ua muted");
+  node.append(head, counts, lastCall, who);
+  return { node, name, counts, lastCall, who, tabs: [] };
+}
+
+function updateCard(card, c) {
+  setText(card.name, `#${c.client} ${c.name ?? "(no name)"}`);
+  const rate = c.callsPerSecond === null ? "–" : c.callsPerSecond;
+  setText(card.counts, `${rate} calls/s · ${c.calls ?? 0} calls · ${c.errors ?? 0} errors`);
+  setText(card.lastCall, `last ${c.lastMethod ?? "–"}${ago(c.lastAgoMs)}`);
+  const since = /T(\d\d:\d\d:\d\d)/.exec(c.since)?.[1];
+  setText(card.who, [since && `since ${since} UTC`, c.userAgent].filter(Boolean).join(" · "));
+  while (card.tabs.length > c.tabs.length) card.tabs.pop().node.remove();
+  c.tabs.forEach((tab, i) => {
+    let row = card.tabs[i];
+    if (!row) {
+      row = { node: el("div", "agent-tab"), img: el("img"), none: el("div", "agent-nothumb muted"), title: el("div"), url: el("div", "muted mono") };
+      const words = el("div", "agent-tabtext");
+      words.append(row.title, row.url);
+      row.node.append(row.img, row.none, words);
+      card.tabs.push(row);
+      card.node.append(row.node);
+    }
+    row.img.hidden = !tab.thumbnail;
+    row.none.hidden = Boolean(tab.thumbnail);
+    if (tab.thumbnail && row.img.getAttribute("src") !== tab.thumbnail) row.img.src = tab.thumbnail;
+    if (row.img.alt !== `tab ${tab.title}`) row.img.alt = `tab ${tab.title}`;
+    setText(row.none, tab.editor ? "this page" : "no picture");
+    setText(row.title, tab.title || "(untitled)");
+    setText(row.url, tab.url);
+  });
 }

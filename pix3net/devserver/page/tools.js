@@ -147,7 +147,7 @@ export const TOOLS = [
       "per client its number, name (?client=), since, calls, callsPerSecond, lastMethod, errors " +
       "and its tabs {title, url, thumbnail} (a JPEG data URL at most 320 px wide, or null); " +
       "editorTab.answering. The owner hands them to this page through Chrome (never over HTTP); " +
-      "{ok:false, reason:\"no_owner\"} when no owner answers within 2 s. Read-only; " +
+      "{ok:false, reason:\"no_owner\"} when no owner answers (2 s) or it sends nothing (6 s). Read-only; " +
       "`pix3 editor --kick <client>` ends one.",
     inputSchema: EMPTY,
   },
