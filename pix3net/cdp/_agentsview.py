@@ -115,7 +115,10 @@ class AgentsView:
                 started, asks = trio.current_time(), self.asks
                 try:
                     still = await self.push()
-                except RuntimeError:
+                except RuntimeError:  # a call Chrome refused or did not answer: the page asks again
+                    still = False
+                except Exception as error:  # a view must never end the owner that serves everyone
+                    self.proxy.log(f"agents view: {error!r}; the page asks again")
                     still = False
                 if not still and self.asks == asks:
                     self.wanted = False
