@@ -7,7 +7,7 @@ Nothing listens for it and nothing polls: while the page does not want the agent
 message at all. While it wants them, once a second: ``Target.getTargets`` (fresh titles), a
 thumbnail of each client's tab that is due (on a session of the owner's own, attached while the
 page wants, detached after; a tab whose picture does not change is taken less and less often,
-:func:`pix3net.cdp.agentspush.next_shot_seconds`), and one ``Runtime.evaluate`` that pushes it all.
+:func:`pix3net.cdp.agentspush.next_shot_seconds`), and one ``Runtime.callFunctionOn`` that pushes it all.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pix3net.cdp.agentspush import (
     THUMBNAIL_SECONDS,
     next_shot_seconds,
     page_body,
-    push_expression,
+    push_params,
     read_ask,
     read_push,
     thumbnail_clip,
@@ -80,13 +80,14 @@ class AgentsView:
         self.proxy = proxy
         self.page = page  # the watchdog's run: its session on the editor tab
         self.wanted = False
+        self.context: int | None = None  # the page's execution context, from its last call
         self.asks = 0  # calls of the binding so far (one during a push outdates its answer)
         self._wake = trio.Event()
         self.tabs: dict[str, str] = {}  # a client's tab → our session on it, while the page wants
         self.shots: dict[str, _Shot] = {}  # a client's tab → its last picture, while the page wants
 
     # -- from the watchdog's task --------------------------------------------------------------
-    def asked(self, payload: str) -> None:
+    def asked(self, payload: str, context: int | None = None) -> None:
         """The page called the binding: kicks are done at once, as `pix3 editor --kick` does them
         (a socket's clients only: the owner's own session is no client)."""
         wanted, kicks = read_ask(payload)
@@ -98,6 +99,8 @@ class AgentsView:
                     f"client {number}{f' ({who})' if who else ''}: ended from the editor page's Agents panel"
                 )
                 self.proxy.execute(router.kick(number))
+        if context is not None:
+            self.context = context
         if wanted is not None:
             self.asks += 1
             self.wanted = wanted
@@ -129,8 +132,8 @@ class AgentsView:
 
     async def push(self) -> bool:
         """Gather the facts and thumbnails and hand them to the page; whether it still wants them."""
-        session = self.page.session
-        if session is None:
+        session, context = self.page.session, self.context
+        if session is None or context is None:
             return False
         router = self.proxy.router
         with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
@@ -166,8 +169,8 @@ class AgentsView:
                 shot.same += 1
                 shot.due = now + next_shot_seconds(shot.same)
         pushed = await self.proxy.call(
-            "Runtime.evaluate",
-            {"expression": push_expression(page_body(watched, thumbnails, editor)), "returnByValue": True},
+            "Runtime.callFunctionOn",
+            push_params(page_body(watched, thumbnails, editor), context),
             session=session,
             seconds=PUSH_ANSWER_SECONDS,
         )

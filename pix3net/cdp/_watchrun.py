@@ -66,7 +66,7 @@ class WatchRun:
         # Wall clock at trio's clock zero, for the status's "not answering since".
         self._wall = time.time() - trio.current_time()
         # Who hears the editor page's calls of the agents binding (the Agents view; server.py).
-        self.on_page: Callable[[str], None] | None = None
+        self.on_page: Callable[[str, int | None], None] | None = None
 
     @property
     def session(self) -> str | None:
@@ -156,7 +156,7 @@ class WatchRun:
             elif isinstance(action, FetchMap):
                 nursery.start_soon(self._fetch, action.url, nursery)
             elif isinstance(action, PageAsks) and self.on_page is not None:
-                self.on_page(action.payload)
+                self.on_page(action.payload, action.context)
 
     async def _fetch(self, url: str, nursery: trio.Nursery) -> None:
         text = None

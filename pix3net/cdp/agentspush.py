@@ -26,7 +26,7 @@ __all__ = [
     "THUMBNAIL_WIDTH",
     "next_shot_seconds",
     "page_body",
-    "push_expression",
+    "push_params",
     "read_ask",
     "read_push",
     "thumbnail_clip",
@@ -118,15 +118,28 @@ def page_body(watched: dict[str, Any], thumbnails: dict[str, str | None], editor
     return {"clients": clients, "editorTab": {"answering": True} if tab is not None else None}
 
 
-def push_expression(body: dict[str, Any]) -> str:
-    """The expression that hands ``body`` to the page: JSON text as a string literal, parsed and
-    checked by the page (never evaluated as code). It is true when the page still wants the
-    agents; a page without the function (another document now) is false."""
-    text = json.dumps(json.dumps(body, separators=(",", ":")))
-    return f'typeof window.{RECEIVE_FUNCTION} === "function" && window.{RECEIVE_FUNCTION}({text}) === true'
+# What the owner calls in the page's context with the JSON text as its argument: the data is a
+# value, never source, so each push compiles only this line (the watchdog's debugger keeps the
+# source of every script compiled in the page; a push of thumbnails as source would pile up).
+PUSH_FUNCTION = (
+    f'function (text) {{ return typeof window.{RECEIVE_FUNCTION} === "function" && '
+    f"window.{RECEIVE_FUNCTION}(text) === true; }}"
+)
+
+
+def push_params(body: dict[str, Any], context: int) -> dict[str, Any]:
+    """``Runtime.callFunctionOn``'s parameters that hand ``body`` to the page in ``context`` (the
+    one the page called the binding from) as JSON text, parsed and checked by the page. Its value
+    is true when the page still wants the agents; a page without the function is false."""
+    return {
+        "functionDeclaration": PUSH_FUNCTION,
+        "executionContextId": context,
+        "arguments": [{"value": json.dumps(body, separators=(",", ":"))}],
+        "returnByValue": True,
+    }
 
 
 def read_push(result: Any) -> bool:
-    """Whether the page still wants the agents, from the push's ``Runtime.evaluate`` result."""
+    """Whether the page still wants the agents, from the push's ``Runtime.callFunctionOn`` result."""
     value = result.get("result", {}).get("value") if isinstance(result, dict) else None
     return value is True

@@ -124,9 +124,11 @@ class Log:
 
 @dataclass(frozen=True)
 class PageAsks:
-    """The editor page called :data:`AGENTS_BINDING` with ``payload`` (unchecked text)."""
+    """The editor page called :data:`AGENTS_BINDING` with ``payload`` (unchecked text) from the
+    execution context ``context`` (where the owner answers it)."""
 
     payload: str
+    context: int | None = None
 
 
 WatchAction = Send | FetchMap | ReplaceEditor | Log | PageAsks
@@ -307,7 +309,8 @@ class Watchdog:
                 and isinstance(payload, str)
                 and len(payload) <= MAX_BINDING_PAYLOAD
             ):
-                return [PageAsks(payload)]
+                context = params.get("executionContextId")
+                return [PageAsks(payload, context if isinstance(context, int) else None)]
         elif method == "Debugger.paused":
             return self._paused(target, params, now)
         elif method == "Debugger.resumed":

@@ -16,7 +16,7 @@ from pix3net.cdp.agentspush import (
     THUMBNAIL_WIDTH,
     next_shot_seconds,
     page_body,
-    push_expression,
+    push_params,
     read_ask,
     read_push,
     thumbnail_clip,
@@ -70,7 +70,7 @@ def test_the_page_calls_are_heard_from_the_editor_document_only() -> None:
             body["sessionId"] = session
         return dog.feed(json.dumps(body), 0.5)
 
-    assert called(AGENTS_BINDING, '{"wanted":true}') == [PageAsks('{"wanted":true}')]
+    assert called(AGENTS_BINDING, '{"wanted":true}') == [PageAsks('{"wanted":true}', 3)]
     assert called("somethingElse", "{}") == []
     assert called(AGENTS_BINDING, 7) == []
     assert called(AGENTS_BINDING, "x" * 5000) == []
@@ -119,10 +119,14 @@ def test_the_body_pushed_leaves_out_the_recent_calls_and_is_handed_over_as_text(
         {"title": "pix3", "url": "http://x/__pix3/", "editor": True, "thumbnail": None},
     ]
     assert body["editorTab"] == {"answering": True}
-    expression = push_expression(body)
-    prefix = 'typeof window.__PIX3_OWNER_AGENTS__ === "function" && window.__PIX3_OWNER_AGENTS__('
-    assert expression.startswith(prefix) and expression.endswith(") === true")
-    assert json.loads(json.loads(expression[len(prefix) : -len(") === true")])) == body
+    pushed = push_params(body, 7)
+    assert pushed["executionContextId"] == 7 and pushed["returnByValue"] is True
+    assert pushed["functionDeclaration"] == (
+        'function (text) { return typeof window.__PIX3_OWNER_AGENTS__ === "function" && '
+        "window.__PIX3_OWNER_AGENTS__(text) === true; }"
+    )  # the data is an argument, never source
+    [argument] = pushed["arguments"]
+    assert json.loads(argument["value"]) == body
     assert read_push({"result": {"type": "boolean", "value": True}}) is True
     assert read_push({"result": {"type": "boolean", "value": False}}) is False
     assert read_push(None) is False
@@ -161,7 +165,7 @@ class _FakeProxy:
         self, method: str, params: dict[str, Any] | None = None, *, session: str | None = None, seconds: float = 1.0
     ) -> Any:
         self.calls.append((method, session))
-        if method == "Runtime.evaluate":
+        if method == "Runtime.callFunctionOn":
             return {"result": {"type": "boolean", "value": self.page_wants}}
         if method == "Target.attachToTarget":
             return {"sessionId": f"S-{params['targetId'] if params else ''}"}
@@ -193,13 +197,13 @@ def test_the_owner_pushes_once_a_second_only_while_the_page_wants() -> None:
             nursery.start_soon(view.run)
             await trio.sleep(5)
             assert proxy.calls == []  # nobody looks: not one message
-            view.asked('{"wanted": true, "kicks": []}')
+            view.asked('{"wanted": true, "kicks": []}', 5)
             await trio.sleep(2.5)
-            pushes = [c for c in proxy.calls if c[0] == "Runtime.evaluate"]
+            pushes = [c for c in proxy.calls if c[0] == "Runtime.callFunctionOn"]
             assert len(pushes) == 3 and all(session == "WATCHDOG-SESSION" for _, session in pushes)
             proxy.page_wants = False  # the panel closed, and the page says so with the next push
             await trio.sleep(PUSH_SECONDS * 3)
-            assert len([c for c in proxy.calls if c[0] == "Runtime.evaluate"]) == 4
+            assert len([c for c in proxy.calls if c[0] == "Runtime.callFunctionOn"]) == 4
             assert view.wanted is False
             # A kick for a client no socket holds (the watchdog's own session, 0) does nothing.
             view.asked('{"kicks": [0, 12]}')
@@ -236,7 +240,7 @@ def test_a_still_tab_is_taken_less_and_less_often_and_again_when_it_changes() ->
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(view.run)
-            view.asked('{"wanted": true}')
+            view.asked('{"wanted": true}', 5)
             for second in range(1, 16):  # T2 changes every second; T1 stays the same
                 proxy.pictures["S-T2"] = f"B{second}"
                 await trio.sleep(1)
