@@ -119,8 +119,8 @@ def page_body(watched: dict[str, Any], thumbnails: dict[str, str | None], editor
 
 
 # What the owner calls in the page's context with the JSON text as its argument: the data is a
-# value, never source, so each push compiles only this line (the watchdog's debugger keeps the
-# source of every script compiled in the page; a push of thumbnails as source would pile up).
+# value, never source, so each push compiles only this line (with the watchdog's debugger on,
+# Chrome may keep the source of scripts compiled in the page: thumbnails as source could pile up).
 PUSH_FUNCTION = (
     f'function (text) {{ return typeof window.{RECEIVE_FUNCTION} === "function" && '
     f"window.{RECEIVE_FUNCTION}(text) === true; }}"
