@@ -51,13 +51,22 @@ class Watch:
         self._samples: dict[int, deque[tuple[float, int]]] = {}
 
     def body(
-        self, router: Router, seen: dict[int, Seen], now: float, wall: float, answering: bool | None = None
+        self,
+        router: Router,
+        seen: dict[int, Seen],
+        now: float,
+        wall: float,
+        answering: bool | None = None,
+        *,
+        record: bool = True,
     ) -> dict[str, Any]:
         """The watch answer: the status with each client's facts. ``now``: the router's clock;
         ``wall``: the time of day (for the age of a client younger than the rate's window);
-        ``answering``: whether the editor tab answered (None: not asked). Turns the recording on."""
-        self.last_asked = now
-        router.recording = True
+        ``answering``: whether the editor tab answered (None: not asked). Turns the recording on
+        unless ``record`` is False (the editor page's view, which shows no recent calls)."""
+        if record:
+            self.last_asked = now
+            router.recording = True
         status = status_body(router, seen)
         if status["editorTab"] is not None:
             status["editorTab"]["answering"] = answering

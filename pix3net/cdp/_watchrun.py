@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 import trio
 
 from pix3net.cdp.router import Action, Router
-from pix3net.cdp.watchdog import MAPS_SECONDS, FetchMap, Log, ReplaceEditor, Send, WatchAction, Watchdog
+from pix3net.cdp.watchdog import (
+    MAPS_SECONDS,
+    FetchMap,
+    Log,
+    PageAsks,
+    ReplaceEditor,
+    Send,
+    WatchAction,
+    Watchdog,
+)
 
 __all__ = ["WATCHDOG_CLIENT", "WatchRun"]
 
@@ -55,6 +65,14 @@ class WatchRun:
         self._attach_error: str | None = None
         # Wall clock at trio's clock zero, for the status's "not answering since".
         self._wall = time.time() - trio.current_time()
+        # Who hears the editor page's calls of the agents binding (the Agents view; server.py).
+        self.on_page: Callable[[str, int | None], None] | None = None
+
+    @property
+    def session(self) -> str | None:
+        """The watchdog's session on the editor tab, while it has one: the owner's own calls on
+        it (the Agents view's pushes) are answered to the owner, not to the watchdog."""
+        return self.proxy.router.root_of(WATCHDOG_CLIENT) if self.dog is not None else None
 
     # -- from the proxy's execute (a trio task step) ---------------------------------------------
     def deliver(self, data: bytes) -> None:
@@ -137,6 +155,8 @@ class WatchRun:
                 self.proxy.execute(router.replace_editor(action.why))
             elif isinstance(action, FetchMap):
                 nursery.start_soon(self._fetch, action.url, nursery)
+            elif isinstance(action, PageAsks) and self.on_page is not None:
+                self.on_page(action.payload, action.context)
 
     async def _fetch(self, url: str, nursery: trio.Nursery) -> None:
         text = None

@@ -33,6 +33,7 @@ from typing import Any
 import trio
 
 from pix3net.cdp import auth
+from pix3net.cdp._agentsview import AgentsView
 from pix3net.cdp._hot import HotPath, StepLock
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
@@ -90,11 +91,14 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "OWNER_QUEUE_BYTES",
     "UNLISTED_TARGET_TYPES",
+    "AgentsView",
     "Gate",
     "HotPath",
     "Limits",
+    "Seen",
     "Slot",
     "StepLock",
+    "Watch",
     "serve_proxy",
 ]
 
@@ -759,6 +763,10 @@ async def serve_proxy(
             if watchdog:
                 proxy.watchdog = WatchRun(proxy)
                 nursery.start_soon(proxy.watchdog.run)
+                # The editor page's Agents view: through the watchdog's session, never a port.
+                agents = AgentsView(proxy, proxy.watchdog)
+                proxy.watchdog.on_page = agents.asked
+                nursery.start_soon(agents.run)
             for listener in listeners:
                 nursery.start_soon(accept_forever, listener, proxy.connection, nursery, proxy.log)
             task_status.started(bound)

@@ -18,6 +18,9 @@ for :data:`HUNG_SECONDS`, the script is paused, its frames read (the line
 :func:`pix3tools.smoke.spin_frames` words, through the scripts' source maps), then terminated and
 resumed, and the editor page is told through ``window.__PIX3_OWNER_REPORT__``. An editor tab still
 silent :data:`REOPEN_SECONDS` after that is replaced.
+
+Each editor document also gets :data:`AGENTS_BINDING`, the editor page's way to ask the owner for
+the agents (:class:`PageAsks`; the Agents view, :mod:`pix3net.cdp._agentsview`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pix3net.hosts import is_loopback_name
 from pix3tools.smoke import SourceMap, SourceMapError, decode_data_url, map_location, spin_frames
 
 __all__ = [
+    "AGENTS_BINDING",
     "HEARTBEAT_SECONDS",
     "HUNG_SECONDS",
     "MAPS_SECONDS",
@@ -40,6 +44,7 @@ __all__ = [
     "REPORT_FUNCTION",
     "FetchMap",
     "Log",
+    "PageAsks",
     "ReplaceEditor",
     "Send",
     "WatchAction",
@@ -74,6 +79,14 @@ MAX_SCRIPTS = 4096
 MAX_MAPS = 64
 # What the editor page defines to hear the watchdog (docs/chrome-owner.md, "The watchdog").
 REPORT_FUNCTION = "__PIX3_OWNER_REPORT__"
+# The function the watchdog's session gives the editor page (``Runtime.addBinding``) to tell the
+# owner it wants the agents, or a kick (docs/cdp-proxy.md, "The editor page's Agents view"): one
+# message when the page calls it, none otherwise. Without ``Runtime.enable`` (whose console events
+# would cost the owner every log line of the page and its game) a binding does not outlive its
+# document, so it is given again to each new document of the editor tab's main frame.
+AGENTS_BINDING = "__PIX3_AGENTS_ASK__"
+# What a call of the binding may carry (a want and a few kicks).
+MAX_BINDING_PAYLOAD = 4096
 _SETUP: tuple[tuple[str, dict[str, Any]], ...] = (
     ("Debugger.enable", {}),
     ("Debugger.setBreakpointsActive", {"active": False}),
@@ -109,7 +122,16 @@ class Log:
     text: str
 
 
-WatchAction = Send | FetchMap | ReplaceEditor | Log
+@dataclass(frozen=True)
+class PageAsks:
+    """The editor page called :data:`AGENTS_BINDING` with ``payload`` (unchecked text) from the
+    execution context ``context`` (where the owner answers it)."""
+
+    payload: str
+    context: int | None = None
+
+
+WatchAction = Send | FetchMap | ReplaceEditor | Log | PageAsks
 
 
 def report_expression(report: dict[str, Any]) -> str:
@@ -152,6 +174,7 @@ class Watchdog:
         self._targets: dict[str | None, _Target] = {None: _Target(None, editor, "editor", now)}
         self._maps: dict[str, SourceMap | None] = {}
         self._fetching: set[str] = set()
+        self._bound_context: int | None = None  # the editor document given the binding
 
     # -- queries ---------------------------------------------------------------------------
     def silent_since(self, now: float) -> float | None:
@@ -277,6 +300,17 @@ class Watchdog:
             return []
         if method == "Debugger.scriptParsed":
             self._parsed(target, params)
+            if target.session is None:
+                return self._bind(target, params)
+        elif method == "Runtime.bindingCalled" and target.session is None:
+            payload = params.get("payload")
+            if (
+                params.get("name") == AGENTS_BINDING
+                and isinstance(payload, str)
+                and len(payload) <= MAX_BINDING_PAYLOAD
+            ):
+                context = params.get("executionContextId")
+                return [PageAsks(payload, context if isinstance(context, int) else None)]
         elif method == "Debugger.paused":
             return self._paused(target, params, now)
         elif method == "Debugger.resumed":
@@ -302,6 +336,23 @@ class Watchdog:
         target = _Target(session, str(info.get("targetId", "")), "game", now)
         self._targets[session] = target
         return [*self._setup(target), self._send(target, "Inspector.enable")[1]]
+
+    def _bind(self, t: _Target, params: dict[str, Any]) -> list[WatchAction]:
+        """A script of a new document in the editor tab's main frame (whose id is the tab's):
+        that document gets the binding. ``Debugger.enable`` reports the scripts already parsed,
+        so the document open when the watchdog starts gets it too."""
+        context = params.get("executionContextId")
+        aux = params.get("executionContextAuxData")
+        if (
+            not isinstance(context, int)
+            or context == self._bound_context
+            or not isinstance(aux, dict)
+            or aux.get("isDefault") is not True
+            or aux.get("frameId") != t.target_id
+        ):
+            return []
+        self._bound_context = context
+        return [self._send(t, "Runtime.addBinding", {"name": AGENTS_BINDING})[1]]
 
     def _parsed(self, t: _Target, params: dict[str, Any]) -> None:
         script, url = params.get("scriptId"), params.get("url")

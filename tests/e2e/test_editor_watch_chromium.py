@@ -19,17 +19,16 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net import wscall
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.state import read_record
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
+from tests.support.colour_agents import colour_agent, page_urls, stop_agent
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
 from tests.support.ports import free_port
 from tests.support.processes import processes_with
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 
-JS = Path(__file__).with_name("chrome_js")
 EDITOR_URL = "data:text/html,<title>pix3 editor stand-in</title>"
 # The bounds: both clients listed within 3 s of the view starting; a kicked client's tab
 # gone within 2 s.
@@ -58,48 +57,12 @@ def owner(tmp_path: Path, chromium: str) -> Iterator[tuple[Path, int, str]]:
             os.waitpid(started.pid, 0)
 
 
-def _agent(library: str, port: int, token: str, name: str, colour: str, node_modules: Path) -> subprocess.Popen[str]:
-    child = subprocess.Popen(
-        ["node", str(JS / "agent_client.cjs"), library, f"ws://127.0.0.1:{port}/pix3?client={name}", token, colour],
-        env={**os.environ, "NODE_PATH": str(node_modules)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None
-    line = child.stdout.readline()
-    assert json.loads(line or "{}").get("ready"), (library, line, child.stderr.read() if child.stderr else "")
-    return child
-
-
-def _stop(child: subprocess.Popen[str]) -> None:
-    if child.returncode is not None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        if child.stdin is not None:
-            child.stdin.close()
-    try:
-        child.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
-    for stream in (child.stdout, child.stderr):
-        if stream is not None:
-            stream.close()
-
-
-def _pages(port: int, token: str) -> dict[str, str]:
-    infos = wscall.call(port, token, "Target.getTargets")["targetInfos"]
-    return {t["url"]: t["targetId"] for t in infos if t["type"] == "page"}
-
-
 def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
     owner: tuple[Path, int, str], node_modules: Path, tmp_path: Path
 ) -> None:
     home, port, token = owner
-    alpha = _agent("puppeteer", port, token, "alpha", "red", node_modules)
-    bravo = _agent("playwright", port, token, "bravo", "blue", node_modules)
+    alpha = colour_agent("puppeteer", port, token, "alpha", "red", node_modules)
+    bravo = colour_agent("playwright", port, token, "bravo", "blue", node_modules)
     watch = subprocess.Popen(
         pix3_argv("editor", "--watch", "--json"),
         cwd=tmp_path,
@@ -139,7 +102,7 @@ def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
         assert "secret" not in seen and token not in seen
 
         # Kick alpha: it is told, its tab goes within 2 s, bravo keeps working.
-        pages = _pages(port, token)
+        pages = page_urls(port, token)
         alpha_tab = named["alpha"]["tabs"][0]["targetId"]
         assert alpha_tab in pages.values()
         bravo_calls = named["bravo"]["calls"]
@@ -147,7 +110,7 @@ def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
         kicked = time.monotonic()
         assert done.returncode == 0, done.stderr
         assert "Ended client #" in done.stdout and "(alpha)" in done.stdout
-        while alpha_tab in _pages(port, token).values():
+        while alpha_tab in page_urls(port, token).values():
             assert time.monotonic() - kicked < GONE_SECONDS
             time.sleep(0.1)
         out, _ = alpha.communicate(timeout=10)
@@ -158,9 +121,9 @@ def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(
         assert "alpha" not in names
         [bravo_now] = [c for c in frame["clients"] if c["name"] == "bravo"]
         assert bravo_now["calls"] > bravo_calls and bravo.poll() is None
-        assert named["bravo"]["tabs"][0]["targetId"] in _pages(port, token).values()
+        assert named["bravo"]["tabs"][0]["targetId"] in page_urls(port, token).values()
     finally:
         watch.send_signal(signal.SIGINT)
         watch.communicate(timeout=10)
         for child in (alpha, bravo):
-            _stop(child)
+            stop_agent(child)

@@ -75,6 +75,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"since": {"type": "integer", "minimum": 0}, "clear": {"type": "boolean"}},
         "additionalProperties": False,
     },
+    "pix3_agents": {"type": "object", "properties": {}, "additionalProperties": False},
 }
 TOOLS = list(SCHEMAS)
 

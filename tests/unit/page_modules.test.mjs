@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { ANSWER_MS, Agents, RETRY_MS, ago, checkPush } from "../../pix3net/devserver/page/agents.js";
 import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/page/bridge.js";
 import { ErrorBuffer } from "../../pix3net/devserver/page/errors.js";
 import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/page/predicates.js";
@@ -13,8 +14,8 @@ import { validateParams } from "../../pix3net/devserver/page/validate.js";
 
 const schema = (name) => TOOLS.find((t) => t.name === name).inputSchema;
 
-test("the table: seven tools in order, every schema accepts {} or names its required key", () => {
-  assert.deepEqual(TOOL_NAMES, ["pix3_status", "pix3_sync", "pix3_scene", "pix3_play", "pix3_game_run", "pix3_screenshot", "pix3_errors"]);
+test("the table: eight tools in order, every schema accepts {} or names its required key", () => {
+  assert.deepEqual(TOOL_NAMES, ["pix3_status", "pix3_sync", "pix3_scene", "pix3_play", "pix3_game_run", "pix3_screenshot", "pix3_errors", "pix3_agents"]);
   for (const tool of TOOLS) {
     const problem = validateParams(tool.inputSchema, {});
     const required = tool.inputSchema.required ?? [];
@@ -59,9 +60,9 @@ test("the dispatcher: unknown tool, null params, a thrown error, keepalive", asy
   }, { clock: () => now });
   assert.deepEqual(await call("pix3_nope"), {
     ok: false, reason: "unknown_tool",
-    detail: 'No tool "pix3_nope"; the tools are pix3_status, pix3_sync, pix3_scene, pix3_play, pix3_game_run, pix3_screenshot, pix3_errors.',
+    detail: 'No tool "pix3_nope"; the tools are pix3_status, pix3_sync, pix3_scene, pix3_play, pix3_game_run, pix3_screenshot, pix3_errors, pix3_agents.',
   });
-  assert.deepEqual(await call("pix3_sync", {}), { ok: false, reason: "unknown_tool", detail: 'No tool "pix3_sync"; the tools are pix3_status, pix3_sync, pix3_scene, pix3_play, pix3_game_run, pix3_screenshot, pix3_errors.' });
+  assert.deepEqual(await call("pix3_sync", {}), { ok: false, reason: "unknown_tool", detail: 'No tool "pix3_sync"; the tools are pix3_status, pix3_sync, pix3_scene, pix3_play, pix3_game_run, pix3_screenshot, pix3_errors, pix3_agents.' });
   assert.equal(keepaliveActive(), false); // refused calls do not count
   assert.deepEqual(await call("pix3_status", null), { ok: true });
   assert.deepEqual(seen, [{}]);
@@ -259,4 +260,91 @@ test("a tool called before the page's scene list arrived waits for it", async ()
   assert.equal(bench.firstList(), listing); // read once
   assert.deepEqual(fetched, ["/__pix3/api/scenes"]);
   delete globalThis.fetch;
+});
+
+test("the Agents view: the owner's push is checked field by field, pix3_agents waits for it or says no_owner", async () => {
+  const thumbnail = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==";
+  const push = {
+    clients: [{
+      client: 3, name: "alpha", userAgent: "Puppeteer", since: "2026-12-07T07:00:00Z", keep: false, calls: 12, errors: 1,
+      callsPerSecond: 4.5, lastMethod: "Runtime.evaluate", lastAgoMs: 20, recent: [{ params: { token: "x" } }],
+      tabs: [{ title: "red", url: "data:text/html,red", editor: false, thumbnail, targetId: "T1" }],
+    }],
+    editorTab: { answering: true, url: "http://x" },
+  };
+  const body = checkPush(JSON.stringify(push));
+  assert.deepEqual(body, {
+    clients: [{
+      client: 3, name: "alpha", userAgent: "Puppeteer", since: "2026-12-07T07:00:00Z", keep: false, calls: 12, errors: 1,
+      callsPerSecond: 4.5, lastMethod: "Runtime.evaluate", lastAgoMs: 20,
+      tabs: [{ title: "red", url: "data:text/html,red", editor: false, thumbnail }],
+    }],
+    editorTab: { answering: true },
+  });
+  // markup in a name, a thumbnail that is not a JPEG data URL, a client without a number
+  const odd = { clients: [{ client: 4, name: "<b>x</b>", tabs: [{ title: "t", thumbnail: "javascript:alert(1)" }] }] };
+  assert.deepEqual(checkPush(JSON.stringify(odd)).clients[0].name, null);
+  assert.equal(checkPush(JSON.stringify(odd)).clients[0].tabs[0].thumbnail, null);
+  for (const bad of ["nope", "{}", JSON.stringify({ clients: [{ client: "1", tabs: [] }] }), JSON.stringify({ clients: [{ client: 0, tabs: [] }] })]) {
+    assert.equal(checkPush(bad), null, bad);
+  }
+
+  assert.deepEqual([ago(null), ago(12), ago(3400)], ["", " 12 ms ago", " 3.4 s ago"]);
+
+  let now = 0;
+  let changed = 0;
+  let bound = true; // the owner's binding is there
+  const told = [];
+  const send = (text) => { if (bound) told.push(JSON.parse(text)); return bound; };
+  const agents = new Agents({ clock: () => now, onChange: () => { changed += 1; }, send });
+  agents.kick(3); agents.kick(-1); agents.kick(2.5);
+  assert.deepEqual(told, [{ wanted: false, kicks: [3] }]); // a kick is told at once, nothing else
+  const waiting = agents.tool();
+  assert.deepEqual(told.at(-1), { wanted: true, kicks: [] }); // a call waits: the owner is told
+  const second = agents.tool();
+  assert.equal(told.length, 2); // already told
+  assert.equal(agents.receive("not json"), true); // ignored; still wanted
+  assert.equal(agents.receive(JSON.stringify(push)), false); // answered: the owner may stop
+  assert.deepEqual(await waiting, { ok: true, ...body });
+  assert.deepEqual(await second, { ok: true, ...body });
+  assert.equal(changed, 1);
+  now = 500; // fresh: answered at once, the owner not told
+  assert.deepEqual(await agents.tool(), { ok: true, ...body });
+  assert.equal(told.length, 2);
+  agents.setOpen(true);
+  assert.deepEqual(told.at(-1), { wanted: true, kicks: [] });
+  assert.equal(agents.receive(JSON.stringify(push)), true); // the panel shows: keep pushing
+  agents.setOpen(false);
+  assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
+  // No binding yet (the page just loaded): tried again until it comes.
+  bound = false;
+  now = 5000;
+  const early = agents.tool();
+  await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 50));
+  const before = told.length;
+  bound = true;
+  await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 50));
+  assert.deepEqual(told.slice(before), [{ wanted: true, kicks: [] }]);
+  agents.receive(JSON.stringify(push));
+  assert.equal((await early).ok, true);
+  // An owner heard the page but is slow: the call waits past ANSWER_MS for its push.
+  now = 7000;
+  const slow = agents.tool();
+  setTimeout(() => agents.receive(JSON.stringify(push)), ANSWER_MS + 200);
+  assert.equal((await slow).ok, true);
+  // Stale and nobody pushes: no_owner after ANSWER_MS when no binding took the call, and after
+  // ownerMs when one did; either way the owner is told the page no longer waits.
+  const lonely = new Agents({ clock: () => now, send: () => false });
+  now = 9000;
+  let started = Date.now();
+  let refused = await lonely.tool();
+  assert.equal(refused.reason, "no_owner");
+  assert.match(refused.detail, /No pix3 Chrome owner answered within 2000 ms/);
+  assert.ok(Date.now() - started >= ANSWER_MS - 50 && Date.now() - started < ANSWER_MS + 500);
+  const busy = new Agents({ clock: () => now, send, ownerMs: ANSWER_MS + 300 });
+  started = Date.now();
+  refused = await busy.tool();
+  assert.match(refused.detail, /heard this page but sent no agents within 2300 ms/);
+  assert.ok(Date.now() - started >= ANSWER_MS + 250);
+  assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
 });

@@ -24,7 +24,7 @@ test("without document.modelContext nothing is registered", async () => {
   assert.deepEqual(await registerWebMcp({ modelContext: {} }, async () => ({})), []);
 });
 
-test("the seven tools, their schemas, no debugging annotation, the same dispatcher; abort unregisters", async () => {
+test("the eight tools, their schemas, no debugging annotation, the same dispatcher; abort unregisters", async () => {
   const context = modelContext();
   const calls = [];
   const controller = new AbortController();

@@ -1,6 +1,7 @@
 // The editor page's entry (docs/devserver.md, "The editor page"): error capture first, then the
 // socket, the bridge (window.__PIX3_DEBUG__ and the `pix3` tool group), the UI.
 
+import { Agents, AgentsPanel } from "./agents.js";
 import { createDispatcher, debugObject, installDiscovery } from "./bridge.js";
 import { ErrorBuffer, captureWindow } from "./errors.js";
 import { Host } from "./host.js";
@@ -37,6 +38,23 @@ Object.defineProperty(window, "__PIX3_OWNER_REPORT__", {
   value: (report) => player.ownerReport(report),
   enumerable: false, configurable: false, writable: false,
 });
+// The Agents view (agents.js): the page tells the owner through the binding its watchdog gives
+// it (window.__PIX3_AGENTS_ASK__, looked up at each call: it comes after this script starts), and
+// the owner hands the agents over through __PIX3_OWNER_AGENTS__ (not enumerable, like the report).
+const agents = new Agents({
+  onChange: () => agentsPanel?.render(),
+  send: (text) => {
+    const binding = window.__PIX3_AGENTS_ASK__;
+    if (typeof binding !== "function") return false;
+    binding(text);
+    return true;
+  },
+});
+let agentsPanel = null;
+Object.defineProperty(window, "__PIX3_OWNER_AGENTS__", {
+  value: (json) => agents.receive(json),
+  enumerable: false, configurable: false, writable: false,
+});
 const sceneView = new SceneView({
   canvas: document.getElementById("pix3-view"),
   note: document.getElementById("pix3-view-note"),
@@ -44,9 +62,10 @@ const sceneView = new SceneView({
 });
 bench = new Workbench({ host, player, errors, sceneView, onChange: changed });
 
-const dispatcher = createDispatcher(
-  bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),
-);
+const dispatcher = createDispatcher({
+  ...bench.executes(() => dispatcher.keepaliveActive(player.playing && player.session.owner === "agent")),
+  pix3_agents: () => agents.tool(),
+});
 if (!window.__PIX3_DEBUG__) {
   window.__PIX3_DEBUG__ = debugObject(dispatcher.call, {
     selection: () => ({ nodeIds: [...bench.selection.nodeIds], primaryNodeId: bench.selection.primaryNodeId }),
@@ -79,6 +98,12 @@ if (new URLSearchParams(location.search).has("test")) {
 
 ui = new Ui(bench);
 ui.render();
+agentsPanel = new AgentsPanel(agents, {
+  panel: document.getElementById("pix3-agents-panel"),
+  list: document.getElementById("pix3-agents-list"),
+  toggle: document.getElementById("pix3-agents-toggle"),
+  close: document.getElementById("pix3-agents-close"),
+});
 host.connect();
 bench.firstList().then(() => bench.refreshOpen()).catch((error) => {
   console.warn("pix3: the project's scenes could not be listed:", error);

@@ -7,7 +7,8 @@ export const GROUP_NAME = "pix3";
 export const GROUP_DESCRIPTION =
   "Pix3 editor page: sync it with the files on disk, read a scene's nodes, play the game in a " +
   "frame, run it until a condition holds, read the errors it logged. Scenes and scripts are " +
-  "edited as FILES, never through these tools; call pix3_sync after a batch of edits. " +
+  "edited as FILES, never through these tools; call pix3_sync after a batch of edits; see the " +
+  "other agents at work (pix3_agents). " +
   "Every refusal is {ok:false, reason, detail}.";
 
 const EMPTY = { type: "object", properties: {}, additionalProperties: false };
@@ -138,6 +139,17 @@ export const TOOLS = [
       properties: { since: { type: "integer", minimum: 0 }, clear: { type: "boolean" } },
       additionalProperties: false,
     },
+  },
+  {
+    name: "pix3_agents",
+    description:
+      "The agents connected to pix3's Chrome (the CDP proxy of the Chrome `pix3 editor` started): " +
+      "per client its number, name (?client=), since, calls, callsPerSecond, lastMethod, errors " +
+      "and its tabs {title, url, thumbnail} (a JPEG data URL at most 320 px wide, or null); " +
+      "editorTab.answering. The owner hands them to this page through Chrome (never over HTTP); " +
+      "{ok:false, reason:\"no_owner\"} when no owner answers (2 s) or it sends nothing (6 s). Read-only; " +
+      "`pix3 editor --kick <client>` ends one.",
+    inputSchema: EMPTY,
   },
 ];
 
