@@ -6,9 +6,7 @@ gone within 2 s) and bravo goes on working."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import signal
 import subprocess
 import time
@@ -25,7 +23,7 @@ from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.colour_agents import colour_agent, page_urls, stop_agent
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
 from tests.support.ports import free_port
-from tests.support.processes import processes_with
+from tests.support.processes import kill_owner
 
 pytestmark = [pytest.mark.chromium, pytest.mark.node, pytest.mark.e2e]
 
@@ -50,11 +48,7 @@ def owner(tmp_path: Path, chromium: str) -> Iterator[tuple[Path, int, str]]:
         assert read_record(home) is not None
         yield home, port, (home / "cdp-token").read_text().strip()
     finally:
-        for victim in (started.pid, *processes_with(str(home / "chrome"))):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(victim, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(started.pid, 0)
+        kill_owner(home, started.pid)
 
 
 def test_watch_names_puppeteer_and_playwright_and_kick_ends_one(

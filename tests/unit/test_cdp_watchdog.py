@@ -86,6 +86,7 @@ def test_it_enables_the_debugger_up_front_with_breakpoints_off_and_attaches_fram
     dog = Watchdog(EDITOR, 0.0)
     out = sent(dog.start())
     assert [m["method"] for m in out] == ["Debugger.enable", "Debugger.setBreakpointsActive", "Target.setAutoAttach"]
+    assert out[0]["params"] == {"maxScriptsCacheSize": 0}  # it keeps no collected script's source
     assert out[1]["params"] == {"active": False}
     assert out[2]["params"]["filter"] == [{"type": "iframe"}] and out[2]["params"]["waitForDebuggerOnStart"] is False
     assert all("sessionId" not in m for m in out)
