@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from pix3net.editor.browser import editor_tab_answers
 from pix3net.editor.proxycalls import close_target, open_tab, page_id
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
-from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
+from tests.support.mcp import list_pages
 from tests.support.ports import free_port
 from tests.support.processes import kill_owner, processes_with
 from tests.support.sourcemaps import inline_map
@@ -226,16 +225,7 @@ def test_a_spinning_game_is_ended_named_and_chrome_devtools_mcp_lists_the_pages_
     trio.run(live.load_game, game)
     trio.run(live.evaluate, 'document.querySelector("iframe").contentWindow.postMessage("spin", "*")')
     started = time.monotonic()
-    config = tmp_path / "cdp-mcp.json"
-    headers = json.dumps({"Authorization": f"Bearer {live.token}"}, separators=(",", ":"))
-    config.write_text(json.dumps({"wsEndpoint": f"ws://127.0.0.1:{live.port}/pix3", "wsHeaders": headers}))
-    binary = node_modules / CHROME_DEVTOOLS_MCP["1.11.0"] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
-    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, tmp_path)
-    try:
-        client.initialize()
-        listing = client.call_tool("list_pages", {})
-    finally:
-        client.close()
+    listing = list_pages(live.port, live.token, node_modules, tmp_path)
     took = time.monotonic() - started
     assert live.editor_url in listing, listing
     assert took < 20, took

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.devserver import DevServer, dev_server
 from tests.support.devtools import chromium_with_port, owned_tab
 from tests.support.editor_page import LEVEL_SCENE, EditorPage, editor_page, make_game_project, owned_editor_page
-from tests.support.mcp import CHROME_DEVTOOLS_MCP, McpClient
+from tests.support.mcp import list_pages
 from tests.support.ports import free_port
 from tests.support.processes import kill_owner
 
@@ -217,20 +216,11 @@ async def with_page(devtools: int, server: DevServer, body: Any) -> None:
         nursery.cancel_scope.cancel()
 
 
-def list_pages(owned: Owned, node_modules: Path, folder: Path) -> float:
+def seconds_to_list_pages(owned: Owned, node_modules: Path, folder: Path) -> float:
     """Seconds chrome-devtools-mcp 1.11.0, started now on the owner's proxy, takes to list the pages
     (it fails when the editor tab is not among them)."""
-    config = folder / "cdp-mcp.json"
-    headers = json.dumps({"Authorization": f"Bearer {owned.token}"}, separators=(",", ":"))
-    config.write_text(json.dumps({"wsEndpoint": f"ws://127.0.0.1:{owned.port}/pix3", "wsHeaders": headers}))
-    binary = node_modules / CHROME_DEVTOOLS_MCP["1.11.0"] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
     started = time.monotonic()
-    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, folder)
-    try:
-        client.initialize()
-        listing = client.call_tool("list_pages", {})
-    finally:
-        client.close()
+    listing = list_pages(owned.port, owned.token, node_modules, folder)
     assert "/__pix3/" in listing, listing
     return time.monotonic() - started
 
@@ -270,7 +260,7 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(
             listed = trio.Event()
 
             async def connect() -> None:
-                result["listed"] = await trio.to_thread.run_sync(list_pages, owned, node_modules, tmp_path)
+                result["listed"] = await trio.to_thread.run_sync(seconds_to_list_pages, owned, node_modules, tmp_path)
                 listed.set()
 
             nursery.start_soon(go)

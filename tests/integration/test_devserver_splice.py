@@ -364,6 +364,13 @@ H = b"Host: localhost\r\n"
         b"GET /@fs/etc/passwd?import&raw?? HTTP/1.1\r\n" + H + b"\r\n",
         b"GET /src/#/../.env HTTP/1.1\r\n" + H + b"\r\n",
         b"GET /node_modules/.vite/deps/../../x.map HTTP/1.1\r\n" + H + b"Connection: close\r\n\r\n",
+        # a navigation another origin asked for, or one that does not say who (the dispatcher judges it: 403)
+        b"GET /index.html HTTP/1.1\r\n" + H + b"Sec-Fetch-Mode: navigate\r\nSec-Fetch-Site: cross-site\r\n\r\n",
+        b"GET /index.html HTTP/1.1\r\n" + H + b"Sec-Fetch-Mode: navigate\r\nSec-Fetch-Site: same-site\r\n\r\n",
+        b"GET /index.html HTTP/1.1\r\n" + H + b"Sec-Fetch-Mode: navigate\r\n\r\n",
+        b"GET /a HTTP/1.1\r\n"
+        + H
+        + b"Sec-Fetch-Mode: navigate\r\nSec-Fetch-Site: none\r\nSec-Fetch-Site: cross-site\r\n\r\n",
         # an upgrade: the HMR socket is relayed message by message behind Hypercorn
         b"GET /?token=t HTTP/1.1\r\n" + H + b"Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
         b"GET / HTTP/1.1\r\n" + H + b"Upgrade: websocket\r\n\r\n",
@@ -399,6 +406,24 @@ def test_targets_that_name_pix3_without_being_ours_go_to_vite(
     client.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\n\r\n")
     assert read_answer(client).endswith(b"export 1;\n")
     assert hypercorn.requests == [] and vite.requests == [b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\n\r\n"]
+
+
+@pytest.mark.parametrize("site", [b"none", b"same-origin", b"Same-Origin \t"])
+def test_the_users_and_the_pages_own_navigations_stay_spliced(
+    splice: Callable[..., socket.socket], site: bytes
+) -> None:
+    # The dispatcher would pass them; handed off, their connection (which Chromium reuses for the
+    # page's module fetches) would be relayed by it to the end.
+    vite = Upstream(module)
+    hypercorn = Upstream(module)
+    client = splice(vite, hypercorn)
+    client.sendall(
+        b"GET /app.html HTTP/1.1\r\n" + H + b"Sec-Fetch-Mode: navigate\r\nSec-Fetch-Site: " + site + b"\r\n\r\n"
+    )
+    assert read_answer(client).endswith(b"export 1;\n")
+    client.sendall(b"GET /src/m.js HTTP/1.1\r\n" + H + b"Sec-Fetch-Mode: cors\r\n\r\n")
+    assert read_answer(client).endswith(b"export 1;\n")
+    assert hypercorn.requests == [] and len(vite.requests) == 2
 
 
 def test_every_accepted_host_reaches_vite(splice: Callable[..., socket.socket]) -> None:

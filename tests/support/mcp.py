@@ -125,6 +125,21 @@ class McpClient:
                 stream.close()
 
 
+def list_pages(port: int, token: str, node_modules: Path, folder: Path, version: str = "1.11.0") -> str:
+    """chrome-devtools-mcp started now on the proxy at ``port`` (a ``--config`` file in ``folder``,
+    as `pix3 agent-setup` writes it), asked ``list_pages`` once: its answer's text."""
+    config = folder / "cdp-mcp.json"
+    headers = json.dumps({"Authorization": f"Bearer {token}"}, separators=(",", ":"))
+    config.write_text(json.dumps({"wsEndpoint": f"ws://127.0.0.1:{port}/pix3", "wsHeaders": headers}))
+    binary = node_modules / CHROME_DEVTOOLS_MCP[version] / "build" / "src" / "bin" / "chrome-devtools-mcp.js"
+    client = McpClient("node", [str(binary), "--no-usage-statistics", f"--config={config}"], os.environ, folder)
+    try:
+        client.initialize()
+        return client.call_tool("list_pages", {})
+    finally:
+        client.close()
+
+
 def new_page_session(node_modules: Path, config: Path, isolated: bool, index: int, version: str = "1.11.0") -> None:
     """One agent's short life: chrome-devtools-mcp started on ``config``, one ``new_page`` (in an
     ``isolatedContext`` when asked), then its stdin closes and it exits (docs/cdp-proxy.md,

@@ -15,6 +15,7 @@ HEAD_TIMEOUT_S after its first byte, a client that stops reading is dropped afte
 from __future__ import annotations
 
 import contextlib
+import re
 import select
 import socket
 import struct
@@ -217,17 +218,28 @@ def serve_connection(
 
 
 _NAVIGATION = b"\r\nsec-fetch-mode: navigate"  # as browsers write the field (lowered)
+_SITE = re.compile(rb"\r\nsec-fetch-site:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)")
+
+
+def _own_navigation(lowered: bytes) -> bool:
+    """A navigation the user (`none`) or the page's own origin (`same-origin`) asked for, by one
+    `Sec-Fetch-Site` field: `targets.foreign_navigation` passes it whatever else the head says, so
+    it is spliced. Any other goes to the dispatcher to be judged — and with it the rest of its
+    connection, which a browser reuses for the page's module fetches (a page load handed off whole
+    took 15 % longer to import 300 modules)."""
+    sites = _SITE.findall(lowered)
+    return len(sites) == 1 and sites[0].decode("latin-1") in targets.OWN_SITES
 
 
 def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
     """Whether a request may be spliced to Vite: one `Host` the Host rule accepts (its verdict
     remembered per value), an origin-form target that `targets.route_of` calls "other" and the
-    door lets through; both asked only when the target is not `Door.plain`. A navigation is not
-    spliced: the dispatcher judges who asked for it (`targets.foreign_navigation`); module
-    fetches, the common case, are no navigations."""
+    door lets through; both asked only when the target is not `Door.plain`. A navigation another
+    origin asked for is not spliced: the dispatcher judges it (`targets.foreign_navigation`)."""
     if target[:1] != b"/" or not door.host_field_ok(host_field(head, end)):
         return False
-    if _NAVIGATION in head[:end].lower():
+    lowered = head[:end].lower()
+    if _NAVIGATION in lowered and not _own_navigation(lowered):
         return False
     if door.plain(target):
         return True
