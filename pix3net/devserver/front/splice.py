@@ -222,13 +222,13 @@ _SITE = re.compile(rb"\r\nsec-fetch-site:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)")
 
 
 def _own_navigation(lowered: bytes) -> bool:
-    """A navigation the user (`none`) or the page's own origin (`same-origin`) asked for, by one
-    `Sec-Fetch-Site` field: `targets.foreign_navigation` passes it whatever else the head says, so
-    it is spliced. Any other goes to the dispatcher to be judged — and with it the rest of its
-    connection, which a browser reuses for the page's module fetches (a page load handed off whole
-    took 15 % longer to import 300 modules)."""
+    """Whether a navigation passes `targets.foreign_navigation` (the user's own, `none`, or its
+    own origin's, `same-origin`), read from one `Sec-Fetch-Site` field: then it is spliced. Any
+    other goes to the dispatcher to be judged — and with it the rest of its connection, which a
+    browser reuses for the page's module fetches (a page load handed off whole took 15 % longer to
+    import 300 modules). Two such fields, or none, are the dispatcher's to read."""
     sites = _SITE.findall(lowered)
-    return len(sites) == 1 and sites[0].decode("latin-1") in targets.OWN_SITES
+    return len(sites) == 1 and not targets.foreign_navigation(targets.NAVIGATE, sites[0].decode("latin-1"))
 
 
 def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
