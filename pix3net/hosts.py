@@ -41,13 +41,23 @@ def is_loopback_name(name: str) -> bool:
     return name in LOOPBACK or _LOOPBACK_V4.fullmatch(name) is not None
 
 
+# The editor's pair of loopback names (docs/game-page.md, section 4): the editor page is served
+# under EDITOR_NAME (what `pix3 editor` opens, dev.json's `editorUrl`) and runs the game under
+# GAME_NAME: two sites, so Chrome gives the game a renderer process of its own. Fixed, so that the
+# dev server tells from a request's Host alone that a browser asks from the game's origin, which
+# may not use the editor's API (docs/devserver.md, "The guard").
+EDITOR_NAME = "localhost"
+GAME_NAME = "127.0.0.1"
+
+
 def other_loopback_name(name: str) -> str | None:
     """The loopback name of the other site (docs/game-page.md, section 4): the editor page under
     one runs the game under the other, so that Chrome gives the game a process of its own.
-    `localhost` ⇄ `127.0.0.1` (any other loopback literal → `localhost`); None for a public name."""
-    if name == "localhost":
-        return "127.0.0.1"
-    return "localhost" if is_loopback_name(name) else None
+    `localhost` ⇄ `127.0.0.1` (EDITOR_NAME ⇄ GAME_NAME; any other loopback literal → `localhost`,
+    where a browser's editor page is sent); None for a public name."""
+    if name == EDITOR_NAME:
+        return GAME_NAME
+    return EDITOR_NAME if is_loopback_name(name) else None
 
 
 def host_allowed(values: Sequence[str], public: Collection[str] = ()) -> bool:

@@ -65,6 +65,22 @@ function reachOut() {
   });
   attempt("topNavigate", () => { top.location.href = "/elsewhere"; return "asked"; });
 }
+// the editor's API from the game's own origin, as the editor page calls it: `hello` names the
+// writer, a PUT as that writer writes a project file, the socket joins as a tab (all refused)
+async function callTheApi() {
+  const socket = new WebSocket("/__pix3/ws");
+  socket.onopen = () => { reach.socket = "open"; socket.send(JSON.stringify({ type: "hello", tabId: "the-game" })); };
+  socket.onclose = () => { reach.socket ||= "refused"; };
+  const said = async (answer) => { const body = await answer.json(); return [`${answer.status} ${body.error || "answered"}`, body]; };
+  try {
+    const [hello, { writerId }] = await said(await fetch("/__pix3/api/hello"));
+    reach.hello = hello;
+    const headers = { "X-Pix3": "1", ...(writerId ? { "X-Pix3-Writer": writerId } : {}) };
+    const at = `/__pix3/api/file?path=${encodeURIComponent(WRITTEN)}`;
+    [reach.put] = await said(await fetch(at, { method: "PUT", headers, body: "the game wrote this" }));
+  } catch (error) { reach.error = String(error); }
+}
+if (row === "api") callTheApi();
 if (row === "entry-loop") { for (;;) {} }
 function frame() {
   n += 1;
@@ -79,7 +95,7 @@ function frame() {
   if (row === "parent" && n === 5) reachOut();
 }
 requestAnimationFrame(frame);
-""".replace("LOOP_AT", str(LOOP_AT))
+""".replace("LOOP_AT", str(LOOP_AT)).replace("WRITTEN", '"written-by-the-game.txt"')
 
 # What of the editor page a game must never change.
 FINGERPRINT = """(() => ({
@@ -161,7 +177,7 @@ def devtools(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterato
 def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
     root = make_game_project(tmp_path_factory.mktemp("apart") / "game")
     (root / "game.js").write_text(GAME_JS)
-    for row in [*ROWS, Row("clean", "")]:
+    for row in [*ROWS, Row("clean", ""), Row("api", "")]:
         (root / "scenes" / f"{row.name}.pix3scene").write_text(LEVEL_SCENE)
     with dev_server(root) as server:
         yield server
@@ -327,6 +343,41 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(
         nursery.cancel_scope.cancel()
 
 
+async def test_the_game_s_script_cannot_use_the_editor_s_api(game: DevServer, owned: Owned) -> None:
+    """The game's script is same-origin with the dev server under its own name: from inside the game
+    frame of the owner's editor tab it PUTs a project file through the file API (with `X-Pix3`),
+    reads `hello` and opens the editor socket, as the editor page does. Each is refused, nothing is
+    written, the socket never opens, and the game runs on (its frames arrive)."""
+    written = game.root / "written-by-the-game.txt"
+
+    async def body(page: EditorPage) -> None:
+        started = await page.call("pix3_play", {"action": "start", "scenePath": "res://scenes/api.pix3scene"})
+        assert (started["ok"], started["loaded"]) == (True, True), started
+        with trio.fail_after(15):
+            while True:  # the game's requests are answered while it draws
+                run = await page.call("pix3_game_run", {"until": [{"kind": "frames", "n": 10}]})
+                assert run["verdict"].startswith("PASS until[0] frames 10"), run["verdict"]
+                reach = run["game"]["snapshot"]["reach"]
+                if {"put", "hello", "socket"} <= set(reach):
+                    break
+                await trio.sleep(0.2)
+        print(f"the game's calls: {reach}")
+        assert reach == {"hello": "403 forbidden_game_origin", "put": "403 forbidden_game_origin", "socket": "refused"}
+        assert not written.exists()
+        async with httpx.AsyncClient() as client:  # pix3's own clients are no browser: answered
+            hello = (await client.get(f"http://localhost:{game.port}/__pix3/api/hello")).json()
+        assert "the-game" not in hello["tabs"] and hello["writerId"] in hello["tabs"], hello
+        await page.call("pix3_play", {"action": "stop"})
+
+    try:
+        async with trio.open_nursery() as nursery:
+            async with owned_editor_page(owned.port, owned.token, owned.url, nursery) as page:
+                await body(page)
+            nursery.cancel_scope.cancel()
+    finally:
+        written.unlink(missing_ok=True)
+
+
 async def test_the_owner_s_report_ends_a_run_and_says_where(game: DevServer, devtools: int) -> None:
     """The watchdog's side is the owner's: here its report, as it sends it, while the game spins —
     the run ends with E_SMOKE_TIMEOUT naming where; a report on the editor page is listed as the
@@ -412,27 +463,32 @@ async def test_the_game_frame_is_its_own_process_and_only_the_editor_may_frame_i
         )
         assert session
         await page.call("pix3_play", {"action": "stop"})
-        # only the editor page, under the other name, may frame it (and a page on its own origin)
-        for name, other in (("127.0.0.1", "localhost"), ("localhost", "127.0.0.1")):
+        # only the editor page, under `localhost`, may frame it under the game's name (and a page on
+        # its own origin); under any other name only a page on its own origin
+        for name, ancestors in (("127.0.0.1", f"'self' http://localhost:{port}"), ("localhost", "'self'")):
             async with httpx.AsyncClient() as client:
                 answer = await client.get(f"http://{name}:{port}/__pix3/game/", headers={"Host": f"{name}:{port}"})
             assert answer.status_code == 200 and "gameframe.js" in answer.text
             policy = answer.headers["content-security-policy"]
-            assert policy == f"frame-ancestors 'self' http://{other}:{port}", policy
+            assert policy == f"frame-ancestors {ancestors}", policy
 
     await with_page(devtools, game, body)
 
 
-async def test_an_editor_page_opened_at_127_0_0_1_runs_the_game_at_localhost(game: DevServer, devtools: int) -> None:
+async def test_an_editor_page_opened_at_127_0_0_1_is_sent_to_localhost(game: DevServer, devtools: int) -> None:
+    """The pair is fixed: the editor page under `localhost`, the game under `127.0.0.1` (where the
+    dev server refuses a browser's API calls); a browser asking for the editor page under
+    `127.0.0.1` is sent to `localhost`, and the game runs under `127.0.0.1` all the same."""
     port = game.record()["port"]
     async with trio.open_nursery() as nursery:
         async with editor_page(devtools, f"http://127.0.0.1:{port}/__pix3/", nursery) as page:
+            assert await page.evaluate("location.href") == f"http://localhost:{port}/__pix3/"
             started = await page.call("pix3_play", {"action": "start", "scenePath": "res://scenes/clean.pix3scene"})
             assert (started["ok"], started["loaded"]) == (True, True), started
             await page.game_session()
             targets = (await page.page.call("Target.getTargets"))["targetInfos"]
             [frame] = [t for t in targets if t["type"] == "iframe"]
-            assert frame["url"].startswith(f"http://localhost:{port}/__pix3/game/"), frame
+            assert frame["url"].startswith(f"http://127.0.0.1:{port}/__pix3/game/"), frame
             run = await page.call("pix3_game_run", {"until": [{"kind": "frames", "n": 10}]})
             assert run["verdict"].startswith("PASS until[0] frames 10"), run["verdict"]
             assert run["game"]["snapshot"]["row"] == "clean"

@@ -274,11 +274,12 @@ async def test_guard_refusals(server: DevServer) -> None:
         for route in ("flush", "sync", "handover/claim"):
             reply = await client.post(f"/__pix3/api/{route}", json={})
             assert reply.json()["error"] == "missing_x_pix3", route
+        editor = f"localhost:{server.port}"  # the editor page's name (the game's, 127.0.0.1, is refused a browser)
         ok = await client.put(
             "/__pix3/api/file",
             params={"path": "new.txt"},
             content=b"x",
-            headers={**X, "Origin": server.url},
+            headers={**X, "Origin": f"http://{editor}", "Host": editor},
         )
         assert ok.status_code == 200
     assert (server.root / "new.txt").read_bytes() == b"x"

@@ -15,11 +15,14 @@ from pix3net.devserver.app import (
     FORBIDDEN_ORIGIN,
     FORBIDDEN_REMOTE,
     MISSING_X_PIX3,
+    check_game,
     check_mutation,
     check_request,
     check_socket,
+    editor_page_redirect,
     gate_page,
     header_map,
+    is_browser_request,
     is_loopback_peer,
     parse_expect,
     parse_timeout,
@@ -163,6 +166,46 @@ def test_mutation_and_origin_rules() -> None:
     assert check_socket(headers, "127.0.0.1") is FORBIDDEN_ORIGIN
     assert check_request("GET", {"host": "localhost:1"}, "10.0.0.2") is FORBIDDEN_REMOTE
     assert header_map([(b"X-A", b"1"), (b"x-a", b"2")]) == {"x-a": "1, 2"}
+
+
+FETCH = {"sec-fetch-site": "same-origin", "sec-fetch-mode": "cors"}
+
+
+def test_the_game_s_name_refuses_a_browser_all_but_the_game() -> None:
+    """Under 127.0.0.1 (the game's name) a browser's request may only load the game; the editor's
+    name, a public name and any client without browser fields are not concerned."""
+    game = {"host": "127.0.0.1:5173", **FETCH}
+    for method, path in [
+        ("GET", "/__pix3/api/hello"),
+        ("GET", "/__pix3/api/file"),
+        ("PUT", "/__pix3/api/file"),
+        ("POST", "/__pix3/api/flush"),
+        ("GET", "/__pix3/ws"),
+        ("GET", "/__pix3/api/scenes"),
+        ("POST", "/__pix3/api/scene"),
+        ("GET", "/__pix3/page/../api/hello"),
+        ("GET", "/__pix3/page/"),
+        ("GET", "/__pix3/game/x"),
+        ("GET", "/__pix3/editor.css"),
+    ]:
+        refused = check_game(method, path, game)
+        assert refused is not None and (refused.status, refused.code) == (403, "forbidden_game_origin"), path
+        assert "http://127.0.0.1:5173" in refused.message and "http://localhost:5173/__pix3/" in refused.message
+    for path in ("/__pix3/game/", "/__pix3/page/probe.js", "/__pix3/api/scene", "/__pix3/", "/__pix3"):
+        assert check_game("GET", path, game) is None and check_game("HEAD", path, game) is None, path
+    assert check_game("GET", "/__pix3/api/hello", {"host": "127.0.0.1:5173", "origin": "http://127.0.0.1:5173"})
+    for headers in ({"host": "127.0.0.1:5173"}, {"host": "localhost:5173", **FETCH}, {"host": "box.example", **FETCH}):
+        assert check_game("PUT", "/__pix3/api/file", headers) is None, headers
+    assert check_game("GET", "/__pix3/ws", {"host": "127.0.0.2:5173", "origin": "http://127.0.0.2:5173"}) is None
+    assert is_browser_request({"sec-fetch-dest": "empty"}) and not is_browser_request({"host": "x", "x-pix3": "1"})
+
+
+def test_a_browser_s_editor_page_is_under_localhost() -> None:
+    for host in ("127.0.0.1:5173", "[::1]:5173", "127.0.0.2:5173"):
+        assert editor_page_redirect({"host": host, **FETCH}, "a=1") == "http://localhost:5173/__pix3/?a=1"
+    assert editor_page_redirect({"host": "127.0.0.1", **FETCH}) == "http://localhost/__pix3/"
+    for headers in ({"host": "localhost:5173", **FETCH}, {"host": "box.example", **FETCH}, {"host": "127.0.0.1:5173"}):
+        assert editor_page_redirect(headers) is None, headers
 
 
 def test_timeout_and_expect_parsing() -> None:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.hosts import host_allowed, is_loopback_name, other_loopback_name, public_names, split_host
+from pix3net.hosts import (
+    EDITOR_NAME,
+    GAME_NAME,
+    host_allowed,
+    is_loopback_name,
+    other_loopback_name,
+    public_names,
+    split_host,
+)
 
 ACCEPTED = [
     "localhost",
@@ -114,6 +122,8 @@ def test_split_host() -> None:
 def test_the_game_runs_under_the_other_loopback_name() -> None:
     # another site than the editor page's, so Chrome gives the game a renderer of its own
     assert other_loopback_name("localhost") == "127.0.0.1"
+    # the pair is fixed: the editor page's name and the game's
+    assert (EDITOR_NAME, GAME_NAME) == ("localhost", "127.0.0.1") and other_loopback_name(GAME_NAME) == EDITOR_NAME
     assert [other_loopback_name(n) for n in ("127.0.0.1", "127.1.2.3", "[::1]")] == ["localhost"] * 3
     # `*.localhost` is the same site as localhost; a public name has no second name
     assert [other_loopback_name(n) for n in ("game.localhost", "devbox.example", "127.1")] == [None] * 3

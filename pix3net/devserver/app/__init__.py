@@ -3,7 +3,8 @@
 
 - `_routes`: the app itself (`create_app`, its `Context`): hello, handover, flush, sync, check,
   the editor socket, the page.
-- `_guard`: what every `/__pix3` request must show (Host, peer, `X-Pix3`, Origin), pure.
+- `_guard`: what every `/__pix3` request must show (Host, peer, `X-Pix3`, Origin; under the game's
+  name, no browser's request but the game's own), pure.
 - `_tabs`: the editor tabs connected over `/__pix3/ws` (`Hub`, `Tab`, `Frame`).
 - `_barrier`: flush and sync, the barriers across the tabs (`Barrier`).
 - `_checks`: `POST /__pix3/api/check`'s options and run.
@@ -18,10 +19,13 @@ from ._guard import (
     FORBIDDEN_REMOTE,
     MISSING_X_PIX3,
     PREFIX,
+    check_game,
     check_mutation,
     check_request,
     check_socket,
+    editor_page_redirect,
     header_map,
+    is_browser_request,
     is_loopback_peer,
 )
 from ._page import gate_page, host_page, version_gate
@@ -41,13 +45,16 @@ __all__ = [
     "Frame",
     "Hub",
     "Tab",
+    "check_game",
     "check_mutation",
     "check_request",
     "check_socket",
     "create_app",
+    "editor_page_redirect",
     "gate_page",
     "header_map",
     "host_page",
+    "is_browser_request",
     "is_loopback_peer",
     "parse_expect",
     "parse_timeout",

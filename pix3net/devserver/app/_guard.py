@@ -5,10 +5,11 @@ Each check returns None when the request passes, or the refusal to send (status,
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import re
+from collections.abc import Collection, Iterable, Mapping
 
 from pix3net.devserver.http import Refusal
-from pix3net.hosts import host_allowed
+from pix3net.hosts import EDITOR_NAME, GAME_NAME, host_allowed, is_loopback_name, split_host
 
 BASE = "/"
 PREFIX = BASE + "__pix3"
@@ -80,6 +81,72 @@ def check_socket(headers: dict[str, str], peer: str | None, public: Collection[s
     if refusal is None and not same_origin(headers.get("origin"), headers.get("host")):
         refusal = FORBIDDEN_ORIGIN
     return refusal
+
+
+# What a browser may ask under the game's name (docs/devserver.md, "The guard"): the game's frame
+# (the document of ours holding the game), the page's modules (gameframe.js, the probe, the 2D
+# renderer a game may import) and a scene's outline (GET: the demo draws its scene from it; it
+# reads a `.pix3scene` file the game can read anyway). The editor page itself is sent to the
+# editor's name by its route. Exact paths: a `/__pix3/page/../api/file` names no route here.
+_GAME_MAY_ASK = re.compile(re.escape(PREFIX) + r"(?:|/|/index\.html|/game/|/page/[^/]+|/api/scene)")
+
+
+def is_browser_request(headers: Mapping[str, str]) -> bool:
+    """Whether a browser sent the request: it carries `Origin` or a Fetch Metadata field
+    (`Sec-Fetch-*`; Chrome sends them on every request, same-origin ones too). pix3's own clients,
+    curl and the agents' tools send neither. ``headers``: lower-case names."""
+    return "origin" in headers or any(name.startswith("sec-fetch-") for name in headers)
+
+
+def _game_port(headers: Mapping[str, str]) -> str | None:
+    """``:<port>`` (or "") when the request's Host is the game's name, else None."""
+    parts = split_host(headers.get("host") or "")
+    if parts is None or parts[0] != GAME_NAME:
+        return None
+    return f":{parts[1]}" if parts[1] is not None else ""
+
+
+def game_refusal(port: str) -> Refusal:
+    """The refusal of a browser's request from the game's origin (``port``: ``:<port>`` or "")."""
+    return Refusal(
+        403,
+        "forbidden_game_origin",
+        f"The game's origin (http://{GAME_NAME}{port}) may not use the editor's API or socket; "
+        f"the editor page is http://{EDITOR_NAME}{port}{PREFIX}/.",
+    )
+
+
+def check_game(method: str, path: str, headers: Mapping[str, str]) -> Refusal | None:
+    """Under the game's name (`pix3net.hosts.GAME_NAME`) a browser's request may only load the
+    game (`_GAME_MAY_ASK`, GET or HEAD): the game's script is same-origin with the dev server there,
+    so without this rule it calls the API, the file API and the editor socket as the editor page
+    does. A request without browser fields (pix3's clients, curl) passes under either name.
+    ``path``: the decoded path (`scope["path"]`); ``headers``: lower-case names."""
+    port = _game_port(headers)
+    if port is None or not is_browser_request(headers):
+        return None
+    if method in ("GET", "HEAD") and _GAME_MAY_ASK.fullmatch(path):
+        return None
+    return game_refusal(port)
+
+
+def editor_page_redirect(headers: Mapping[str, str], query: str = "") -> str | None:
+    """Where a browser asking for the editor page under a loopback name other than the editor's
+    (`127.0.0.1`, the game's; `[::1]`, `127.x.y.z`) is sent: the same page under `localhost`, same
+    port (and query). None under the editor's name, a public name, or for a non-browser client."""
+    parts = split_host(headers.get("host") or "")
+    if parts is None or not is_browser_request(headers):
+        return None
+    name, port = parts
+    if name == EDITOR_NAME or not is_loopback_name(name):
+        return None
+    return (
+        f"http://{EDITOR_NAME}"
+        + (f":{port}" if port is not None else "")
+        + PREFIX
+        + "/"
+        + (f"?{query}" if query else "")
+    )
 
 
 def header_map(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:

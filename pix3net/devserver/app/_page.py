@@ -6,7 +6,7 @@ import html
 import re
 from importlib import resources
 
-from pix3net.hosts import other_loopback_name, split_host
+from pix3net.hosts import EDITOR_NAME, GAME_NAME, split_host
 
 _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
 
@@ -80,12 +80,12 @@ GAME_FRAME_PAGE = (
 
 def game_frame_headers(host: str | None) -> dict[str, str]:
     """The game frame's answer headers for a request naming ``host``: framed only by the editor
-    page, which is served under the other loopback name (or, under a public name, the same one)."""
+    page, which is served under `localhost` when the frame is under the game's name `127.0.0.1`
+    (or, under a public name, under the same name). Under any other name only 'self'."""
     ancestors = "'self'"
     parts = split_host(host) if host else None
-    other = other_loopback_name(parts[0]) if parts else None
-    if parts is not None and other is not None:
-        ancestors += f" http://{other}" + (f":{parts[1]}" if parts[1] is not None else "")
+    if parts is not None and parts[0] == GAME_NAME:
+        ancestors += f" http://{EDITOR_NAME}" + (f":{parts[1]}" if parts[1] is not None else "")
     return {
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",

@@ -94,6 +94,8 @@ def create_app(ctx: Context) -> QuartTrio:
     async def _guard() -> Response | None:
         headers = guard.header_map(request.scope["headers"])
         refusal = guard.check_request(request.method, headers, _peer(dict(request.scope)), ctx.public_hosts)
+        if refusal is None:
+            refusal = guard.check_game(request.method, request.scope["path"], headers)
         if refusal is not None:
             await drain()
             return error_response(refusal)
@@ -113,6 +115,11 @@ def create_app(ctx: Context) -> QuartTrio:
         headers = guard.header_map(websocket.scope["headers"])
         if guard.check_socket(headers, _peer(dict(websocket.scope)), ctx.public_hosts) is not None:
             return Response(b"", status=403, headers={"Connection": "close"})
+        refused = guard.check_game("GET", websocket.scope["path"], headers)
+        if refused is not None:  # the game's script, same-origin under its name: said in JSON
+            response = error_response(refused)
+            response.headers["Connection"] = "close"
+            return response
         return None
 
     answer_errors(app, str(ctx.root), ctx.log)
@@ -131,6 +138,12 @@ def create_app(ctx: Context) -> QuartTrio:
     async def _page() -> Response:
         if request.method not in ("GET", "HEAD"):
             return error_response(GET_ONLY)
+        # A browser's editor page lives under the editor's name: under the game's it could use no
+        # API (the guard), and the game's frame may be framed only by `localhost` (docs/devserver.md).
+        query = request.scope.get("query_string", b"").decode("latin-1")
+        elsewhere = guard.editor_page_redirect(guard.header_map(request.scope["headers"]), query)
+        if elsewhere is not None:
+            return Response(b"", status=302, headers={"Location": elsewhere, "Cache-Control": "no-store"})
         status, body = ctx.page()
         return Response(b"" if request.method == "HEAD" else body, status=status, headers=PAGE_HEADERS)
 

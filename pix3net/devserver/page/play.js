@@ -33,11 +33,16 @@ const MESSAGE_LIMITS = { nodes: 200000, chars: 8 * 1024 * 1024, depth: 12 }; // 
 const MAX_EVENTS = 5000; // as the probe keeps per document
 const BATCH_LIMIT = 100; // facts per message (gameframe.js sends at most this many)
 
-// The game's origin: the editor's own with the other loopback name, so another site. A page
-// opened under a public name has no second name: the game shares its origin (and process).
+// The game's origin: the editor's own with the other loopback name, so another site. The pair is
+// fixed (pix3net/hosts.py): the editor page under localhost (the dev server sends a browser asking
+// for it under any other loopback name there), the game under 127.0.0.1, where the dev server
+// refuses a browser's API calls. A page opened under a public name has no second name: the game
+// shares its origin (and process).
+export const EDITOR_NAME = "localhost";
+export const GAME_NAME = "127.0.0.1";
 export function otherLoopbackName(name) {
-  if (name === "localhost") return "127.0.0.1";
-  if (name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return "localhost";
+  if (name === EDITOR_NAME) return GAME_NAME;
+  if (name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return EDITOR_NAME;
   return null;
 }
 
