@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from pix3net.hosts import EDITOR_NAME, is_loopback_name
 from pix3tools.core.argv import Args, UsageError
 
 
@@ -62,7 +63,13 @@ def editor_url(name: str, text: str) -> str:
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f'{name} needs an http(s) URL, not "{text}"')
     path = parts.path.rstrip("/").removesuffix("/__pix3").rstrip("/")
-    return f"{parts.scheme}://{parts.netloc.lower()}{path}/__pix3/"
+    netloc = parts.netloc.lower()
+    name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname.lower()
+    if parts.scheme == "http" and is_loopback_name(name) and "@" not in netloc:
+        # the dev server sends a browser's editor page under any other loopback name to this one
+        # (docs/devserver.md, "The Host rule"): the tab is looked for where it will be
+        netloc = EDITOR_NAME + (f":{parts.port}" if parts.port is not None else "")
+    return f"{parts.scheme}://{netloc}{path}/__pix3/"
 
 
 def is_remote_host(env: Mapping[str, str], *, headless: bool) -> bool:

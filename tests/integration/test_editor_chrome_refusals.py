@@ -47,11 +47,12 @@ def test_p1_chrome_is_refused_and_never_sees_the_token(tmp_path: Path, pix3_home
 def test_url_that_answers_needs_no_project_and_one_that_does_not(tmp_path: Path, pix3_home: Path) -> None:
     done = run_pix3("editor", "--url", f"http://127.0.0.1:{free_port()}/", cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.startswith("pix3 editor: http://127.0.0.1:")
+    assert done.stderr.startswith("pix3 editor: http://localhost:")  # the editor page's name (args.editor_url)
     assert "does not answer as a Pix3 editor" in done.stderr
     with hello_server() as port:
         done = run_pix3("editor", "--url", f"http://127.0.0.1:{port}", cwd=tmp_path, env={"PATH": ""})
-    assert done.stdout == f"Editor:     http://127.0.0.1:{port}/__pix3/ (a dev server reached through a port forward)\n"
+    # asked at 127.0.0.1, the editor page is under localhost (where the dev server sends a browser)
+    assert done.stdout == f"Editor:     http://localhost:{port}/__pix3/ (a dev server reached through a port forward)\n"
     assert done.returncode == 1 and "No Chrome found" in done.stderr
 
 

@@ -58,7 +58,10 @@ def test_url_is_normalised_and_implies_chrome_only() -> None:
     args = parse_editor_args(["--url", "http://localhost:5174/game/__pix3/", "--ssh", "box"])
     assert (args.url, args.chrome_only, args.ssh_host) == ("http://localhost:5174/game/__pix3/", True, "box")
     assert parse_editor_args(["--url", "https://h.example/a/__pix3?x=1#y"]).url == "https://h.example/a/__pix3/"
-    assert parse_editor_args(["--url", "http://127.0.0.1:5173/"]).url == "http://127.0.0.1:5173/__pix3/"
+    # the editor page's name is localhost: the dev server sends a browser there from 127.0.0.1 and [::1]
+    assert parse_editor_args(["--url", "http://127.0.0.1:5173/"]).url == "http://localhost:5173/__pix3/"
+    assert parse_editor_args(["--url", "http://[::1]:5173/a"]).url == "http://localhost:5173/a/__pix3/"
+    assert parse_editor_args(["--url", "https://127.0.0.1:5173/"]).url == "https://127.0.0.1:5173/__pix3/"
 
 
 def test_token_copy_lines_ask_for_no_forward() -> None:
