@@ -7,19 +7,28 @@ session; another client's session is answered as unknown.
 
 What each client opened, what it may not touch and the editor tab are :mod:`pix3net.cdp._owners`'
 bookkeeping; the router feeds it from the few methods it looks at twice (docs/cdp-proxy.md,
-"Ownership and protection") and from the proxy's own target discovery on the pipe root.
+"Ownership and protection") and from the proxy's own target discovery on the pipe root. The
+actions it returns are :mod:`pix3net.cdp._actions`'; what each id it sent stands for and what it
+knows of each client, :mod:`pix3net.cdp._routerstate`'s.
+
+One file because the router is one state machine over shared tables: every handler reads and
+writes the same maps (the pending ids, the clients, each session's owner and parent, the roots, the
+departing sessions), an id allocated on the way to Chrome is resolved on the way back, and a
+departure undoes what an attach recorded. Split into classes by direction or by concern, each
+invariant (a session has one owner, an id is answered once, a departed client's sessions are let
+run before its root is detached) would be kept in several files; the data it speaks and remembers
+is already apart (the two modules above, and ``_owners``).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from pix3net.cdp._calls import RECENT_CALLS, Recorded, redacted_params
+from pix3net.cdp._actions import Action, Attached, CallDone, Close, Note, Sweep, ToChrome, ToClient
+from pix3net.cdp._calls import Recorded, redacted_params
 from pix3net.cdp._owners import (
     BROWSER_CLOSE,
     CREATE_CONTEXT,
@@ -39,14 +48,22 @@ from pix3net.cdp._owners import (
     Owners,
     connect_options,
 )
-from pix3net.cdp.envelope import (
-    ChromeMessage,
-    Chunk,
-    ClientRequest,
-    chrome_envelope,
-    client_request,
-    error_reply,
+from pix3net.cdp._routerstate import (
+    Attach,
+    ClientState,
+    Discover,
+    Forward,
+    Home,
+    Leaving,
+    OwnCall,
+    Pending,
+    Quiet,
+    Reopen,
+    command,
+    error_text,
+    watched_params,
 )
+from pix3net.cdp.envelope import ChromeMessage, ClientRequest, chrome_envelope, client_request, error_reply
 
 # The ownership bookkeeping (`_owners`) is private; the query options a client connects with are
 # offered here.
@@ -101,168 +118,11 @@ SESSION_ENDED = "Browser.close: this client's session ended; Chrome stays up for
 KICKED = "ended by pix3 editor --kick; Chrome stays up for the others"
 
 
-@dataclass(frozen=True)
-class ToChrome:
-    data: bytes
-
-
-@dataclass(frozen=True)
-class ToClient:
-    client: int
-    parts: tuple[Chunk, ...]
-
-    @property
-    def data(self) -> bytes:
-        return b"".join(bytes(p) for p in self.parts)
-
-
-@dataclass(frozen=True)
-class Close:
-    client: int
-    code: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Attached:
-    """The outcome of :meth:`Router.open_client`: error None = the client may upgrade."""
-
-    client: int
-    error: str | None
-
-
-@dataclass(frozen=True)
-class CallDone:
-    call: int
-    result: Any
-    error: str | None
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """Call :meth:`Router.sweep` for ``client`` after ``seconds``: what it left open is closed then."""
-
-    client: int
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Note:
-    """A line for the owner's log."""
-
-    text: str
-
-
-Action = ToChrome | ToClient | Close | Attached | CallDone | Sweep | Note
-
-
-@dataclass
-class _Client:
-    root: str | None = None
-    sessions: set[str] = field(default_factory=set)
-    relayed: int = 0  # messages relayed both ways (for `pix3 editor --status`)
-    auto_attach: set[str] = field(default_factory=set)  # its sessions it asked Target.setAutoAttach on
-    waiting: set[str] = field(default_factory=set)  # child sessions whose target waits for a debugger
-    debugging: set[str] = field(default_factory=set)  # its sessions it sent Debugger.enable on
-    # For the views of the clients (docs/cdp-proxy.md, "Watching"): always counted, a few
-    # assignments per request; the recent calls only while someone watches.
-    calls: int = 0
-    errors: int = 0
-    last_method: str = ""
-    last_at: float = 0.0
-    recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=RECENT_CALLS))
-
-
-@dataclass(slots=True)
-class _Forward:
-    client: int
-    id_text: str
-    watch: str = ""  # a method whose answer the ownership bookkeeping reads
-    detail: str = ""  # its browser context, for Target.disposeBrowserContext
-    record: Recorded | None = None  # kept for the views while someone watches
-
-
-@dataclass(frozen=True)
-class _Call:
-    method: str
-
-
-@dataclass(frozen=True)
-class _Attach:
-    client: int
-    method: str
-    page: str | None = None
-    keep: bool = False
-
-
-@dataclass(frozen=True)
-class _Quiet:
-    """Our own command whose answer is dropped (a detach, a close for a departed client)."""
-
-
-@dataclass(frozen=True)
-class _Watch:
-    """Our own ``Target.setDiscoverTargets`` on the pipe root: Chrome has reported what it had."""
-
-
-@dataclass(frozen=True)
-class _Reopen:
-    """Our own ``Target.createTarget`` of the editor tab."""
-
-    url: str
-
-
-@dataclass(frozen=True)
-class _Leaving:
-    """Our own ``Target.setAutoAttach {autoAttach: false}`` on a departed client's session: once
-    answered, every target Chrome auto-attached for it before has been reported (and let run), and
-    its root is detached."""
-
-    client: int
-    root: str | None
-
-
-@dataclass(frozen=True)
-class _Home:
-    """Sending the editor tab back to the editor page: our own attach to it, then ``Page.navigate``
-    on that session (``session`` set), then its detach."""
-
-    target: str
-    session: str = ""
-
-
-_Pending = _Forward | _Call | _Attach | _Quiet | _Watch | _Reopen | _Leaving | _Home
-
-
-def _command(pipe_id: int, method: str, params: dict[str, Any], session: str | None = None) -> bytes:
-    message: dict[str, Any] = {"id": pipe_id, "method": method, "params": params}
-    if session is not None:
-        message["sessionId"] = session
-    return json.dumps(message, separators=(",", ":")).encode()
-
-
-def _params(text: str) -> dict[str, Any]:
-    """A watched message's params (it was checked as JSON already; small and rare)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    params = value.get("params") if isinstance(value, dict) else None
-    return params if isinstance(params, dict) else {}
-
-
-def _error_text(body: dict[str, Any]) -> str:
-    error = body.get("error")
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        return str(error["message"])
-    return json.dumps(error)
-
-
 class Router:
     def __init__(self, first_id: int = 1, editor_url: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         self._next = first_id
-        self._pending: dict[int, _Pending] = {}
-        self._clients: dict[int, _Client] = {}
+        self._pending: dict[int, Pending] = {}
+        self._clients: dict[int, ClientState] = {}
         self._attaching: set[int] = set()
         self._owner: dict[str, int] = {}  # session → client
         self._parent: dict[str, str] = {}  # child session → parent session
@@ -365,7 +225,7 @@ class Router:
         return sorted(self._clients)
 
     # -- ids -----------------------------------------------------------------------------
-    def _allocate(self, entry: _Pending) -> int:
+    def _allocate(self, entry: Pending) -> int:
         while True:
             pipe_id = self._next
             self._next = pipe_id + 1 if pipe_id < MAX_PIPE_ID else 1
@@ -382,9 +242,9 @@ class Router:
         comes back as :class:`CallDone`."""
         if self.chrome_is_gone:
             return -1, [CallDone(-1, None, f"{method}: Chrome is gone")]
-        pipe_id = self._allocate(_Call(method))
+        pipe_id = self._allocate(OwnCall(method))
         if session is None:
-            return pipe_id, [ToChrome(_command(pipe_id, method, params or {}))]
+            return pipe_id, [ToChrome(command(pipe_id, method, params or {}))]
         body = {"id": pipe_id, "sessionId": session, "method": method, "params": params or {}}
         return pipe_id, [ToChrome(json.dumps(body, separators=(",", ":")).encode())]
 
@@ -393,8 +253,8 @@ class Router:
         which page is the editor tab, who opened which page, and when the editor tab goes."""
         if self.chrome_is_gone:
             return []
-        pipe_id = self._allocate(_Watch())
-        return [ToChrome(_command(pipe_id, "Target.setDiscoverTargets", {"discover": True, "filter": DISCOVER_FILTER}))]
+        pipe_id = self._allocate(Discover())
+        return [ToChrome(command(pipe_id, "Target.setDiscoverTargets", {"discover": True, "filter": DISCOVER_FILTER}))]
 
     def open_client(self, client: int, page: str | None = None, *, keep: bool = False) -> list[Action]:
         """Attach a new client's root session; answered later by :class:`Attached`. ``keep``: what
@@ -403,9 +263,9 @@ class Router:
         if self.chrome_is_gone:
             return [Attached(client, f"{method}: Chrome is gone")]
         params: dict[str, Any] = {"targetId": page, "flatten": True} if page is not None else {}
-        pipe_id = self._allocate(_Attach(client, method, page, keep))
+        pipe_id = self._allocate(Attach(client, method, page, keep))
         self._attaching.add(client)
-        return [ToChrome(_command(pipe_id, method, params))]
+        return [ToChrome(command(pipe_id, method, params))]
 
     # -- client → Chrome -----------------------------------------------------------------------
     def from_client(self, client: int, text: str) -> list[Action]:
@@ -424,28 +284,28 @@ class Router:
             return self._watched(client, known, checked, text, record)
         return self._forward(client, known, checked, "", "", record)
 
-    def _record(self, known: _Client, request: ClientRequest, text: str) -> Recorded:
+    def _record(self, known: ClientState, request: ClientRequest, text: str) -> Recorded:
         session = request.session_value if request.has_session else known.root
         target = self._session_target.get(session) if isinstance(session, str) else None
         record = Recorded(request.method, target, known.last_at, redacted_params(request.method, text))
         known.recent.append(record)
         return record
 
-    def _failed(self, known: _Client, record: Recorded | None, why: str) -> None:
+    def _failed(self, known: ClientState, record: Recorded | None, why: str) -> None:
         known.errors += 1
         if record is not None:
             record.duration = 0.0
             record.error = why
 
     def _watched(
-        self, client: int, known: _Client, request: ClientRequest, text: str, record: Recorded | None = None
+        self, client: int, known: ClientState, request: ClientRequest, text: str, record: Recorded | None = None
     ) -> list[Action]:
         """A method the ownership bookkeeping reads: refused, ended here, or forwarded and watched."""
         session = request.session_value if request.has_session else known.root
         if not isinstance(session, str) or session not in known.sessions or self.chrome_is_gone:
             return self._forward(client, known, request, record=record)  # answered -32001 / -32000 there
         method = request.method
-        params = _params(text) if method in NEEDS_PARAMS else {}
+        params = watched_params(text) if method in NEEDS_PARAMS else {}
         on = self._session_target.get(session)
         why = self.owners.refusal(client, method, params, on)
         echo = request.session_json() if request.has_session else None
@@ -477,7 +337,7 @@ class Router:
     def _forward(
         self,
         client: int,
-        known: _Client,
+        known: ClientState,
         request: ClientRequest,
         watch: str = "",
         detail: str = "",
@@ -495,7 +355,7 @@ class Router:
         if self.chrome_is_gone or session is None:
             self._failed(known, record, "Chrome is gone")
             return [ToClient(client, (error_reply(request.id_text, CHROME_GONE, "Chrome is gone"),))]
-        pipe_id = self._allocate(_Forward(client, request.id_text, watch, detail, record))
+        pipe_id = self._allocate(Forward(client, request.id_text, watch, detail, record))
         known.relayed += 1
         return [ToChrome(request.for_chrome(pipe_id, session))]
 
@@ -513,7 +373,7 @@ class Router:
     def _reply(self, message: ChromeMessage) -> list[Action]:
         assert message.id is not None
         entry = self._pending.pop(message.id, None)
-        if isinstance(entry, _Forward):
+        if isinstance(entry, Forward):
             if entry.watch:
                 return self._watched_reply(entry, message)
             known = self._clients.get(entry.client)
@@ -535,24 +395,24 @@ class Router:
                     known.errors += 1
             drop = message.session is not None and message.session == known.root
             return [ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop))]
-        if isinstance(entry, _Call):
+        if isinstance(entry, OwnCall):
             body = message.body()
             if "error" in body:
-                return [CallDone(message.id, None, f"{entry.method}: {_error_text(body)}")]
+                return [CallDone(message.id, None, f"{entry.method}: {error_text(body)}")]
             return [CallDone(message.id, body.get("result"), None)]
-        if isinstance(entry, _Attach):
+        if isinstance(entry, Attach):
             return self._attached(entry, message.body())
-        if isinstance(entry, _Watch):
+        if isinstance(entry, Discover):
             return self._reported(message.body())
-        if isinstance(entry, _Reopen):
+        if isinstance(entry, Reopen):
             return self._reopened(entry, message.body())
-        if isinstance(entry, _Leaving):
+        if isinstance(entry, Leaving):
             return self._left(entry)
-        if isinstance(entry, _Home):
+        if isinstance(entry, Home):
             return self._homing_step(entry, message.body())
         return []
 
-    def _watched_reply(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
+    def _watched_reply(self, entry: Forward, message: ChromeMessage) -> list[Action]:
         actions: list[Action] = []
         known = self._clients.get(entry.client)
         if known is not None:
@@ -565,13 +425,13 @@ class Router:
             actions.append(ToClient(entry.client, message.for_client(entry.id_text, drop_session=drop)))
         return actions + self._owned(entry, message)
 
-    def _answered(self, known: _Client, record: Recorded, message: ChromeMessage) -> None:
+    def _answered(self, known: ClientState, record: Recorded, message: ChromeMessage) -> None:
         record.duration = self.clock() - record.started
         if message.is_error():
             known.errors += 1
-            record.error = _error_text(message.body())
+            record.error = error_text(message.body())
 
-    def _owned(self, entry: _Forward, message: ChromeMessage) -> list[Action]:
+    def _owned(self, entry: Forward, message: ChromeMessage) -> list[Action]:
         body = message.body()
         result = body.get("result")
         if entry.watch == DISPOSE_CONTEXT:
@@ -588,7 +448,7 @@ class Router:
             {ident} if entry.watch == CREATE_TARGET else set(), set() if entry.watch == CREATE_TARGET else {ident}
         )
 
-    def _attached(self, entry: _Attach, body: dict[str, Any]) -> list[Action]:
+    def _attached(self, entry: Attach, body: dict[str, Any]) -> list[Action]:
         client = entry.client
         result = body.get("result")
         session = result.get("sessionId") if isinstance(result, dict) else None
@@ -598,8 +458,8 @@ class Router:
             return []
         self._attaching.discard(client)
         if "error" in body or not isinstance(session, str):
-            return [Attached(client, f"{entry.method}: {_error_text(body)}")]
-        self._clients[client] = _Client(root=session, sessions={session})
+            return [Attached(client, f"{entry.method}: {error_text(body)}")]
+        self._clients[client] = ClientState(root=session, sessions={session})
         self._owner[session] = client
         self._roots[session] = client
         if entry.page is not None:
@@ -673,7 +533,7 @@ class Router:
                 known.debugging.discard(gone)
 
     # -- departures -------------------------------------------------------------------------------
-    def _drop(self, client: int) -> _Client | None:
+    def _drop(self, client: int) -> ClientState | None:
         known = self._clients.pop(client, None)
         self._attaching.discard(client)
         if known is None:
@@ -687,8 +547,8 @@ class Router:
         return known
 
     def _quiet(self, method: str, params: dict[str, Any], session: str | None = None) -> ToChrome:
-        pipe_id = self._allocate(_Quiet())
-        return ToChrome(_command(pipe_id, method, params, session))
+        pipe_id = self._allocate(Quiet())
+        return ToChrome(command(pipe_id, method, params, session))
 
     def _detach(self, root: str) -> list[Action]:
         return [self._quiet("Target.detachFromTarget", {"sessionId": root})]
@@ -725,7 +585,7 @@ class Router:
         for known in self._clients.values():
             known.recent.clear()
 
-    def _leave(self, client: int, known: _Client) -> list[Action]:
+    def _leave(self, client: int, known: ClientState) -> list[Action]:
         """Undo what Chrome would keep of a departed client's sessions, then detach its root:
         targets waiting for a debugger are let run, auto-attach is turned off. Its root is detached
         once Chrome has answered the last of those, so a target Chrome auto-attached for it just
@@ -740,8 +600,8 @@ class Router:
         off = {"autoAttach": False, "waitForDebuggerOnStart": False, "flatten": True}
         last = sorted(known.auto_attach)
         actions += [self._quiet(SET_AUTO_ATTACH, off, session) for session in last[:-1]]
-        pipe_id = self._allocate(_Leaving(client, known.root))
-        actions.append(ToChrome(_command(pipe_id, SET_AUTO_ATTACH, off, last[-1])))
+        pipe_id = self._allocate(Leaving(client, known.root))
+        actions.append(ToChrome(command(pipe_id, SET_AUTO_ATTACH, off, last[-1])))
         return actions
 
     def _departing_event(self, message: ChromeMessage) -> list[Action]:
@@ -758,7 +618,7 @@ class Router:
             return []
         return [self._quiet(RUN_IF_WAITING, {}, child)]
 
-    def _left(self, entry: _Leaving) -> list[Action]:
+    def _left(self, entry: Leaving) -> list[Action]:
         for session in [s for s, c in self._departing.items() if c == entry.client]:
             del self._departing[session]
         if entry.root is None or self.chrome_is_gone:
@@ -843,7 +703,7 @@ class Router:
     def _reported(self, body: dict[str, Any]) -> list[Action]:
         self.owners.reported_all()
         if "error" in body:  # nothing was reported: no editor tab to open again on a guess
-            return [Note(f"target discovery failed ({_error_text(body)}): pages opened by pages are not tracked")]
+            return [Note(f"target discovery failed ({error_text(body)}): pages opened by pages are not tracked")]
         if self.owners.editor is None and self.editor_url:
             return self._reopen("no editor tab was open")
         return []
@@ -861,17 +721,17 @@ class Router:
         url = self.owners.home_url or self.editor_url
         if not url or self.chrome_is_gone:
             return [Note(f"{why}; no address to open it again")]
-        pipe_id = self._allocate(_Reopen(url))
+        pipe_id = self._allocate(Reopen(url))
         return [
             Note(f"{why}; opening it again ({url})"),
-            ToChrome(_command(pipe_id, "Target.createTarget", {"url": url})),
+            ToChrome(command(pipe_id, "Target.createTarget", {"url": url})),
         ]
 
-    def _reopened(self, entry: _Reopen, body: dict[str, Any]) -> list[Action]:
+    def _reopened(self, entry: Reopen, body: dict[str, Any]) -> list[Action]:
         result = body.get("result")
         target = result.get("targetId") if isinstance(result, dict) else None
         if not isinstance(target, str):
-            return [Note(f"could not open the editor tab again: {_error_text(body)}")]
+            return [Note(f"could not open the editor tab again: {error_text(body)}")]
         if self.owners.editor is None:
             self.owners.opened_again(target, entry.url)
         return [Note(f"editor tab opened again (target {target})")]
@@ -882,35 +742,35 @@ class Router:
         if editor is None:
             return []
         self._homing = True
-        pipe_id = self._allocate(_Home(editor))
+        pipe_id = self._allocate(Home(editor))
         return [
             Note(f"editor tab {editor} was moved to {url[:200]}; sending it back to {home}"),
-            ToChrome(_command(pipe_id, "Target.attachToTarget", {"targetId": editor, "flatten": True})),
+            ToChrome(command(pipe_id, "Target.attachToTarget", {"targetId": editor, "flatten": True})),
         ]
 
-    def _homing_step(self, entry: _Home, body: dict[str, Any]) -> list[Action]:
+    def _homing_step(self, entry: Home, body: dict[str, Any]) -> list[Action]:
         result = body.get("result")
         if entry.session:  # the navigation was answered: our session goes
             self._homing = False
             actions = [] if self.chrome_is_gone else self._detach(entry.session)
             if "error" in body:
-                actions.append(Note(f"could not send the editor tab back: {_error_text(body)}"))
+                actions.append(Note(f"could not send the editor tab back: {error_text(body)}"))
             return actions
         session = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session, str) or self.chrome_is_gone:
             self._homing = False
-            return [Note(f"could not send the editor tab back: {_error_text(body)}")]
-        pipe_id = self._allocate(_Home(entry.target, session))
-        return [ToChrome(_command(pipe_id, "Page.navigate", {"url": self.owners.home_url}, session))]
+            return [Note(f"could not send the editor tab back: {error_text(body)}")]
+        pipe_id = self._allocate(Home(entry.target, session))
+        return [ToChrome(command(pipe_id, "Page.navigate", {"url": self.owners.home_url}, session))]
 
     def chrome_gone(self) -> list[Action]:
         """The pipe closed: fail internal calls, close every client 1001."""
         self.chrome_is_gone = True
         actions: list[Action] = []
         for pipe_id, entry in sorted(self._pending.items()):
-            if isinstance(entry, _Call):
+            if isinstance(entry, OwnCall):
                 actions.append(CallDone(pipe_id, None, f"{entry.method}: Chrome is gone"))
-            elif isinstance(entry, _Attach) and entry.client in self._attaching:
+            elif isinstance(entry, Attach) and entry.client in self._attaching:
                 actions.append(Attached(entry.client, f"{entry.method}: Chrome is gone"))
         self._pending.clear()
         self._attaching.clear()

@@ -1,6 +1,11 @@
-"""The proxy's transport: HTTP + WebSocket on 127.0.0.1, executing the pure router's actions.
+"""The proxy's transport: HTTP + WebSocket on 127.0.0.1, a thin loop around the pure router.
 
-Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
+Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out. A connection is
+admitted (:mod:`pix3net.cdp._listener`), its request heads read one at a time and checked (Origin
+→ Host → Bearer, before any upgrade or attach; refused upgrades are plain HTTP answers,
+docs/cdp-proxy.md); a plain request gets its answer from :mod:`pix3net.cdp._jsonroutes`, an
+upgrade becomes a client whose frames go to the router. What the router returns is carried out by
+:mod:`pix3net.cdp._executor`, which this transport is.
 - Chrome is read by the hot path, which never blocks on a client: every client has its own
   byte-bounded outbound side (:mod:`pix3net.cdp.outbound`); a client whose queue passes its
   bound, or the one with the most queued when all clients together pass the owner's bound, is
@@ -12,9 +17,7 @@ Thin by design: bytes in, :mod:`pix3net.cdp.router` (pure) decides, bytes out.
   messages and writes what the router asks with one non-blocking system call when nothing is
   queued ahead; everything else it hands to trio in order (measured: a pass of trio's scheduler
   costs more than the routing, and a round trip took two).
-- Auth (Origin → Host → Bearer) runs before any upgrade or attach; refused upgrades are plain
-  HTTP answers (docs/cdp-proxy.md). Connections are capped and must send their head in time
-  (:mod:`pix3net.cdp._listener`).
+- Connections are capped and must send their head in time (:mod:`pix3net.cdp._listener`).
 - A send is never cancelled in the middle of a frame unless the connection is being torn down.
 """
 
@@ -23,22 +26,20 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import time
-from collections import deque
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import Any
 
 import trio
 
 from pix3net.cdp import auth
 from pix3net.cdp._agentsview import AgentsView
+from pix3net.cdp._executor import CHROME_QUEUE_BYTES, CLOSE_TOO_SLOW, INTERNAL_CALL_SECONDS, Executor, Waiter
 from pix3net.cdp._hot import HotPath, StepLock
+from pix3net.cdp._jsonroutes import UNLISTED_TARGET_TYPES, JsonRoutes
 from pix3net.cdp._listener import HEAD_SECONDS, MAX_CONNECTIONS, Gate, Limits, Slot, accept_forever, busy_answer
 from pix3net.cdp._owners import connect_options
-from pix3net.cdp._status import STATUS_PATH, Seen, status_body
-from pix3net.cdp._watch import KICK_PATH, WATCH_HOLD_SECONDS, WATCH_PATH, Watch, kick_number
+from pix3net.cdp._status import Seen
+from pix3net.cdp._watch import Watch
 from pix3net.cdp._watchrun import WATCHDOG_CLIENT, WatchRun
 from pix3net.cdp.channel import ChromeChannel
 from pix3net.cdp.frames import Event, Fail, FrameReader, Message, PeerClosed, Ping, close_frame, pong_frame
@@ -48,37 +49,16 @@ from pix3net.cdp.httpwire import (
     RequestHead,
     body_length,
     handshake_accept,
-    http_route_path,
     parse_head,
     switching_protocols,
     ws_route,
 )
-from pix3net.cdp.outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Budget, Client
-from pix3net.cdp.proof import (
-    CHALLENGE_HEADER,
-    FORWARD_SCOPE,
-    SCOPE_HEADER,
-    answer_proof,
-    forward_key,
-    port_key,
-    read_forward_ports,
-)
-from pix3net.cdp.router import (
-    Action,
-    Attached,
-    CallDone,
-    Close,
-    Note,
-    Router,
-    Sweep,
-    ToChrome,
-    ToClient,
-)
+from pix3net.cdp.outbound import CONTROL_QUEUE_BYTES, HANG_UP_SECONDS, Client
 from pix3net.daemonlog import Repeats, clip
 
-# The listener (`_listener`) and the hot path (`_hot`) are private; what the owner and the tests
-# need of them (the limits, the places a connection holds, the hot path's thread and its lock) is
-# offered here.
+# The listener (`_listener`), the hot path (`_hot`), the executor and the routes are private; what
+# the owner and the tests need of them (the limits, the places a connection holds, the hot path's
+# thread and its lock, the bounds) is offered here.
 __all__ = [
     "CHROME_QUEUE_BYTES",
     "CLOSE_GOING_AWAY",
@@ -111,65 +91,13 @@ DEFAULT_QUEUE_BYTES = MAX_MESSAGE_BYTES
 # another drains one. Per-client bounds alone let every stalled client add 256 MiB (three took
 # the owner to ~600 MiB); past this the client with the most queued is cut first.
 OWNER_QUEUE_BYTES = 2 * MAX_MESSAGE_BYTES
-# Client readers wait while this much is queued for Chrome (backpressure, not a limit).
-CHROME_QUEUE_BYTES = 64 * 1024 * 1024
-# The reference waits forever on Chrome; a hung Chrome should not hold an HTTP client forever.
-INTERNAL_CALL_SECONDS = 10.0
-# The watch view's "editor tab answering": a page that does not evaluate `1` within a second is
-# busy or hung, as a person looking at it would find it.
-EDITOR_ANSWER_SECONDS = 1.0
 _RECEIVE_BYTES = 256 * 1024
-# Target types /json/list leaves out: the browser itself, tabs (the containers of pages), and
-# Chrome's own UI (``browser_ui``: the omnibox popup and the like) — an agent listing pages
-# should see pages and workers, not Chrome's windows.
-UNLISTED_TARGET_TYPES = frozenset({"browser", "tab", "browser_ui"})
 
 CLOSE_GOING_AWAY = 1001
-CLOSE_TOO_SLOW = 1008
 CLOSE_TOO_BIG = 1009
 
 
-class _Waiter:
-    def __init__(self) -> None:
-        self.event = trio.Event()
-        self.result: Any = None
-        self.error: str | None = None
-
-    def done(self, result: Any, error: str | None) -> None:
-        self.result, self.error = result, error
-        self.event.set()
-
-
-class _ChromeQueue:
-    def __init__(self) -> None:
-        self.items: deque[bytes] = deque()
-        self.size = 0
-        self.changed = trio.Event()
-        self.busy = False  # the writer holds a message it has not finished sending
-
-    def put(self, data: bytes) -> None:
-        self.items.append(data)
-        self.size += len(data)
-        self._wake()
-
-    def _wake(self) -> None:
-        self.changed.set()
-        self.changed = trio.Event()
-
-    async def get(self) -> bytes:
-        while not self.items:
-            await self.changed.wait()
-        data = self.items.popleft()
-        self.size -= len(data)
-        self._wake()
-        return data
-
-    async def wait_room(self) -> None:
-        while self.size > CHROME_QUEUE_BYTES:
-            await self.changed.wait()
-
-
-class _Proxy:
+class _Proxy(Executor):
     def __init__(
         self,
         channel: ChromeChannel,
@@ -182,47 +110,27 @@ class _Proxy:
         limits: Limits,
         editor_url: str = "",
     ) -> None:
-        self.channel = channel
-        self.token = token
+        super().__init__(channel, token, log, owner_queue_bytes, editor_url)
         self.digest = auth.token_digest(token)
-        self.forward_key = forward_key(token)
-        self.port_key = port_key(token)
         # The port our listening socket is bound to (set by serve_proxy): the one port a
         # port-scope proof is for, whatever the request's Host says (docs/cdp-proxy.md, "Proof").
         self.port: int | None = None
-        self.home = home
-        self._log = log
         self.queue_bytes = queue_bytes
         self.max_message_bytes = max_message_bytes
-        self.owner_queue_bytes = owner_queue_bytes
-        self.budget = Budget()
         self.gate = Gate(limits)
-        self.router = Router(editor_url=editor_url)
         self.seen: dict[int, Seen] = {}  # who each client is, for `pix3 editor --status`
         self.watch = Watch()  # what `pix3 editor --watch` asked, and when
-        self.nursery: trio.Nursery | None = None  # set by serve_proxy: runs the sweeps
-        self.to_chrome = _ChromeQueue()
-        self.clients: dict[int, Client] = {}
-        self.calls: dict[int, _Waiter] = {}
-        self.attaching: dict[int, _Waiter] = {}
+        self.routes = JsonRoutes(self, token, home)
         self.numbers = itertools.count(1)
-        self.version: dict[str, Any] | None = None
         self.all_gone = trio.Event()
         self.all_gone.set()
         self.hot: HotPath | None = None  # set by serve_proxy once it listens
         self.repeats = Repeats()
-        # The owner's own session on the editor tab (docs/chrome-owner.md, "The watchdog").
-        self.watchdog: WatchRun | None = None
-        self.internal_clients = frozenset({WATCHDOG_CLIENT})
 
     @property
     def client_count(self) -> int:
         """Clients on sockets (the watchdog's own session is not one)."""
         return self.router.client_count - int(self.router.is_open(WATCHDOG_CLIENT))
-
-    def log(self, text: str) -> None:
-        # The token is never logged, even when a client puts it in a URL.
-        self._log(text.replace(self.token, "<token>"))
 
     def refused(self, cause: str, line: str) -> None:
         """A refusal, summarised: the first of its cause in an interval whole (and cut to a few
@@ -240,112 +148,6 @@ class _Proxy:
         finally:
             for text in self.repeats.flush(trio.current_time()):
                 self._log(text)
-
-    # -- executing the router's actions --------------------------------------------------------
-    def execute(self, actions: list[Action]) -> None:
-        for action in actions:
-            if isinstance(action, ToChrome):
-                self.send_chrome(action.data)
-            elif isinstance(action, ToClient):
-                client = self.clients.get(action.client)
-                if client is None:
-                    if action.client == WATCHDOG_CLIENT and self.watchdog is not None:
-                        self.watchdog.deliver(action.data)
-                    continue
-                size = sum(map(len, action.parts))
-                if client.try_write(action.parts, size, _now):
-                    continue
-                if not client.enqueue(action.parts, size):
-                    self.cut(client, f"more than {client.bound} bytes queued for it")
-                elif self.budget.used > self.owner_queue_bytes:
-                    self.cut_largest()
-            elif isinstance(action, Close):
-                client = self.clients.get(action.client)
-                if client is not None:
-                    client.hang_up(action.code, action.reason)
-                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
-                    self.watchdog.closed()
-            elif isinstance(action, Attached):
-                waiter = self.attaching.pop(action.client, None)
-                if waiter is not None:
-                    waiter.done(None, action.error)
-                elif action.client == WATCHDOG_CLIENT and self.watchdog is not None:
-                    self.watchdog.attached(action.error)
-            elif isinstance(action, CallDone):
-                call = self.calls.pop(action.call, None)
-                if call is not None:
-                    call.done(action.result, action.error)
-            elif isinstance(action, Sweep):
-                if self.nursery is not None:
-                    self.nursery.start_soon(self._sweep_later, action)
-            elif isinstance(action, Note):
-                self.log(action.text)
-
-    async def _sweep_later(self, sweep: Sweep) -> None:
-        await trio.sleep(sweep.seconds)
-        self.execute(self.router.sweep(sweep.client))
-
-    def send_chrome(self, data: bytes) -> None:
-        """To Chrome in order: at once when nothing is ahead and it fits one pipe write, else queued."""
-        if not self.send_chrome_now(data):
-            self.to_chrome.put(data)
-
-    def send_chrome_now(self, data: bytes) -> bool:
-        """Written at once (nothing ahead, one pipe write); False: nothing was written."""
-        queue = self.to_chrome
-        return not queue.items and not queue.busy and self.channel.send_nowait(data)
-
-    def cut(self, client: Client, why: str) -> None:
-        """A client too slow to read: close frame 1008 ahead of what was queued, root detached."""
-        self.log(f"client too slow: {why}; closing it (1008)")
-        client.hang_up(CLOSE_TOO_SLOW, "client too slow", drop_queued=True)
-        self.execute(self.router.client_gone(client.number))
-
-    def cut_largest(self) -> None:
-        """All clients together hold more than the owner's bound: cut the largest queues first
-        (a client whose only message is the one being delivered is never cut for it)."""
-        while self.budget.used > self.owner_queue_bytes:
-            candidates = [c for c in self.clients.values() if not c.closing and c.messages > 1]
-            if not candidates:
-                return
-            largest = max(candidates, key=lambda c: c.pending)
-            total = self.budget.used
-            self.cut(largest, f"{total} bytes queued for all clients, over the owner's {self.owner_queue_bytes}")
-
-    async def call(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        *,
-        session: str | None = None,
-        seconds: float = INTERNAL_CALL_SECONDS,
-    ) -> Any:
-        """The proxy's own CDP call on the pipe root (or its own ``session``); raises RuntimeError
-        with the 502 text."""
-        call_id, actions = self.router.call(method, params, session)
-        waiter = _Waiter()
-        self.calls[call_id] = waiter
-        self.execute(actions)
-        with trio.move_on_after(seconds):
-            await waiter.event.wait()
-        self.calls.pop(call_id, None)
-        if not waiter.event.is_set():
-            raise RuntimeError(f"{method}: no answer within {int(seconds * 1000)} ms")
-        if waiter.error is not None:
-            raise RuntimeError(waiter.error)
-        return waiter.result
-
-    # -- Chrome side (reading it is the hot path's) --------------------------------------------
-    async def write_chrome(self) -> None:
-        while True:
-            data = await self.to_chrome.get()
-            self.to_chrome.busy = True
-            # The channel drops sends once Chrome is gone; a channel that raises instead is
-            # treated the same (the reader will see the end).
-            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                await self.channel.send(data)
-            self.to_chrome.busy = False
-            del data
 
     # -- connections ---------------------------------------------------------------------------
     async def connection(self, stream: trio.SocketStream) -> None:
@@ -415,136 +217,10 @@ class _Proxy:
             keep = head.keep_alive and length is not None
             if not slot.trusted and (buffer or slot.tokenless >= limits.tokenless_requests):
                 keep = False  # pipelining without the token, or asking too often: this answer is the last
-            if not await _send(stream, await self.http(head, refusal, close=not keep), limits.answer_seconds):
+            if not await _send(stream, await self.routes.answer(head, refusal, close=not keep), limits.answer_seconds):
                 return
             if not keep:
                 return
-
-    def _proof(self, head: RequestHead) -> str | None:
-        challenge = head.get(CHALLENGE_HEADER.lower())
-        if challenge is None:
-            return None
-        scope = head.get(SCOPE_HEADER.lower())
-        forward = scope is not None and scope.strip().lower() == FORWARD_SCOPE
-        return answer_proof(
-            self.token,
-            challenge=challenge,
-            scope=scope,
-            host=head.get("host"),
-            forward_ports=read_forward_ports(self.home) if forward else None,
-            listen_port=self.port,
-            forward_key_bytes=self.forward_key,
-            port_key_bytes=self.port_key,
-        )
-
-    async def http(self, head: RequestHead, refusal: auth.Refusal | None, *, close: bool) -> bytes:
-        """The answer to a plain request; ``refusal``: what the auth checks said of it."""
-        body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks
-        answer = partial(auth.http_answer, close=close, head=body_less)
-        proof = self._proof(head)
-        if refusal is not None:
-            self.refused(f"refused HTTP {refusal.status}", f"refused {head.method} {head.target}: {refusal.message}")
-            return answer(refusal.status, {"error": refusal.message}, proof)
-        path = http_route_path(head.target)
-        host = head.get("host") or ""
-        if head.method == "GET" and path == STATUS_PATH:
-            silent = self.watchdog.silent_since() if self.watchdog is not None else None
-            return answer(200, status_body(self.router, self.seen, silent), proof)
-        if head.method == "GET" and path == WATCH_PATH:
-            if not self.router.recording and self.nursery is not None:
-                self.nursery.start_soon(self._stop_recording)
-            with contextlib.suppress(RuntimeError):  # without fresh titles the view still answers
-                listed = await self.call("Target.getTargets")
-                self.router.owners.retitle(listed.get("targetInfos") if isinstance(listed, dict) else None)
-            answering = await self.editor_answers()
-            watched = self.watch.body(self.router, self.seen, self.router.clock(), time.time(), answering)
-            return answer(200, watched, proof)
-        if path == KICK_PATH:
-            return answer(*self.kick(head), proof)
-        if head.method == "GET" and path in ("/json/version", "/json/list", "/json"):
-            try:
-                body = await (self.version_body(host) if path == "/json/version" else self.list_body(host))
-            except RuntimeError as error:
-                return answer(502, {"error": str(error)}, proof)
-            return answer(200, body, proof)
-        message = f"no {head.method} {path} here (only /json/version and /json/list)"
-        return answer(404, {"error": message}, proof)
-
-    def kick(self, head: RequestHead) -> tuple[int, dict[str, Any]]:
-        """`pix3 editor --kick`: ``POST /json/pix3/kick?client=<n>`` ends that client."""
-        if head.method != "POST":
-            return 405, {"error": f"{KICK_PATH} takes POST (pix3 editor --kick <client>)"}
-        number = kick_number(head.target)
-        if number is None or not self.router.is_open(number):
-            return 404, {"error": f"no client {number if number is not None else '(none given)'} here"}
-        who = self.seen.get(number)
-        self.execute(self.router.kick(number))
-        return 200, {"kicked": number, "name": who.name if who else None}
-
-    async def editor_answers(self) -> bool | None:
-        """Whether the editor tab answers: the watchdog's heartbeat says so when it runs (the
-        owner's serve); else it must evaluate `1` within :data:`EDITOR_ANSWER_SECONDS` on a session
-        of the proxy's own attached for the question and detached after it (only while someone
-        watches). None: no editor tab, or Chrome refused the attach."""
-        editor = self.router.editor
-        if editor is None:
-            return None
-        if self.watchdog is not None:  # the owner's own session already asks it every second
-            return self.watchdog.silent_since() is None
-        try:
-            attached = await self.call("Target.attachToTarget", {"targetId": editor, "flatten": True})
-        except RuntimeError:
-            return None
-        session = attached.get("sessionId") if isinstance(attached, dict) else None
-        if not isinstance(session, str):
-            return None
-        try:
-            await self.call("Runtime.evaluate", {"expression": "1"}, session=session, seconds=EDITOR_ANSWER_SECONDS)
-        except RuntimeError:
-            return False
-        else:
-            return True
-        finally:
-            with contextlib.suppress(RuntimeError):
-                await self.call("Target.detachFromTarget", {"sessionId": session}, seconds=EDITOR_ANSWER_SECONDS)
-
-    async def _stop_recording(self) -> None:
-        """Recent calls are kept only while someone watches: off again once nobody asks."""
-        while self.watch.last_asked is not None:
-            await trio.sleep(max(0.0, self.watch.last_asked + WATCH_HOLD_SECONDS - self.router.clock()) + 0.05)
-            if self.watch.expire(self.router, self.router.clock()):
-                return
-
-    async def version_body(self, host: str) -> dict[str, Any]:
-        if self.version is None:
-            version = await self.call("Browser.getVersion")
-            self.version = version if isinstance(version, dict) else {}
-        v = self.version
-        return {
-            "Browser": v.get("product"),
-            "Protocol-Version": v.get("protocolVersion"),
-            "User-Agent": v.get("userAgent"),
-            "V8-Version": v.get("jsVersion"),
-            "WebKit-Version": v.get("revision"),
-            "Pix3-Cdp-Proxy": 1,
-            "webSocketDebuggerUrl": f"ws://{host}/pix3",
-        }
-
-    async def list_body(self, host: str) -> list[dict[str, Any]]:
-        result = await self.call("Target.getTargets")
-        infos = result.get("targetInfos", []) if isinstance(result, dict) else []
-        return [
-            {
-                "description": "",
-                "id": info.get("targetId"),
-                "title": info.get("title"),
-                "type": info.get("type"),
-                "url": info.get("url"),
-                "webSocketDebuggerUrl": f"ws://{host}/pix3/page/{info.get('targetId')}",
-            }
-            for info in infos
-            if isinstance(info, dict) and info.get("type") not in UNLISTED_TARGET_TYPES
-        ]
 
     async def refuse_upgrade(self, stream: trio.SocketStream, head: RequestHead, status: int, message: str) -> None:
         self.refused(f"refused WebSocket {status}", f"refused WebSocket {head.target}: {message}")
@@ -569,7 +245,7 @@ class _Proxy:
         number = next(self.numbers)
         keep, name = connect_options(head.target)
         self.seen[number] = Seen.of(stream, head, name, page)
-        waiter = _Waiter()
+        waiter = Waiter()
         self.attaching[number] = waiter
         # Registered before the attach: events on the new root queue up until the writer runs.
         client = Client(number, stream, trailing, self.queue_bytes, self.budget)
@@ -591,7 +267,7 @@ class _Proxy:
                 self.log(f"client gone ({self.client_count} left)")
 
     async def serve_client(
-        self, client: Client, head: RequestHead, page: str | None, waiter: _Waiter, accept: str, keep: bool = False
+        self, client: Client, head: RequestHead, page: str | None, waiter: Waiter, accept: str, keep: bool = False
     ) -> None:
         number = client.number
         self.execute(self.router.open_client(number, page, keep=keep))
@@ -673,10 +349,6 @@ async def _drain(stream: trio.SocketStream) -> None:
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
         while await stream.receive_some(_RECEIVE_BYTES):
             pass
-
-
-def _now(function: Callable[[], object]) -> None:
-    function()
 
 
 def _parse(head_bytes: bytes) -> RequestHead | None:

@@ -8,6 +8,8 @@ What the package offers beside its command (the parts a test drives on their own
 - ``compile_advice``: what to do when the page's TypeScript reached the browser uncompiled (``_loads``).
 - ``SHM_MIN_FREE``, ``profile_parent``: the shared memory a private Chrome needs and where its
   profile goes (``_browser``).
+- ``workspace_prefix``: the project's path in the repository GitHub checked out, for the github
+  reporter's annotations (``_report``).
 
 Names load their module on first use (``pix3tools.core.lazy``): the command reads its
 arguments before Chrome's modules are imported.
@@ -24,12 +26,14 @@ if TYPE_CHECKING:
     from pix3net.smoke._clock import CHUNK_FRAMES, FRAME_MS, MAX_CHUNK_FRAMES, NETWORK_WAIT_S, STALL_S, VirtualClock
     from pix3net.smoke._collect import BINDING, Call, Collector
     from pix3net.smoke._loads import compile_advice
+    from pix3net.smoke._report import workspace_prefix
 
 _HOMES = {
     "_browser": ("SHM_MIN_FREE", "profile_parent"),
     "_clock": ("CHUNK_FRAMES", "FRAME_MS", "MAX_CHUNK_FRAMES", "NETWORK_WAIT_S", "STALL_S", "VirtualClock"),
     "_collect": ("BINDING", "Call", "Collector"),
     "_loads": ("compile_advice",),
+    "_report": ("workspace_prefix",),
 }
 
 __all__ = [
@@ -45,6 +49,7 @@ __all__ = [
     "VirtualClock",
     "compile_advice",
     "profile_parent",
+    "workspace_prefix",
 ]
 
 __getattr__ = lazy_names(__name__, _HOMES)

@@ -2,7 +2,9 @@
 [--shard i/n] [--reporter R] [--junit-file <path>] [--output <dir>] [--output-all] [--real-time]
 [--project <dir>]` (docs/smoke.md).
 
-Runs the game page of each scene in a real headless Chrome and reports what went wrong. Exit 0 no
+Runs the game page of each scene in a real headless Chrome and reports what went wrong. This
+module reads the arguments and chooses the scenes; :mod:`pix3net.smoke._schedule` runs them and
+:mod:`pix3net.smoke._report` writes the reports. Exit 0 no
 errors (warnings allowed), 1 errors, 2 could not run or a usage error; with several scenes the
 worst run decides. Nothing is printed before the report (except one progress line per scene on a
 terminal's stderr), and the report is printed once every process and browser context of the run
@@ -12,15 +14,16 @@ is gone.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import trio
 
+from pix3net.smoke._report import Outcome, write_report
+from pix3net.smoke._schedule import Keep, Progress, machine_workers, run_plan
 from pix3tools.core import PROJECT_FILE, find_project_root, pix3_home
 from pix3tools.core.argv import Args, Option, Syntax, UsageError
 from pix3tools.core.cli import Call, run
@@ -31,12 +34,10 @@ if TYPE_CHECKING:
     from pix3net.smoke._browser import BrowserSource
     from pix3net.smoke._pages import PagePool
     from pix3net.smoke._run import SceneRun
-    from pix3tools.smoke import Failure, Manifest, Run, RunPlan, Selection, Shard
+    from pix3tools.smoke import Failure, Manifest, RunPlan, Shard
 
 __all__ = ["SYNTAX", "SmokeArgs", "main", "run_plan", "smoke"]
 
-Progress = Callable[[str], None]
-Keep = Callable[["SceneRun"], None]  # what --output keeps of a scene, called as each one ends
 DEFAULT_FRAMES = 120  # 2 s at 60 frames a second
 DEFAULT_TIMEOUT_S = 20.0  # per scene
 REPORTERS = ("line", "json", "github", "junit")
@@ -197,17 +198,6 @@ class SmokeArgs:
         return cwd / (self.junit_file or DEFAULT_JUNIT_FILE)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What the command prints: one run (a scene argument, or nothing could run), or a set
-    (``selected`` scenes, of which a shard ran ``runs``)."""
-
-    runs: list[Run]
-    selection: Selection | None = None
-    durations_ms: list[float] | None = None
-    selected: int | None = None
-
-
 def _no_project(cwd: Path) -> Failure:
     from pix3tools.smoke import Failure
 
@@ -225,74 +215,6 @@ def _flush(root: Path, args: SmokeArgs) -> Failure | None:
     if outcome.status == "unsynced":
         return Failure(CODE, outcome.message or "", args.scene)
     return None
-
-
-async def run_plan(
-    plan: RunPlan,
-    pages: PagePool,
-    browsers: BrowserSource,
-    *,
-    root: Path,
-    frames: int,
-    seconds: float,
-    viewport: tuple[float, float],
-    workers: int = 1,
-    keep: Keep | None = None,
-    progress: Progress | None = None,
-) -> list[SceneRun]:
-    """Run every planned scene on one dev server and one browser, ``workers`` scenes at a time
-    (each in its own browser context); the results in the plan's order, whatever finished first."""
-    from pix3net.smoke._browser import BrowserUnavailable
-    from pix3net.smoke._gameserver import DevServerError, game_server
-    from pix3net.smoke._run import RunSettings, SceneRun, run_scene
-    from pix3net.smoke._sources import SourceMaps
-    from pix3tools.smoke import Failure, attached_scripts
-
-    results: list[SceneRun | None] = [None] * len(plan.scenes)
-    if not plan.scenes:  # an empty shard: no dev server, no page
-        return []
-    project = plan.project
-    try:
-        async with game_server(root) as (base_url, _):
-            browser = await browsers.get()
-            sources = SourceMaps(root)
-            todo = iter(enumerate(plan.scenes))  # shared by the workers: each scene is taken once
-
-            async def worker() -> None:
-                for index, scene in todo:
-                    if progress is not None:
-                        progress(f"pix3 smoke: {scene} ({index + 1}/{len(plan.scenes)})…")
-                    if index + 1 < len(plan.scenes):
-                        pages.prefetch()  # the next scene's page gets ready while this one runs
-                    scripts = attached_scripts(scene, project.read) if project is not None else []
-                    settings = RunSettings(
-                        root=root, base_url=base_url, frames=frames, timeout=seconds, viewport=viewport, scripts=scripts
-                    )
-                    try:
-                        done = await run_scene(
-                            browser, scene, settings, sources, pages.take, mode=pages.mode, keep=keep is not None
-                        )
-                    except BrowserUnavailable as error:
-                        done = SceneRun(Failure(error.code, error.reason, scene))
-                    results[index] = done
-                    if keep is not None:
-                        await trio.to_thread.run_sync(keep, done)
-
-            async with trio.open_nursery() as nursery:
-                for _ in range(max(1, min(workers, len(plan.scenes)))):
-                    nursery.start_soon(worker)
-    except DevServerError as error:
-        reason = f"could not serve the game page: {error}"
-        results = [
-            r or SceneRun(Failure("E_SMOKE_BUNDLE", reason, s)) for r, s in zip(results, plan.scenes, strict=True)
-        ]
-    except BrowserUnavailable as error:
-        failed = [SceneRun(Failure(error.code, error.reason, scene)) for scene in plan.scenes]
-        results = [r or f for r, f in zip(results, failed, strict=True)]
-    return [
-        r if r is not None else SceneRun(Failure("E_SMOKE_CRASH", "the run ended early.", s))
-        for r, s in zip(results, plan.scenes, strict=True)
-    ]
 
 
 def _plan(root: Path, cwd: Path, args: SmokeArgs) -> tuple[RunPlan, Manifest]:
@@ -338,29 +260,6 @@ async def _smoke(args: SmokeArgs, root: Path, cwd: Path, env: Mapping[str, str],
                     return picked
                 chosen = picked
             return await _smoke_in(args, root, cwd, pages, browsers, progress, chosen)
-
-
-def machine_workers() -> int:
-    """``--workers`` unset: what fits this machine (its usable cores and available memory)."""
-    from pix3tools.smoke import default_workers
-
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return default_workers(cores, _available_memory())
-
-
-def _available_memory(meminfo: str = "/proc/meminfo") -> int | None:
-    """``MemAvailable`` in bytes (Linux), None elsewhere."""
-    try:
-        with open(meminfo, encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 @dataclass(frozen=True)
@@ -431,10 +330,6 @@ def _keeper(folder: Path, root: Path, every: bool) -> Keep:
     return keep
 
 
-def _write_json(out: TextIO, value: Any) -> None:
-    out.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
-
-
 def _progress(err: TextIO) -> Progress | None:
     if not err.isatty():
         return None
@@ -446,49 +341,8 @@ def _progress(err: TextIO) -> Progress | None:
     return line
 
 
-def _workspace_prefix(root: Path, env: Mapping[str, str]) -> str:
-    """The project folder's path from the repository's root GitHub checked out (for annotations)."""
-    workspace = env.get("GITHUB_WORKSPACE")
-    if not workspace:
-        return ""
-    try:
-        inside = Path(os.path.realpath(root)).relative_to(os.path.realpath(workspace))
-    except ValueError:
-        return ""
-    return "" if str(inside) == "." else inside.as_posix() + "/"
-
-
-def _write_junit(path: Path, outcome: Outcome, root: Path, args: SmokeArgs, err: TextIO) -> bool:
-    import socket
-    from datetime import datetime
-
-    from pix3tools.smoke import junit_xml
-
-    properties = [("project", str(root))]
-    if outcome.selection is not None:
-        properties.append(("selection", outcome.selection.reason))
-    if args.shard is not None:
-        properties.append(("shard", str(args.shard)))
-    durations: list[float | None] = [*outcome.durations_ms] if outcome.durations_ms else [None] * len(outcome.runs)
-    text = junit_xml(
-        outcome.runs,
-        root,
-        durations_ms=durations,
-        timestamp=datetime.now(),
-        hostname=socket.gethostname(),
-        properties=properties,
-    )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        err.write(f"pix3 smoke: could not write the JUnit file {path} ({exc.strerror or exc}); check the folder.\n")
-        return False
-    return True
-
-
 def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str, str]) -> int:
-    from pix3tools.smoke import Failure, exit_code, github_annotations, human_run, human_set, run_json, set_json
+    from pix3tools.smoke import Failure
 
     # --project as given (resolved lexically, no manifest asked): a folder without one is still run.
     root = Path(os.path.abspath(cwd / args.project)) if args.project is not None else find_project_root(cwd)
@@ -499,28 +353,8 @@ def smoke(args: SmokeArgs, cwd: Path, out: TextIO, err: TextIO, env: Mapping[str
         outcome = Outcome([Failure("E_SMOKE_NO_PROJECT", f"{root} is not a folder.", args.scene)])
     else:
         outcome = trio.run(_smoke, args, root, cwd, env, _progress(err))
-    printed = args.stdout_reporter(env)
-    shard = str(args.shard) if args.shard is not None else None
-    if printed == "github":
-        for line in github_annotations(outcome.runs, shown, _workspace_prefix(shown, env)):
-            out.write(line + "\n")
-    if outcome.selection is not None:
-        if printed == "json":
-            _write_json(out, set_json(outcome.selection, outcome.runs, shown, shard=shard, selected=outcome.selected))
-        else:
-            out.write(human_set(outcome.selection, outcome.runs, shown, shard=shard, selected=outcome.selected))
-        code = max((exit_code(r) for r in outcome.runs), default=0)
-    else:
-        [run] = outcome.runs
-        if printed == "json":
-            _write_json(out, run_json(run, shown))
-        else:
-            out.write(human_run(run, shown))
-        code = exit_code(run)
     junit = args.junit_path(cwd)
-    if junit is not None and not _write_junit(junit, outcome, shown, args, err):
-        code = max(code, 2)
-    return code
+    return write_report(outcome, shown, args.stdout_reporter(env), args.shard, junit, out, err, env)
 
 
 def _interrupted(exc: BaseException) -> bool:

@@ -3,6 +3,10 @@
 The reference reads each runtime class's static ``getPropertySchema()``; we cannot, so this is the
 documented table as data. ``Prop.default`` is the documented default (``MISSING`` when the docs give
 none: ``pix3 tree --props`` then always shows the key).
+
+One file because it is one table as data: every node type's properties (``_OWN``, most of the
+file) and the components', in the order the docs list them, read top to bottom; the helpers that
+build the rows are a few lines each above it.
 """
 
 from __future__ import annotations

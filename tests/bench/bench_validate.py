@@ -71,11 +71,11 @@ def _median(values: list[float]) -> float:
 
 def _cold_seconds(read: Callable[[str], object], texts: list[str]) -> float:
     """CPU seconds to read every text once with cold caches, best of three."""
-    from pix3tools.scene import _fastyaml
+    from pix3tools.scene import _fastflow, _fastyaml
 
     best = float("inf")
     for _ in range(3):
-        for cache in (_fastyaml._LINES, _fastyaml._FLOW_CACHE, _fastyaml._RESOLVED):
+        for cache in (_fastyaml._LINES, _fastflow._FLOW_CACHE, _fastflow._RESOLVED):
             cache.clear()
         start = time.process_time()
         for text in texts:

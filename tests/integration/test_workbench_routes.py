@@ -227,6 +227,12 @@ def test_page_modules_are_served(server: DevServer) -> None:
     assert main.content == (REPO / "pix3net" / "devserver" / "page" / "main.js").read_bytes()
     again = httpx.get(f"{server.url}/__pix3/page/main.js", headers={"If-None-Match": main.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
-    for name in ("index.html", "../app.py", "nope.js", "Main.js"):
+    for name in (
+        "index.html",
+        "../app.py",
+        "nope.js",
+        "Main.js",
+        "smokerun.js",
+    ):  # smokerun.js: smoke's template, read only
         missing = httpx.get(f"{server.url}/__pix3/page/{name}")
         assert (missing.status_code, missing.json()["error"]) == (404, "not_found"), name

@@ -274,6 +274,67 @@ def test_the_subpackages_one_level_deeper_are_nodes() -> None:
     assert not nodes["pix3net.devserver.files"] & {"pix3net.devserver", "pix3net.devserver.app"}
 
 
+# The one Python module that names the editor page's folder: everything else reads a page file
+# through it (`read_page_file`, the names it declares), so the dependency is an import this test sees.
+PAGE_LOADER = "pix3net/devserver/page/__init__.py"
+
+
+def page_folder_reads(sources: dict[str, str]) -> list[str]:
+    """``path:line`` of each place in ``sources`` (path → Python text) that reaches a file of the
+    editor page by path instead of through the loader: ``resources.files("pix3net.devserver…")``, a
+    ``"page"`` joined to a path (``/`` or ``joinpath``), or a text naming ``devserver/page``
+    (docstrings aside)."""
+    found: set[str] = set()
+    for path, text in sources.items():
+        tree = ast.parse(text)
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            hit = False
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                first = node.args[0].value
+                hit = (name == "files" and str(first).startswith("pix3net.devserver")) or (
+                    name == "joinpath" and any(isinstance(a, ast.Constant) and a.value == "page" for a in node.args)
+                )
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                hit = any(isinstance(side, ast.Constant) and side.value == "page" for side in (node.left, node.right))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                hit = "devserver/page" in node.value
+            if hit:
+                found.add(f"{path}:{getattr(node, 'lineno', 0)}")
+    return sorted(found)
+
+
+def test_page_files_are_read_only_through_the_declared_loader() -> None:
+    """Smoke installs probe.js, judge.js and smokerun.js into each game page: read by path they
+    were a dependency no import showed. Now only the loader names the folder, and the graph has
+    ``pix3net.smoke -> pix3net.devserver.page``."""
+    sources = {
+        str(path.relative_to(REPO)): path.read_text(encoding="utf-8")
+        for path in _modules().values()
+        if str(path.relative_to(REPO)) != PAGE_LOADER
+    }
+    assert page_folder_reads(sources) == []
+    assert "pix3net.devserver.page" in graph()["pix3net.smoke"]
+    from pix3net.devserver.page import READ_ELSEWHERE
+
+    assert all((REPO / PAGE_LOADER).with_name(name).is_file() for name in READ_ELSEWHERE)
+
+
+def test_the_page_rule_can_fail() -> None:
+    made_up = {
+        "a.py": 'from importlib import resources\nfolder = resources.files("pix3net.devserver").joinpath("page")\n',
+        "b.py": 'from pathlib import Path\nJS = Path(__file__).parent / "devserver" / "page" / "probe.js"\n',
+        "c.py": '"""Reads pix3net/devserver/page/ (a docstring may say so)."""\nopen("pix3net/devserver/page/judge.js")\n',
+        "d.py": '"""Fine."""\nfrom pix3net.devserver.page import read_page_file\nread_page_file("probe.js")\n',
+    }
+    assert page_folder_reads(made_up) == ["a.py:2", "b.py:2", "c.py:2"]
+
+
 # The distribution that provides an import name, where the two are spelled differently.
 DISTRIBUTIONS = {"trio_websocket": "trio-websocket", "quart_trio": "quart-trio", "ruamel": "ruamel.yaml"}
 

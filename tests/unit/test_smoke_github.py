@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.smoke.command import SYNTAX, SmokeArgs, _workspace_prefix
+from pix3net.smoke import workspace_prefix
+from pix3net.smoke.command import SYNTAX, SmokeArgs
 from pix3tools.core.argv import parse
 from pix3tools.smoke import Failure, SmokeReport, escape_data, escape_property, github_annotations
 
@@ -116,4 +117,4 @@ def test_which_reporters_write(argv: list[str], env: dict[str, str], printed: st
 )
 def test_annotation_paths_start_at_the_repositorys_root(workspace: str | None, prefix: str) -> None:
     env = {} if workspace is None else {"GITHUB_WORKSPACE": workspace}
-    assert _workspace_prefix(Path("/w/repo/games/space"), env) == prefix
+    assert workspace_prefix(Path("/w/repo/games/space"), env) == prefix

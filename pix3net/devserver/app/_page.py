@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 import re
-from importlib import resources
 
+from pix3net.devserver.page import page_folder
 from pix3net.hosts import EDITOR_NAME, GAME_NAME, split_host
 
 _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -59,8 +59,7 @@ PAGE_MODULES = (
 
 def host_page(project_name: str, *, editor_css: bool = False) -> bytes:
     """Our editor page: the HTML with its styles inline; the modules come from `/__pix3/page/`."""
-    folder = resources.files("pix3net.devserver") / "page"
-    template = (folder / "index.html").read_text(encoding="utf-8")
+    template = (page_folder() / "index.html").read_text(encoding="utf-8")
     if editor_css:
         template = template.replace("</head>", '<link rel="stylesheet" href="/__pix3/editor.css">\n</head>', 1)
     preloads = "\n".join(f'<link rel="modulepreload" href="/__pix3/page/{name}">' for name in PAGE_MODULES)

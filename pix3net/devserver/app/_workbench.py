@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from quart_trio import QuartTrio
 
 from pix3net.devserver.files import parse_wire_path, query_value, resolve
 from pix3net.devserver.http import NOT_FOUND, ApiError, Refusal, error_response, json_response, read_json
+from pix3net.devserver.page import NOT_SERVED, page_folder
 
 from ._guard import PREFIX
 
@@ -43,11 +43,10 @@ BAD_DRAW = Refusal(400, "bad_request", "`draw` must be a boolean.")
 
 def page_assets() -> dict[str, tuple[bytes, str, str]]:
     """Every servable file of the page: name → (bytes, content type, ETag), read once."""
-    folder = resources.files("pix3net.devserver") / "page"
     assets: dict[str, tuple[bytes, str, str]] = {}
-    for entry in folder.iterdir():
+    for entry in page_folder().iterdir():
         match = _ASSET.match(entry.name)
-        if match and entry.is_file():
+        if match and entry.is_file() and entry.name not in NOT_SERVED:
             data = entry.read_bytes()
             assets[entry.name] = (data, _ASSET_TYPES[match.group(1)], f'"{hashlib.sha256(data).hexdigest()[:32]}"')
     return assets

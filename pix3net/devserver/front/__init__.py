@@ -8,6 +8,8 @@ It offers (docs/devserver.md, "Shape"):
   (`PublicListener`, `connection_cap`, `raise_fd_limit`).
 - `splice`: one public connection: plain requests for Vite relayed byte for byte, the rest
   handed to Hypercorn (`serve_connection`, the time limits).
+- `splicestep`: the splice's decisions, sans-IO: relay a head to Vite or hand the connection
+  off (`on_head`), retry, 502 or close once Vite failed (`after_vite_failed`).
 - `httphead`: the splice's pure HTTP/1.1 head parser.
 - `dispatch`: behind Hypercorn, every request's first stop (`Dispatch`, the ASGI application).
 - `proxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).

@@ -6,6 +6,8 @@ they arrived and Vite's answer is relayed byte for byte, its framing read just e
 the end. The first request that is not that simple hands the rest of the connection, bytes
 already read included, to the internal Hypercorn listener, whose dispatcher answers it (a
 refusal included: the splice never answers one itself) and relays WebSockets message by message.
+This module is the thin loop that reads and writes; what to do with a head, and after Vite fails,
+is decided by :mod:`pix3net.devserver.front.splicestep` (sans-IO, tested as traces).
 
 Time limits are the kernel's (SO_RCVTIMEO / SO_SNDTIMEO), so the common path costs no extra
 system call: an idle connection is closed after KEEP_ALIVE_S, a head must be complete
@@ -15,7 +17,6 @@ HEAD_TIMEOUT_S after its first byte, a client that stops reading is dropped afte
 from __future__ import annotations
 
 import contextlib
-import re
 import select
 import socket
 import struct
@@ -23,18 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
-from pix3net.devserver.front.httphead import (
-    MAX_HEAD,
-    common_answer_end,
-    common_request,
-    host_field,
-    parse_request,
-    parse_response,
-    path_of,
-)
-from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, may_retry, reusable
+from pix3net.devserver.front.httphead import MAX_HEAD, common_answer_end, parse_response
+from pix3net.devserver.front.splicestep import ANSWER_502, RETRY, HandOff, after_vite_failed, on_head
+from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, reusable
 from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
 
 READ = 65536
@@ -155,26 +148,21 @@ def serve_connection(
                 buf = reader.buf
             activity.waiting_since = None
             port = vite_port()
-            common = common_request(buf, end) if end > 0 else None
-            if common is not None and port is not None and _for_vite(door, buf, end, common[1]):
-                method, close = common[0], False  # the common case: no body
-                need = end
-            else:
-                head = parse_request(buf, end) if end > 0 else None
-                if head is None or port is None or head.upgrade or not _for_vite(door, buf, end, head.target):
-                    _hand_off(client, buf, internal_port, track)
+            step = on_head(door, buf, end, port)
+            if isinstance(step, HandOff):
+                _hand_off(client, buf, internal_port, track)
+                return
+            assert port is not None  # a request is relayed only while Vite has a port
+            need = step.size
+            while len(reader.buf) < need:  # its body
+                if not reader.fill():
                     return
-                method, close = head.method, head.close
-                need = end + (head.length or 0)
-                while len(reader.buf) < need:
-                    if not reader.fill():
-                        return
-                buf = reader.buf
+            buf = reader.buf
             if len(buf) == need:
                 request, reader.buf = buf, b""
             else:
                 request, reader.buf = buf[:need], buf[need:]
-            head_request = method == b"HEAD"
+            head_request = step.method == b"HEAD"
             reused = upstream is not None and upstream_port == port and reusable(time.monotonic() - idle_since)
             if not reused:
                 if upstream is not None:
@@ -185,66 +173,34 @@ def serve_connection(
                 if opened is None:
                     return
                 upstream, upstream_port = opened
-            assert upstream is not None
-            try:
-                keep = _exchange(upstream, send, request, head_request)
-            except ViteGone as gone:
-                track(None, upstream.sock)
-                upstream.sock.close()
-                upstream = None
-                if gone.answered:
-                    return
-                if not may_retry(method, reused, gone.heard):
-                    send(_CLOSED_502)
-                    return
-                # a kept-alive connection Node closed idle as the request came: once more on a fresh one
-                opened = _open(port, vite_port, client, track)
-                if opened is None:
-                    return
-                upstream, upstream_port = opened
+            retried = False
+            while True:
+                assert upstream is not None
                 try:
                     keep = _exchange(upstream, send, request, head_request)
-                except ViteGone as again:
-                    if not again.answered:
+                    break
+                except ViteGone as gone:
+                    track(None, upstream.sock)
+                    upstream.sock.close()
+                    upstream = None
+                    then = after_vite_failed(step.method, reused, gone.answered, gone.heard, retried)
+                    if then is ANSWER_502:
                         send(_CLOSED_502)
-                    return
-            if not keep or close:
+                    if then is not RETRY:
+                        return
+                    # a kept-alive connection Node closed idle as the request came: once more on a fresh one
+                    opened = _open(port, vite_port, client, track)
+                    if opened is None:
+                        return
+                    upstream, upstream_port = opened
+                    retried = True
+            if not keep or step.close:
                 return
             idle_since = activity.waiting_since = time.monotonic()
     finally:
         if upstream is not None:
             track(None, upstream.sock)
             upstream.sock.close()
-
-
-_NAVIGATION = b"\r\nsec-fetch-mode: navigate"  # as browsers write the field (lowered)
-_SITE = re.compile(rb"\r\nsec-fetch-site:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)")
-
-
-def _own_navigation(lowered: bytes) -> bool:
-    """Whether a navigation passes `targets.foreign_navigation` (the user's own, `none`, or its
-    own origin's, `same-origin`), read from one `Sec-Fetch-Site` field: then it is spliced. Any
-    other goes to the dispatcher to be judged — and with it the rest of its connection, which a
-    browser reuses for the page's module fetches (a page load handed off whole took 15 % longer to
-    import 300 modules). Two such fields, or none, are the dispatcher's to read."""
-    sites = _SITE.findall(lowered)
-    return len(sites) == 1 and not targets.foreign_navigation(targets.NAVIGATE, sites[0].decode("latin-1"))
-
-
-def _for_vite(door: Door, head: bytes, end: int, target: bytes) -> bool:
-    """Whether a request may be spliced to Vite: one `Host` the Host rule accepts (its verdict
-    remembered per value), an origin-form target that `targets.route_of` calls "other" and the
-    door lets through; both asked only when the target is not `Door.plain`. A navigation another
-    origin asked for is not spliced: the dispatcher judges it (`targets.foreign_navigation`)."""
-    if target[:1] != b"/" or not door.host_field_ok(host_field(head, end)):
-        return False
-    lowered = head[:end].lower()
-    if _NAVIGATION in lowered and not _own_navigation(lowered):
-        return False
-    if door.plain(target):
-        return True
-    path = path_of(target)
-    return path is not None and targets.route_of(path) == "other" and door.target_refusal(target) is None
 
 
 def _hand_off(client: socket.socket, already: bytes, internal_port: int, track: Callable[..., None]) -> None:
