@@ -437,7 +437,7 @@ class _Proxy:
             port_key_bytes=self.port_key,
         )
 
-    async def http(self, head: RequestHead, refusal: auth.Refusal | None, *, close: bool) -> bytes:
+    async def http(self, head: RequestHead, refusal: auth.AuthRefusal | None, *, close: bool) -> bytes:
         """The answer to a plain request; ``refusal``: what the auth checks said of it."""
         body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks
         answer = partial(auth.http_answer, close=close, head=body_less)
@@ -551,7 +551,7 @@ class _Proxy:
         await _send(stream, auth.ws_refusal(status, message), self.gate.limits.answer_seconds)
 
     async def upgrade(
-        self, stream: trio.SocketStream, head: RequestHead, trailing: bytes, refusal: auth.Refusal | None
+        self, stream: trio.SocketStream, head: RequestHead, trailing: bytes, refusal: auth.AuthRefusal | None
     ) -> None:
         if refusal is not None:
             await self.refuse_upgrade(stream, head, refusal.status, refusal.message)
