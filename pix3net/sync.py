@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from pix3tools.core.devrecord import read_url
+from pix3net.devrecord import read_url
 
 if TYPE_CHECKING:
     import http.client
