@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.devserver.files import ApiError, Entry, FileCore, diff, parse_changeset, run_changeset
+from pix3net.devserver.files import Entry, FileCore, FileError, diff, http_error, parse_changeset, run_changeset
 
 SCENE = "root:\n  - id: a\n    type: Group2D\n"
 
@@ -48,9 +48,9 @@ def make(root: Path, **kwargs: Any) -> tuple[FileCore, list[dict[str, Any]], lis
 
 
 def code(call: Any) -> tuple[int, str, dict[str, Any]]:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         call()
-    return caught.value.status, caught.value.code, caught.value.body()
+    return http_error(caught.value).status, caught.value.code, http_error(caught.value).body()
 
 
 # -- table -----------------------------------------------------------------------------------
@@ -351,13 +351,13 @@ def test_changeset_refusals_write_nothing(project: Path) -> None:
     ],
 )
 def test_changeset_validation(body: dict[str, Any], status: int, message: str) -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_changeset(body)
-    assert (caught.value.status, caught.value.message) == (status, message)
+    assert (http_error(caught.value).status, caught.value.message) == (status, message)
 
 
 def test_changeset_bad_path_names_the_entry() -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_changeset({"files": [{"path": "ok", "text": ""}, {"path": "../x", "text": ""}]})
     assert caught.value.extra["field"] == "files[1].path"
 
