@@ -7,8 +7,8 @@ It offers (docs/devserver.md, "Shape"):
 - `listener`: the public listener, a thread per connection under a connection cap
   (`PublicListener`, `connection_cap`, `raise_fd_limit`).
 - `splice`: one public connection: plain requests for Vite relayed byte for byte, the rest
-  handed to Hypercorn (`serve_connection`, the time limits).
-- `httphead`: the splice's pure HTTP/1.1 head parser.
+  handed to Hypercorn (`serve_connection`, the time limits); heads are read by
+  `pix3net.httphead`, pix3's one HTTP/1 head parser.
 - `door`: the front door's rules bound to one server's facts (its public names, the project,
   the folders `/@fs/` may name), built once and shared by the splice and the dispatcher (`Door`).
 - `targets`: which request targets go through to Vite or the folder (pure; `route_of`,

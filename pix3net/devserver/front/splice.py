@@ -25,7 +25,9 @@ from dataclasses import dataclass
 
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
-from pix3net.devserver.front.httphead import (
+from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, may_retry, reusable
+from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
+from pix3net.httphead import (
     MAX_HEAD,
     common_answer_end,
     common_request,
@@ -34,8 +36,6 @@ from pix3net.devserver.front.httphead import (
     parse_response,
     path_of,
 )
-from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, may_retry, reusable
-from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
 
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too
