@@ -1,4 +1,4 @@
-"""The WebSocket framing of pix3net/wscall.py (RFC 6455): what the client sends, what it reads —
+"""The CDP client's WebSocket framing, sans-IO (pix3net/clients/cdp.py, RFC 6455): what the client sends, what it reads —
 whole, split at every byte, and the frames no server may send."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import struct
 
 import pytest
 
+from pix3net.clients.cdp import encode_frame, parse_frame
 from pix3net.websocket import OP_CLOSE, OP_PING, OP_TEXT, frame_header
-from pix3net.wscall import encode_frame, parse_frame
 
 MASK = b"\x01\x02\x03\x04"
 
