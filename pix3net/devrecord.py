@@ -23,7 +23,6 @@ from urllib.parse import urlsplit
 
 from pix3net.hosts import is_loopback_name
 from pix3tools.core.private import private_folder, read_private, write_private
-from pix3tools.core.timestamps import iso_time
 
 if TYPE_CHECKING:
     import logging
@@ -237,6 +236,8 @@ class Record:
         env_public: str | None,
         started_at: str | None = None,
     ) -> None:
+        from pix3tools.core.timestamps import iso_time  # only a serving process needs it
+
         self.root, self.port, self.versions, self.log, self.env_public = root, port, versions, log, env_public
         self.started_at = started_at if started_at is not None else iso_time()
         self.public_url: str | None = None
