@@ -4,7 +4,8 @@
 proxy (a challenge without the token), then — only once the proof holds — its version and tabs
 with the token, on the same connection. Importing an HTTP stack for that costs more than the
 whole exchange (trio + httpx ≈ 6× Python's own start; docs/editor.md, "Cold start and reuse"),
-so the few requests are written and read here; the Remote SSH checks (the forward-scope proof)
+so the few requests are written here and their answers read with pix3's one head parser
+(``pix3net.httphead``); the Remote SSH checks (the forward-scope proof)
 use the same. Only plain ``http://`` to a daemon of ours; an ``https`` dev server is asked
 through ``http.client``. The token is sent only to a port that proved it knows it.
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 import errno
 import json
 import socket
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from pix3net.cdp.proof import challenge_headers, classify, new_challenge, page_urls
+from pix3net.cdp.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
+from pix3net.httphead import answer_head
 from pix3net.pids import port_holder
 
 MAX_HEAD = 64 * 1024  # a daemon's answer head is a few hundred bytes
@@ -127,18 +130,13 @@ class Connection:
                 raise ProbeError("answer head too large")
             if not self._fill():
                 raise (_Unanswered if not self._buffer else ProbeError)("connection closed before an answer")
-        head, self._buffer = self._buffer[:end].decode("latin-1"), self._buffer[end + 4 :]
-        first, *rest = head.split("\r\n")
-        parts = first.split(" ", 2)
-        if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
+        parsed = answer_head(self._buffer, end + 4)
+        if parsed is None:
+            first = self._buffer[: self._buffer.find(b"\r\n")].decode("latin-1")
             raise ProbeError(f"not an HTTP answer: {first[:80]!r}")
-        status = int(parts[1])
-        headers: dict[str, str] = {}
-        for line in rest:
-            name, sep, value = line.partition(":")
-            if sep:
-                headers[name.strip().lower()] = value.strip()
-        close = "close" in headers.get("connection", "").lower() or parts[0] == "HTTP/1.0"
+        status, version, headers = parsed
+        self._buffer = self._buffer[end + 4 :]
+        close = "close" in headers.get("connection", "").lower() or version == "HTTP/1.0"
         if status in _NO_BODY or 100 <= status < 200:
             return Answer(status, headers, b"", close)
         if "chunked" in headers.get("transfer-encoding", "").lower():
@@ -228,18 +226,40 @@ class Ours:
         return "HeadlessChrome" in self.user_agent
 
 
+def proved(
+    port: int, token: str, timeout: float = PROBE_SECONDS, *, holder: Callable[[int], str] | None = None
+) -> tuple[Connection, Verdict]:
+    """A kept-alive connection to the proxy on ``port`` and the verdict of its proof of ``token``
+    (one fresh challenge, never the token). The token may go on that connection only when the
+    verdict is ``ours`` (``auth(token)``); the caller closes it. Raises ``OSError`` or
+    :class:`ProbeError` when nothing answers HTTP. ``holder`` names who holds the port in the
+    verdict's detail."""
+    challenge = new_challenge()
+    conn = Connection("127.0.0.1", port, timeout)
+    try:
+        answer = conn.get("/json/version", challenge_headers(challenge))
+    except BaseException:
+        conn.close()
+        raise
+    verdict = classify(answer.status, answer.headers, port=port, token=token, challenge=challenge, holder=holder)
+    return conn, verdict
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header that carries the token (only to a port that proved it knows it)."""
+    return {"Authorization": f"Bearer {token}"}
+
+
 def ours(port: int, token: str, timeout: float = PROBE_SECONDS) -> Ours | None:
     """The proxy on ``port`` proves it knows ``token``: its browser, user agent and tabs. None when
     nothing answers or the answer has no valid proof — the token is then never sent."""
-    challenge = new_challenge()
     try:
-        with Connection("127.0.0.1", port, timeout) as conn:
-            probe = conn.get("/json/version", challenge_headers(challenge))
-            if classify(probe.status, probe.headers, port=port, token=token, challenge=challenge).kind != "ours":
+        conn, verdict = proved(port, token, timeout)
+        with conn:
+            if verdict.kind != "ours":
                 return None
-            auth = {"Authorization": f"Bearer {token}"}
-            version = conn.get("/json/version", auth).json()
-            listed = conn.get("/json/list", auth).json()
+            version = conn.get("/json/version", auth(token)).json()
+            listed = conn.get("/json/list", auth(token)).json()
     except (OSError, ProbeError):
         return None
     version = version if isinstance(version, dict) else {}
@@ -303,7 +323,7 @@ def targets(port: int, token: str, timeout: float = PROBE_SECONDS) -> list[dict[
     """The proxy's ``/json/list`` with the token — only for a port that proved it is ours."""
     try:
         with Connection("127.0.0.1", port, timeout) as conn:
-            listed = conn.get("/json/list", {"Authorization": f"Bearer {token}"}).json()
+            listed = conn.get("/json/list", auth(token)).json()
     except (OSError, ProbeError):
         return []
     return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from pix3tools.core.devrecord import read_url
+from pix3net.devrecord import read_url
 
 if TYPE_CHECKING:
     import http.client
@@ -106,7 +106,7 @@ def _request(url: str, method: str, timeout: float, body: bytes | None = None) -
         connection.close()
 
 
-def sync_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_FLUSH_TIMEOUT_MS) -> SyncOutcome:
+def flush_editor(root: Path, *, no_sync: bool = False, timeout_ms: int = EDITOR_FLUSH_TIMEOUT_MS) -> SyncOutcome:
     """Ask the dev server named by ``<root>/.pix3/dev.json`` to flush the editor."""
     if no_sync:
         return SyncOutcome("skipped")

@@ -1,11 +1,11 @@
 """What pix3's two hand-written WebSocket ends share of RFC 6455, sans-IO and standard library only:
 the opening handshake (the key, the accept value, the header checks of both sides), the opcodes,
-and a frame's header.
+a frame's header and the masking of its payload.
 
 The two ends are the proxy's server side (``cdp.httpwire`` reads the upgrade, ``cdp.frames`` and
-``cdp.outbound`` the frames) and ``wscall``'s client, which a short command uses without trio.
-Each keeps its own frame reader (one reads masked client frames on the proxy's hot path, the
-other the server's frames of one call); what the RFC fixes is written here once.
+``cdp.outbound`` the frames) and the CDP client (``pix3net.clients.cdp``, over a plain socket or
+trio). Each keeps its own frame reader (one reads masked client frames on the proxy's hot path,
+the other the server's unmasked ones); what the RFC fixes is written here once.
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ __all__ = [
     "frame_header",
     "new_key",
     "request_accept",
+    "unmask",
 ]
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
 VERSION = "13"  # RFC 6455 §4.1: the only version a client sends and a server accepts
 KEY_BYTES = 16  # RFC 6455 §4.1: the key is 16 random bytes, base64-encoded
+_ZERO_MASK = b"\0\0\0\0"  # XOR with it changes nothing
 # RFC 6455 §5.2 (opcodes; registry in section 11.8)
 OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
 
@@ -99,3 +101,16 @@ def frame_header(length: int, *, opcode: int = OP_TEXT, fin: bool = True) -> byt
     if length < 65536:
         return struct.pack("!BBH", first, 126, length)
     return struct.pack("!BBQ", first, 127, length)
+
+
+def unmask(data: bytes | bytearray | memoryview, mask: bytes, offset: int = 0) -> bytes:
+    """``data`` XOR the 4-byte ``mask`` starting at mask byte ``offset`` (RFC 6455 §5.3): unmasks
+    what a client sent, and masks what a client sends (the same operation). One big-integer XOR:
+    a 256 MiB message in a fraction of a second, where a loop over its bytes takes minutes."""
+    size = len(data)
+    if mask == _ZERO_MASK or not size:
+        return bytes(data)
+    if offset:
+        mask = mask[offset:] + mask[:offset]
+    key = (mask * (size // 4 + 1))[:size]
+    return (int.from_bytes(data, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")

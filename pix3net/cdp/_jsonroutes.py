@@ -90,7 +90,7 @@ class JsonRoutes:
             port_key_bytes=self.port_key,
         )
 
-    async def answer(self, head: RequestHead, refusal: auth.Refusal | None, *, close: bool) -> bytes:
+    async def answer(self, head: RequestHead, refusal: auth.AuthRefusal | None, *, close: bool) -> bytes:
         """The answer to a plain request; ``refusal``: what the auth checks said of it."""
         proxy = self.proxy
         body_less = head.method == "HEAD"  # a HEAD answer has no body, or keep-alive breaks

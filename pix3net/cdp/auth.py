@@ -1,6 +1,6 @@
 """Who may talk to the proxy: Origin → Host → Bearer (docs/cdp-proxy.md, "Auth"), and the answer headers.
 
-Pure: fed the request's header list, returns a :class:`Refusal` or None. The same checks guard
+Pure: fed the request's header list, returns a :class:`AuthRefusal` or None. The same checks guard
 plain HTTP requests and WebSocket upgrades, before any upgrade or attach.
 The token is compared as SHA-256 digests in constant time and never appears in a message.
 """
@@ -48,7 +48,11 @@ REASONS = {
 
 
 @dataclass(frozen=True)
-class Refusal:
+class AuthRefusal:
+    """Why the proxy's auth check refused a request: its status (401/403) and the plain message
+    of its ``{"error": message}`` answer. Not the dev server's API ``Refusal`` (a status, an
+    error code and a message, JSON-shaped for the file API's clients): a different answer."""
+
     status: int
     message: str
 
@@ -67,23 +71,23 @@ def header(headers: Headers, name: str) -> str | None:
     return ", ".join(values) if values else None
 
 
-def check_request(headers: Headers, expected_digest: bytes) -> Refusal | None:
+def check_request(headers: Headers, expected_digest: bytes) -> AuthRefusal | None:
     """None when the request may proceed; else the refusal to answer with."""
     if header_values(headers, "origin"):
-        return Refusal(403, ORIGIN_REFUSED)
+        return AuthRefusal(403, ORIGIN_REFUSED)
     hosts = header_values(headers, "host")
     # The one Host rule (`pix3net.hosts`): a loopback name, once. The proxy has no public
     # names: a forward reaches it as localhost on another port (docs/cdp-proxy.md, "Proof").
     if not host_allowed(hosts):
         full_host = ", ".join(hosts).lower()
-        return Refusal(403, f'Host "{full_host}" is not a loopback address')
+        return AuthRefusal(403, f'Host "{full_host}" is not a loopback address')
     authorizations = header_values(headers, "authorization")
     match = _BEARER.fullmatch(authorizations[0]) if len(authorizations) == 1 else None
     if match is None:
-        return Refusal(401, BEARER_MISSING)
+        return AuthRefusal(401, BEARER_MISSING)
     given = hashlib.sha256(match.group(1).encode("utf-8", "surrogateescape")).digest()
     if not hmac.compare_digest(given, expected_digest):
-        return Refusal(401, BEARER_WRONG)
+        return AuthRefusal(401, BEARER_WRONG)
     return None
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from pix3net.websocket import OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, frame_header
+from pix3net.websocket import OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, frame_header, unmask
 
 __all__ = [
     "CLOSE_BAD_DATA",
@@ -51,7 +51,6 @@ CLOSE_TOO_BIG = 1009
 # leaves room and still refuses a flood of tiny or empty fragments (each costs the reader a pass
 # of its loop, and empty ones add nothing to the byte count).
 MAX_FRAMES_PER_MESSAGE = 131_072
-_ZERO_MASK = b"\0\0\0\0"
 
 
 @dataclass(frozen=True)
@@ -90,17 +89,6 @@ def _valid_close_code(code: int) -> bool:
     # RFC 6455 §7.4: 1004–1006 and 1015 are never sent; 1000–2999 beyond the registered ones
     # are reserved; 3000–4999 are for libraries and applications.
     return code in (1000, 1001, 1002, 1003) or 1007 <= code <= 1014 or 3000 <= code <= 4999
-
-
-def unmask(data: bytes | bytearray | memoryview, mask: bytes, offset: int = 0) -> bytes:
-    """``data`` XOR the 4-byte ``mask`` starting at mask byte ``offset`` (RFC 6455 §5.3)."""
-    size = len(data)
-    if mask == _ZERO_MASK or not size:
-        return bytes(data)
-    if offset:
-        mask = mask[offset:] + mask[:offset]
-    key = (mask * (size // 4 + 1))[:size]
-    return (int.from_bytes(data, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")
 
 
 def _control(opcode: int, payload: bytes) -> bytes:

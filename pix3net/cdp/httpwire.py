@@ -1,11 +1,11 @@
 """Just enough HTTP/1.1 and WebSocket framing for the proxy, sans-IO.
 
 The proxy answers a handful of GETs and upgrades; parsing the request head ourselves (instead of
-h11) lets a request without ``Host`` or with two of them reach the proxy's 403 rather than a
-parser's 400, and lets WebSocket refusals be written as plain answers (docs/cdp-proxy.md,
+h11, with ``pix3net.httphead``, the one head parser) lets a request without ``Host`` or with two
+of them reach the proxy's 403 rather than a parser's 400, and lets WebSocket refusals be written as plain answers (docs/cdp-proxy.md,
 "Wire protocol").
 The upgrade's checks and accept value, and a frame's header, are ``pix3net.websocket``'s
-(RFC 6455, shared with ``wscall``'s client).
+(RFC 6455, shared with the CDP client, ``pix3net.clients.cdp``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
 
+from pix3net.httphead import request_head
 from pix3net.websocket import request_accept
 
 __all__ = [
@@ -35,7 +36,6 @@ MAX_HEAD_BYTES = 16 * 1024
 # Bodies are never used by the proxy's routes; small ones are read and dropped.
 MAX_DISCARDED_BODY = 64 * 1024
 
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _MALFORMED_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
@@ -67,24 +67,13 @@ class RequestHead:
 
 
 def parse_head(data: bytes) -> RequestHead:
-    """Parse a request head (everything before the blank line)."""
-    try:
-        text = data.decode("latin-1")
-    except UnicodeDecodeError as error:  # pragma: no cover - latin-1 decodes every byte
-        raise BadRequest(str(error)) from None
-    lines = text.split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3 or not _TOKEN.fullmatch(parts[0]) or parts[2] not in ("HTTP/1.1", "HTTP/1.0"):
-        raise BadRequest("bad request line")
-    if not parts[1] or any(c in parts[1] for c in "\r\n\t\x00"):
-        raise BadRequest("bad request target")
-    headers: list[tuple[str, str]] = []
-    for line in lines[1:]:
-        name, colon, value = line.partition(":")
-        if not colon or not _TOKEN.fullmatch(name) or "\n" in value or "\r" in value or "\x00" in value:
-            raise BadRequest("bad header line")
-        headers.append((name.lower(), value.strip(" \t")))
-    return RequestHead(parts[0], parts[1], parts[2], headers)
+    """Parse a request head (everything before the blank line) with pix3's one head parser
+    (``pix3net.httphead``); a NUL in a field value is refused as well."""
+    parsed = request_head(data + b"\r\n\r\n")
+    if parsed is None or b"\0" in data:
+        raise BadRequest("bad request head")
+    method, target, version, headers = parsed
+    return RequestHead(method, target, version, headers)
 
 
 def body_length(head: RequestHead) -> int | None:

@@ -1,5 +1,5 @@
-"""The client side of the proxy: prove, inspect and choose a port, call through it
-(docs/cdp-proxy.md, "Client side").
+"""The client side of the proxy: prove, inspect and choose a port (docs/cdp-proxy.md, "Client
+side"). A call through it is ``pix3net.clients.cdptrio.call``.
 
 The token is never sent to a port that has not first proven it knows it: every probe starts
 with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` bound to the port
@@ -9,7 +9,6 @@ Async (trio); ``pix3 editor`` runs these inside its own ``trio.run``.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,13 +16,11 @@ from typing import Any, Literal
 import httpx
 import trio
 
-from pix3net.cdp._wsclient import Closed, Rejected, WsClient
 from pix3net.cdp.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
 from pix3net.pids import port_holder
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 
 PROBE_SECONDS = 1.5
-CALL_SECONDS = 5.0
 _EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
 
 
@@ -188,46 +185,3 @@ async def list_targets(
     """The proxy's ``/json/list`` with the token (call only for a port that proved it is ours)."""
     listed = await _get_json(port, "/json/list", token, timeout)
     return [t for t in listed if isinstance(t, dict)] if isinstance(listed, list) else []
-
-
-class ProxyCallError(Exception):
-    pass
-
-
-async def proxy_call(
-    port: int,
-    token: str,
-    method: str,
-    params: dict[str, Any] | None = None,
-    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the call's limit (5 s)
-    *,
-    path: str = "/pix3",
-) -> Any:
-    """One CDP call through the proxy (docs/cdp-proxy.md, "Client side"): its ``result``. Browser-level on
-    ``/pix3``; ``path="/pix3/page/<targetId>"`` makes it a call on that page.
-
-    Raises :class:`ProxyCallError` ``<method>: <error.message>`` or ``<method>: no answer
-    within 5000 ms``.
-    """
-    headers = [("Authorization", f"Bearer {token}")]
-    message = json.dumps({"id": 1, "method": method, "params": params or {}})
-    with trio.move_on_after(timeout) as scope:
-        try:
-            async with await WsClient.connect(port, path, headers) as ws:
-                await ws.send(message)
-                while True:
-                    reply = json.loads(await ws.receive())
-                    if isinstance(reply, dict) and reply.get("id") == 1 and "method" not in reply:
-                        break
-        except Rejected as error:
-            body = error.body.decode("utf-8", "replace")
-            raise ProxyCallError(f"{method}: HTTP {error.status} {body}".rstrip()) from None
-        except (Closed, OSError, ValueError) as error:
-            raise ProxyCallError(f"{method}: {error}") from None
-    if scope.cancelled_caught:
-        raise ProxyCallError(f"{method}: no answer within {int(timeout * 1000)} ms")
-    if "error" in reply:
-        error_body = reply["error"]
-        text = error_body.get("message") if isinstance(error_body, dict) else None
-        raise ProxyCallError(f"{method}: {text if isinstance(text, str) else json.dumps(error_body)}")
-    return reply.get("result")

@@ -227,7 +227,7 @@ class _Proxy(Executor):
         await _send(stream, auth.ws_refusal(status, message), self.gate.limits.answer_seconds)
 
     async def upgrade(
-        self, stream: trio.SocketStream, head: RequestHead, trailing: bytes, refusal: auth.Refusal | None
+        self, stream: trio.SocketStream, head: RequestHead, trailing: bytes, refusal: auth.AuthRefusal | None
     ) -> None:
         if refusal is not None:
             await self.refuse_upgrade(stream, head, refusal.status, refusal.message)

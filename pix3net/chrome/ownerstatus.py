@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from pix3net import probe
-from pix3net.cdp.proof import challenge_headers, classify, new_challenge
 from pix3net.cdp.routes import STATUS_PATH
 from pix3net.cdp.token import read_token
 from pix3net.chrome.memory import chrome_memory
@@ -94,20 +93,14 @@ def connect(home: Path) -> tuple[ChromeRecord, probe.Connection, dict[str, str]]
     token = read_token(home / "cdp-token")
     if token is None:
         raise StatusError(f"no CDP token in {home / 'cdp-token'}: restart Chrome with `pix3 editor`.")
-    challenge = new_challenge()
-    conn = probe.Connection("127.0.0.1", record.port, probe.PROBE_SECONDS)
     try:
-        proved = conn.get("/json/version", challenge_headers(challenge))
+        conn, verdict = probe.proved(record.port, token, holder=port_holder)
     except (OSError, probe.ProbeError) as exc:
-        conn.close()
         raise _unanswered(record, exc) from None
-    verdict = classify(
-        proved.status, proved.headers, port=record.port, token=token, challenge=challenge, holder=port_holder
-    )
     if verdict.kind != "ours":
         conn.close()
         raise StatusError(_not_ours(record, verdict.detail, verdict.relay))
-    return record, conn, {"Authorization": f"Bearer {token}"}
+    return record, conn, probe.auth(token)
 
 
 def _not_ours(record: ChromeRecord, detail: str, relay: int | None) -> str:

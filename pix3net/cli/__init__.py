@@ -41,9 +41,9 @@ def _dispatch(name: str, argv: list[str]) -> int:
     main: Callable[..., int] = importlib.import_module(module_name).main
     if name == "check":
         # check flushes a running editor first: the flush client is the network side's, passed in here.
-        from pix3net.sync import sync_editor
+        from pix3net.sync import flush_editor
 
-        return main(argv, sync=lambda root, no_sync: sync_editor(root, no_sync=no_sync))
+        return main(argv, sync=lambda root, no_sync: flush_editor(root, no_sync=no_sync))
     return main(argv)
 
 

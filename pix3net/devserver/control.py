@@ -22,9 +22,9 @@ from typing import Literal, NamedTuple
 
 from pix3net import probe, ready
 from pix3net.daemonlog import open_in, tail_lines
+from pix3net.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 from pix3net.devserver.front.bind import first_free_port
 from pix3net.pids import pid_alive
-from pix3tools.core.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
 from pix3tools.core.nodemodules import find_installed, find_vite
 from pix3tools.core.private import Refused, private_folder
 

@@ -15,7 +15,6 @@ import os
 import signal
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -23,16 +22,14 @@ import trio
 
 from pix3net import ready
 from pix3net.daemonlog import LogFile
-from pix3net.devserver import devinfo
+from pix3net.devrecord import DEV_LOG, Record
 from pix3net.devserver.front.bind import bind_one
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.listener import PublicListener, connection_cap, raise_fd_limit
 from pix3net.devserver.front.splice import KEEP_ALIVE_S
 from pix3net.devserver.front.vite import Vite
 from pix3tools.core import CLI_VERSION
-from pix3tools.core.devrecord import DEV_LOG
 from pix3tools.core.nodemodules import find_vite, installed_version
-from pix3tools.core.timestamps import iso_time
 
 SHUTDOWN_GRACE_S = 2.0
 
@@ -50,45 +47,6 @@ def open_log(root: Path) -> tuple[logging.Logger, LogFile]:
     handler.setFormatter(logging.Formatter("%(asctime)s pix3 dev-server: %(message)s"))
     logger.addHandler(handler)
     return logger, raw
-
-
-@dataclass
-class Record:
-    """dev.json as this process wrote it; rewritten when a public URL is learnt (docs/devserver.md, "The public URL")."""
-
-    root: Path
-    port: int
-    versions: dict[str, str | None]
-    log: logging.Logger
-    env_public: str | None
-    started_at: str = field(default_factory=iso_time)
-    public_url: str | None = None
-    written: bool = False
-
-    def write(self) -> None:
-        record = devinfo.build_record(
-            port=self.port,
-            pid=os.getpid(),
-            versions=self.versions,
-            started_at=self.started_at,
-            public_url=self.public_url,
-        )
-        devinfo.write_record(self.root, record)
-        self.written = True
-
-    def learn(self, newest_origin: str | None) -> None:
-        if not self.written:
-            return
-        url = devinfo.public_url_of(self.env_public, newest_origin, self.port)
-        if url is None or url == self.public_url:
-            return
-        self.public_url = url
-        self.write()
-        self.log.info("the browser reaches this server at %s (dev.json publicUrl)", url)
-
-    def remove(self) -> None:
-        if self.written and devinfo.remove_record_if_ours(self.root):
-            self.log.info("removed .pix3/dev.json")
 
 
 def run_server(root: Path, sockets: list[socket.socket], ready_fd: int | None = None) -> int:

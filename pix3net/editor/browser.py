@@ -19,13 +19,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from pix3net import probe, ready, wscall
+from pix3net import probe, ready
 from pix3net.cdp.token import ensure_token
 from pix3net.chrome.control import QUIET_POLL_S, START_POLL_SECONDS, OwnerStartError, StartedOwner, StartingOwner
 from pix3net.chrome.diagnose import launch_failure, profile_holder
 from pix3net.chrome.discover import chrome_problem, find_chrome, no_chrome_message
 from pix3net.chrome.options import OwnerOptions
 from pix3net.chrome.state import profile_dir, read_record
+from pix3net.clients import cdpsocket
+from pix3net.clients.cdp import CallError
 from pix3net.editor import proxycalls
 from pix3net.editor.forwardports import drop_gone
 from pix3net.editor.reuse import display_home_path, reused_lines
@@ -132,17 +134,17 @@ def _loaded(port: int, token: str, url: str) -> None:
     One page client asks, attached once (each attach is work for the Chrome loading the page)."""
     deadline = time.monotonic() + TAB_WAIT_S
     loaded_at: float | None = None
-    page: wscall.Session | None = None
+    page: cdpsocket.Session | None = None
     try:
         while True:
             where = ""
             if page is None and (target := proxycalls.page_id(port, token, url)) is not None:
-                with contextlib.suppress(wscall.CallError):  # the page between processes: find it again
+                with contextlib.suppress(CallError):  # the page between processes: find it again
                     page = proxycalls.page_session(port, token, target)
             if page is not None:
                 try:
                     where = proxycalls.location(page)
-                except wscall.CallError:
+                except CallError:
                     page.close()
                     page = None
             if where.startswith(url):
@@ -153,7 +155,7 @@ def _loaded(port: int, token: str, url: str) -> None:
                 try:
                     page.call("Page.navigate", {"url": url})
                     loaded_at = now
-                except wscall.CallError:
+                except CallError:
                     page.close()
                     page = None
             if now >= deadline:

@@ -24,7 +24,7 @@ from pix3tools.core.ports import CDP_PORT
 from pix3tools.core.viteadvisories import advisories_for
 
 if TYPE_CHECKING:
-    from pix3tools.core.devrecord import DevInfo
+    from pix3net.devrecord import DevInfo
 
 
 def _valued(name: str, convert: Convert | None = None) -> Option:

@@ -2,7 +2,7 @@
 port, list the pages, open or navigate the editor tab, prove a forward.
 
 A normal start needs no more than a few loopback requests, so they go over plain sockets
-(`pix3net.probe`, `pix3net.wscall`); `pix3net.cdp.port`'s full inspection (trio, httpx) is loaded
+(`pix3net.probe`, `pix3net.clients.cdpsocket`); `pix3net.cdp.port`'s full inspection (trio, httpx) is loaded
 only for a port that is neither free nor ours — another user's proxy, a 1.x Chrome, a squatter.
 The token only ever goes to a port that proved it knows it.
 """
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from pix3net import probe, wscall
+from pix3net import probe
 from pix3net.cdp import proof
+from pix3net.clients import cdpsocket
+from pix3net.clients.cdp import CallError, proxy_path
 
 __all__ = [
     "BLANK",
@@ -94,7 +96,7 @@ def open_tab(port: int, token: str, url: str, *, new_window: bool) -> None:
     if new_window:
         params["newWindow"] = True
     # keep: the tab outlives this short connection (docs/cdp-proxy.md, "Ownership and protection")
-    wscall.call(port, token, "Target.createTarget", params, path=f"/pix3?keep=1&client={CLIENT_NAME}")
+    cdpsocket.call(port, token, "Target.createTarget", params, path=proxy_path(client=CLIENT_NAME, keep=True))
 
 
 def page_id(port: int, token: str, url_prefix: str) -> str | None:
@@ -112,8 +114,8 @@ def answers(port: int, token: str, target: str, seconds: float) -> bool:
     may be held by a script: the owner's watchdog ends that, docs/chrome-owner.md.)"""
     params = {"expression": "1", "returnByValue": True}
     try:
-        wscall.call(port, token, "Runtime.evaluate", params, path=f"/pix3/page/{target}", timeout=seconds)
-    except wscall.CallError:
+        cdpsocket.call(port, token, "Runtime.evaluate", params, path=proxy_path(target), timeout=seconds)
+    except CallError:
         return False
     return True
 
@@ -122,29 +124,29 @@ def close_target(port: int, token: str, target: str) -> bool:
     """Close a page; False when the proxy refused it (the owner's own editor tab: its watchdog
     replaces it) or it was gone."""
     try:
-        wscall.call(port, token, "Target.closeTarget", {"targetId": target})
-    except wscall.CallError:
+        cdpsocket.call(port, token, "Target.closeTarget", {"targetId": target})
+    except CallError:
         return False
     return True
 
 
 def navigate(port: int, token: str, target: str, url: str) -> None:
-    wscall.call(port, token, "Page.navigate", {"url": url}, path=f"/pix3/page/{target}?client={CLIENT_NAME}")
+    cdpsocket.call(port, token, "Page.navigate", {"url": url}, path=proxy_path(target, client=CLIENT_NAME))
 
 
-def page_session(port: int, token: str, target: str) -> wscall.Session:
+def page_session(port: int, token: str, target: str) -> cdpsocket.Session:
     """A client of one page through the proxy, kept for several calls (attached once)."""
-    return wscall.open_session(port, token, f"/pix3/page/{target}?client={CLIENT_NAME}")
+    return cdpsocket.open_session(port, token, proxy_path(target, client=CLIENT_NAME))
 
 
-def location(page: wscall.Session) -> str:
+def location(page: cdpsocket.Session) -> str:
     """What the page's document really is: ``location.href`` (an error page says ``chrome-error:``
     there while the target list still names the URL it failed to load); "" while it changes.
-    Raises :class:`wscall.CallError` only when the page client itself is gone."""
+    Raises :class:`CallError` only when the page client itself is gone."""
     params = {"expression": "location.href", "returnByValue": True}
     try:
         answer = page.call("Runtime.evaluate", params)
-    except wscall.CallError as exc:
+    except CallError as exc:
         if "closed" in str(exc):
             raise
         return ""  # between documents ("Cannot find default execution context"): ask again

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pix3net.agents.remoteforward import read_remote_token
 from pix3net.cdp.token import new_token
-from pix3tools.core.devrecord import DevInfo
+from pix3net.devrecord import DevInfo
 from pix3tools.core.ports import CDP_PORT
 
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pix3net import ready
+from pix3net.devrecord import DevInfo
 from pix3net.devserver.control import POLL_S, QUIET_POLL_S, Starting
 from pix3net.editor.browser import ChromeResult, ChromeStepError, Prepared, finish, prepare
-from pix3tools.core.devrecord import DevInfo
 
 
 def start_together(

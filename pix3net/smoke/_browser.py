@@ -33,10 +33,11 @@ from pix3net.chrome.discover import find_chrome, no_chrome_message
 from pix3net.chrome.launch import ChromeProcess, chrome_args, needs_no_sandbox, spawn_chrome
 from pix3net.chrome.owner import CLOSE_GRACE_SECONDS, wait_ready
 from pix3net.chrome.state import PROXY_PROTOCOL, read_record
-from pix3net.smoke._cdpconnection import Connection, PipeTransport
+from pix3net.clients.cdp import bearer
+from pix3net.clients.cdptrio import Closed, Connection, Gone, NotWebSocket, Rejected, WsClient, WsTransport
 
 if TYPE_CHECKING:
-    from pix3net.cdp.client import WsClient
+    from pix3net.chrome.pipe import PipeChannel
 
 __all__ = ["Browser", "BrowserSource", "BrowserUnavailable", "Page", "PageMode", "open_browser"]
 
@@ -48,6 +49,26 @@ CLOSE_PAGE_SECONDS = 5.0
 PROFILE_PREFIX = "pix3-smoke-chrome-"
 SHM = "/dev/shm"
 SHM_MIN_FREE = 256 * 1024 * 1024  # a game's cached files go to the profile too
+
+
+class PipeTransport:
+    """A private Chrome's own pipe, as a transport of ``clients.cdptrio.Connection``."""
+
+    def __init__(self, channel: PipeChannel) -> None:
+        self._channel = channel
+
+    async def send(self, text: str) -> None:
+        await self._channel.send(text.encode())
+
+    async def receive(self) -> str:
+        try:
+            raw = await self._channel.receive()
+        except trio.EndOfChannel:
+            raise Gone("Chrome closed its pipe") from None
+        return raw.decode("utf-8", "replace")
+
+    async def aclose(self) -> None:
+        await self._channel.close()
 
 
 class BrowserUnavailable(Exception):
@@ -187,9 +208,6 @@ class BrowserSource:
         token = read_token(self._home / TOKEN_FILE)
         if record is None or token is None or record.proxy != PROXY_PROTOCOL:
             return None  # nothing to reuse: the private Chrome starts without loading the proxy client
-        from pix3net.cdp.client import Closed, Rejected, WsClient
-        from pix3net.smoke._cdpconnection import WsTransport
-
         # the proof on a plain socket (pix3net.probe): a smoke run does not pay httpx's import for one GET
         kind, detail = await trio.to_thread.run_sync(probe.prove, record.port, token)
         if kind == "closed":
@@ -203,8 +221,8 @@ class BrowserSource:
             return None
         with trio.move_on_after(CONNECT_SECONDS):
             try:
-                client = await WsClient.connect(record.port, "/pix3", [("Authorization", f"Bearer {token}")])
-            except (Rejected, Closed, OSError):
+                client = await WsClient.connect(record.port, "/pix3", [bearer(token)])
+            except (Rejected, Closed, NotWebSocket, OSError):
                 return None
             self._client = client
             connection = Connection(WsTransport(client))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import trio
 
+from pix3net.devrecord import read_dev_info
 from pix3net.devserver.control import DevServerError, Starting, probe_hello, spawn_dev_server
 from pix3net.pids import dies_with_us
-from pix3tools.core.devrecord import read_dev_info
 
 __all__ = ["DevServerError", "game_server"]
 

@@ -22,9 +22,9 @@ from urllib.parse import quote, urlsplit
 
 import trio
 
+from pix3net.clients.cdptrio import CdpError, Gone
 from pix3net.devserver.page import read_page_file
 from pix3net.smoke._browser import Browser, Page, PageMode
-from pix3net.smoke._cdpconnection import CdpError, Gone
 from pix3net.smoke._clock import Call, VirtualClock, resume_call
 from pix3net.smoke._collect import BINDING, PAGE_SCRIPT_URL, Collector
 from pix3net.smoke._loads import compile_advice

@@ -208,10 +208,10 @@ def _no_project(cwd: Path) -> Failure:
 
 
 def _flush(root: Path, args: SmokeArgs) -> Failure | None:
-    from pix3net.sync import CODE, sync_editor
+    from pix3net.sync import CODE, flush_editor
     from pix3tools.smoke import Failure
 
-    outcome = sync_editor(root, no_sync=args.no_sync)
+    outcome = flush_editor(root, no_sync=args.no_sync)
     if outcome.status == "unsynced":
         return Failure(CODE, outcome.message or "", args.scene)
     return None

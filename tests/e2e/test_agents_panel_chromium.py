@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pix3net import wscall
+from pix3net.clients import cdpsocket as wscall
 from pix3net.editor.proxycalls import page_id
 from tests.support.chrome import chrome_wrapper
 from tests.support.colour_agents import colour_agent, page_urls, stop_agent

@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.cdp.client import WsClient
 from pix3net.chrome.control import start_owner
 from pix3net.chrome.ownerstatus import gather, text
+from pix3net.clients.cdptrio import WsClient
 from pix3net.editor.browser import editor_tab_answers
 from pix3net.editor.proxycalls import close_target, open_tab, page_id
 from tests.support.cdp_proxy import rpc

@@ -18,7 +18,7 @@ import httpx
 import pytest
 import trio
 
-from pix3net.sync import sync_editor
+from pix3net.sync import flush_editor
 from tests.support.devserver import DevServer, dev_server, hello
 from tests.support.devtools import chromium_with_port, open_page
 from tests.support.projects import make_project
@@ -65,7 +65,7 @@ async def test_editor_page_flush_handover_and_hmr(tmp_path: Path, chromium: str,
 
                 # the flush client of `pix3 check` makes the page write its unsaved document
                 await first.evaluate(f"window.__PIX3_TEST__.addUnsaved('scenes/a.pix3scene', {json.dumps(SCENE)})")
-                outcome = await trio.to_thread.run_sync(sync_editor, root)
+                outcome = await trio.to_thread.run_sync(flush_editor, root)
                 assert (outcome.status, outcome.note) == (
                     "flushed",
                     f"editor at http://localhost:{server.port}/ flushed its unsaved scenes",

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.cdp.client import WsClient
+from pix3net.clients.cdptrio import WsClient
 from tests.support.chrome import chrome_wrapper
 from tests.support.devserver import dev_server
 from tests.support.devtools import chromium_with_port

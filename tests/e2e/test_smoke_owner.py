@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.cdp.client import WsClient
+from pix3net.clients.cdptrio import WsClient
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.chrome_owner import run_owner
 from tests.support.devserver import dev_server

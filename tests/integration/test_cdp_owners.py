@@ -12,7 +12,7 @@ import httpx
 import pytest
 import trio
 
-from pix3net.cdp.client import Closed, WsClient
+from pix3net.clients.cdptrio import Closed, WsClient
 from pix3net.editor import proxycalls
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, connect, poll_until, rpc, running_proxy
 

@@ -1,4 +1,4 @@
-"""Port inspection and choice and proxy_call (docs/cdp-proxy.md, "Client side" and "Port inspection"),
+"""Port inspection and choice and one call through the proxy (clients.cdptrio.call) (docs/cdp-proxy.md, "Client side" and "Port inspection"),
 against the real proxy over the fake Chrome, plain-DevTools look-alikes and squatters."""
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ import trio
 from pix3net.cdp.port import (
     NoFreePort,
     PortInspection,
-    ProxyCallError,
     choose_port,
     inspect_port,
     is_editor_page_url,
     list_targets,
     prove_proxy,
-    proxy_call,
 )
+from pix3net.clients.cdptrio import CallError as ProxyCallError
+from pix3net.clients.cdptrio import call as proxy_call
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 from tests.support.ports import free_port, held_here

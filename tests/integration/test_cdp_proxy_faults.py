@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net.cdp.client import Closed, WsClient
+from pix3net.clients.cdptrio import Closed, WsClient
 from tests.support.cdp_proxy import (
     before_reply,
     connect,

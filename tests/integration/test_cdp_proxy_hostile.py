@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net.cdp.client import Closed, WsClient
+from pix3net.clients.cdptrio import Closed, WsClient
 from tests.support.cdp_proxy import GOOD, connect, poll_until, rpc, running_proxy
 
 MiB = 1024 * 1024

@@ -14,8 +14,8 @@ import trio
 import trio_websocket
 
 from pix3net.cdp import proof
-from pix3net.cdp.client import Closed
 from pix3net.cdp.port import prove_proxy
+from pix3net.clients.cdptrio import Closed
 from tests.support.cdp_proxy import (
     AUTH,
     EDITOR_URL,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from pix3net.devrecord import read_dev_info
 from pix3net.devserver.control import find_dev_server, stop_dev_server
-from pix3tools.core.devrecord import read_dev_info
 from pix3tools.core.nodemodules import find_vite
 from tests.support.editor import hello_server, write_dev_json
 from tests.support.pix3 import run_pix3

@@ -622,37 +622,37 @@ async def test_barriers_run_one_at_a_time(server: DevServer) -> None:
 
 
 def test_sync_editor_outcomes(tmp_path: Path) -> None:
-    from pix3net.sync import sync_editor
+    from pix3net.sync import flush_editor
 
     root = make_project(tmp_path / "game")
-    assert sync_editor(root, no_sync=True).status == "skipped"
-    assert sync_editor(root).status == "no-server"
+    assert flush_editor(root, no_sync=True).status == "skipped"
+    assert flush_editor(root).status == "no-server"
     with dev_server(root) as server:
-        outcome = sync_editor(root)
+        outcome = flush_editor(root)
         assert (outcome.status, outcome.url) == ("no-editor", f"http://localhost:{server.port}/")
         record = server.record()
     (root / ".pix3" / "dev.json").write_text(json.dumps(record))  # a stale record: ignored
-    assert sync_editor(root).status == "no-server"
+    assert flush_editor(root).status == "no-server"
     (root / ".pix3" / "dev.json").write_text(json.dumps({"url": f"http://127.0.0.1:{free_port()}/", "pid": 0}))
-    assert sync_editor(root).status == "no-server"
+    assert flush_editor(root).status == "no-server"
 
 
 async def test_sync_editor_flushed_and_unsynced(server: DevServer) -> None:
-    from pix3net.sync import sync_editor
+    from pix3net.sync import flush_editor
 
     async with (
         trio.open_nursery() as nursery,
         fake_tab(server, "tab-a", nursery) as tab,
         httpx.AsyncClient(base_url=server.url, headers=X) as client,
     ):
-        outcome = await trio.to_thread.run_sync(sync_editor, server.root)
+        outcome = await trio.to_thread.run_sync(flush_editor, server.root)
         assert outcome.status == "flushed"  # a tab is open, nothing to flush (no writer yet)
         await client.post("/__pix3/api/handover/claim", json={"writerId": "tab-a"})
-        outcome = await trio.to_thread.run_sync(sync_editor, server.root)
+        outcome = await trio.to_thread.run_sync(flush_editor, server.root)
         assert (outcome.status, outcome.message) == ("flushed", None)
         assert tab.requests[-1]["timeoutMs"] == 15000
         tab.answers["flush"] = {"ok": False, "reason": "gesture_in_progress"}
-        outcome = await trio.to_thread.run_sync(sync_editor, server.root)
+        outcome = await trio.to_thread.run_sync(flush_editor, server.root)
         url = f"http://localhost:{server.port}/"
         assert (outcome.status, outcome.reason) == ("unsynced", "gesture_in_progress")
         assert outcome.message == (

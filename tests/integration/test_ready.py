@@ -14,8 +14,8 @@ import pytest
 from pix3net import ready
 from pix3net.chrome.control import StartingOwner
 from pix3net.chrome.options import OwnerOptions
+from pix3net.devrecord import read_dev_info
 from pix3net.devserver.control import spawn_dev_server, stop_dev_server
-from pix3tools.core.devrecord import read_dev_info
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.pix3 import pix3_env
 from tests.support.ports import free_port

@@ -20,7 +20,7 @@ import pytest
 from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof, port_proof
 from pix3net.probe import proves
 from pix3net.smoke import SHM_MIN_FREE, profile_parent
-from pix3net.sync import sync_editor
+from pix3net.sync import flush_editor
 from tests.support.editor import send_reply
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port
@@ -159,7 +159,7 @@ def test_flush_request_and_its_answer(tmp_path: Path) -> None:
             reply(handler, 200, b"{}")
 
     with http_server(answer) as port:
-        outcome = sync_editor(project_on(tmp_path, port))
+        outcome = flush_editor(project_on(tmp_path, port))
     assert (outcome.status, outcome.reason) == ("unsynced", "gesture_in_progress")
     assert requests == [("GET", "/__pix3/api/hello", None), ("POST", "/__pix3/api/flush", "1")]
 
@@ -169,7 +169,7 @@ def test_flush_answers_that_are_not_json_or_not_a_server(tmp_path: Path) -> None
         reply(handler, 200, b"{" if handler.path.endswith("/flush") else b"{}")
 
     with http_server(not_json) as port:
-        outcome = sync_editor(project_on(tmp_path, port))
+        outcome = flush_editor(project_on(tmp_path, port))
     assert outcome.status == "unsynced"
     try:  # the reason is the JSON reader's own message, whatever its words in this Python
         json.loads(b"{")
@@ -181,9 +181,9 @@ def test_flush_answers_that_are_not_json_or_not_a_server(tmp_path: Path) -> None
 
     with http_server(hello_404) as port:
         (tmp_path / ".pix3" / "dev.json").write_text(json.dumps({"url": f"http://127.0.0.1:{port}/"}))
-        assert sync_editor(tmp_path).status == "no-server"
+        assert flush_editor(tmp_path).status == "no-server"
     (tmp_path / ".pix3" / "dev.json").write_text(json.dumps({"url": "ftp://127.0.0.1/"}))
-    assert sync_editor(tmp_path).status == "no-server"
+    assert flush_editor(tmp_path).status == "no-server"
 
 
 def test_flush_that_outlives_its_deadline(tmp_path: Path) -> None:
@@ -194,7 +194,7 @@ def test_flush_that_outlives_its_deadline(tmp_path: Path) -> None:
 
     with http_server(slow_flush) as port:
         started = time.monotonic()
-        outcome = sync_editor(project_on(tmp_path, port), timeout_ms=1)  # aborted 2 s after the editor's 1 ms
+        outcome = flush_editor(project_on(tmp_path, port), timeout_ms=1)  # aborted 2 s after the editor's 1 ms
         elapsed = time.monotonic() - started
     assert (outcome.status, outcome.reason) == ("unsynced", "The operation was aborted due to timeout")
     assert 1.9 < elapsed < 2.9

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pix3net.devrecord import read_dev_info
 from pix3net.devserver.control import Stopped, stop_dev_server
 from pix3tools.check._layout import prepare
-from pix3tools.core.devrecord import read_dev_info
 from pix3tools.kit import KitError, WriteError, install, migrate
 from pix3tools.scripttypes import cache_prefix
 from tests.support.kit import old_kit_project

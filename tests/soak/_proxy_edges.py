@@ -36,7 +36,7 @@ def _round_trip(owner: Owner) -> float:
     """A token holder's `/json/version` and a call on a WebSocket of its own, in seconds."""
     import httpx
 
-    from pix3net.cdp.port import proxy_call
+    from pix3net.clients.cdptrio import call as proxy_call
 
     started = time.monotonic()
     headers = {"Authorization": f"Bearer {owner.token}"}

@@ -10,7 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from pix3net import wscall
+from pix3net.clients import cdpsocket as wscall
 
 JS = Path(__file__).resolve().parent.parent / "e2e" / "chrome_js"
 

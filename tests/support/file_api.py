@@ -25,7 +25,7 @@ from hypercorn.trio import serve
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from pix3net.devserver.files import ApiError, FileStore, register_file_routes
+from pix3net.devserver.files import FileError, FileStore, http_error, register_file_routes
 from pix3net.devserver.http import answer_errors, pace_bodies
 
 
@@ -53,7 +53,8 @@ def make_app(store: FileStore, frames: list[dict[str, Any]]) -> QuartTrio:
         body = await request.get_json(force=True, silent=True) or {}
         try:
             reply = await store.claim(body.get("writerId"))
-        except ApiError as exc:
+        except FileError as refused:
+            exc = http_error(refused)
             return Response(json.dumps(exc.body()), status=exc.status, content_type="application/json")
         return Response(json.dumps(reply), content_type="application/json")
 

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from pix3net.cdp import auth
-from pix3net.cdp.auth import BEARER_MISSING, BEARER_WRONG, ORIGIN_REFUSED, Refusal
+from pix3net.cdp.auth import BEARER_MISSING, BEARER_WRONG, ORIGIN_REFUSED, AuthRefusal
 
 TOKEN = "a" * 43
 DIGEST = auth.token_digest(TOKEN)
 GOOD = [("host", "127.0.0.1:9333"), ("authorization", f"Bearer {TOKEN}")]
 
 
-def check(*headers: tuple[str, str]) -> Refusal | None:
+def check(*headers: tuple[str, str]) -> AuthRefusal | None:
     return auth.check_request(list(headers), DIGEST)
 
 
@@ -24,9 +24,9 @@ def test_good_request_passes() -> None:
 
 @pytest.mark.parametrize("origin", ["https://evil.example", "null", "", "http://127.0.0.1:9333"])
 def test_any_origin_is_refused_first(origin: str) -> None:
-    assert check(("origin", origin), *GOOD) == Refusal(403, ORIGIN_REFUSED)
+    assert check(("origin", origin), *GOOD) == AuthRefusal(403, ORIGIN_REFUSED)
     # Origin wins over a bad Host and a missing token: the order of docs/cdp-proxy.md, "Auth".
-    assert check(("origin", origin), ("host", "evil.com")) == Refusal(403, ORIGIN_REFUSED)
+    assert check(("origin", origin), ("host", "evil.com")) == AuthRefusal(403, ORIGIN_REFUSED)
 
 
 @pytest.mark.parametrize(
@@ -64,18 +64,18 @@ def test_loopback_hosts_pass(host: str) -> None:
 )
 def test_rebinding_hosts_are_refused(host: str) -> None:
     refusal = check(("host", host), GOOD[1])
-    assert refusal == Refusal(403, f'Host "{host.lower()}" is not a loopback address')
+    assert refusal == AuthRefusal(403, f'Host "{host.lower()}" is not a loopback address')
 
 
 def test_missing_and_duplicated_host_are_refused() -> None:
-    assert check(GOOD[1]) == Refusal(403, 'Host "" is not a loopback address')
+    assert check(GOOD[1]) == AuthRefusal(403, 'Host "" is not a loopback address')
     duplicated = check(("host", "127.0.0.1"), ("host", "evil.com"), GOOD[1])
-    assert duplicated == Refusal(403, 'Host "127.0.0.1, evil.com" is not a loopback address')
+    assert duplicated == AuthRefusal(403, 'Host "127.0.0.1, evil.com" is not a loopback address')
     assert check(("host", "127.0.0.1"), ("host", "127.0.0.1"), GOOD[1]) is not None
 
 
 def test_host_is_checked_before_the_token() -> None:
-    assert check(("host", "evil.com")) == Refusal(403, 'Host "evil.com" is not a loopback address')
+    assert check(("host", "evil.com")) == AuthRefusal(403, 'Host "evil.com" is not a loopback address')
 
 
 @pytest.mark.parametrize(
@@ -101,17 +101,17 @@ def test_bearer_spellings_that_match(value: str) -> None:
     ],
 )
 def test_bearer_spellings_that_are_missing(value: str) -> None:
-    assert check(GOOD[0], ("authorization", value)) == Refusal(401, BEARER_MISSING)
+    assert check(GOOD[0], ("authorization", value)) == AuthRefusal(401, BEARER_MISSING)
 
 
 @pytest.mark.parametrize("token", ["nope", TOKEN[:-1], TOKEN + "a", "b" * 43, "é" * 43, TOKEN.upper()])
 def test_wrong_token(token: str) -> None:
-    assert check(GOOD[0], ("authorization", f"Bearer {token}")) == Refusal(401, BEARER_WRONG)
+    assert check(GOOD[0], ("authorization", f"Bearer {token}")) == AuthRefusal(401, BEARER_WRONG)
 
 
 def test_absent_and_duplicated_authorization() -> None:
-    assert check(GOOD[0]) == Refusal(401, BEARER_MISSING)
-    assert check(GOOD[0], GOOD[1], GOOD[1]) == Refusal(401, BEARER_MISSING)
+    assert check(GOOD[0]) == AuthRefusal(401, BEARER_MISSING)
+    assert check(GOOD[0], GOOD[1], GOOD[1]) == AuthRefusal(401, BEARER_MISSING)
 
 
 def test_messages_never_echo_the_token() -> None:

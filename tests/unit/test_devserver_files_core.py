@@ -11,7 +11,17 @@ from typing import Any
 
 import pytest
 
-from pix3net.devserver.files import ApiError, Entry, FileCore, diff, parse_changeset, run_changeset
+from pix3net.devserver.files import (
+    STATUS,
+    Entry,
+    FileConflict,
+    FileCore,
+    FileError,
+    diff,
+    http_error,
+    parse_changeset,
+    run_changeset,
+)
 
 SCENE = "root:\n  - id: a\n    type: Group2D\n"
 
@@ -48,9 +58,9 @@ def make(root: Path, **kwargs: Any) -> tuple[FileCore, list[dict[str, Any]], lis
 
 
 def code(call: Any) -> tuple[int, str, dict[str, Any]]:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         call()
-    return caught.value.status, caught.value.code, caught.value.body()
+    return http_error(caught.value).status, caught.value.code, http_error(caught.value).body()
 
 
 # -- table -----------------------------------------------------------------------------------
@@ -351,13 +361,13 @@ def test_changeset_refusals_write_nothing(project: Path) -> None:
     ],
 )
 def test_changeset_validation(body: dict[str, Any], status: int, message: str) -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_changeset(body)
-    assert (caught.value.status, caught.value.message) == (status, message)
+    assert (http_error(caught.value).status, caught.value.message) == (status, message)
 
 
 def test_changeset_bad_path_names_the_entry() -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_changeset({"files": [{"path": "ok", "text": ""}, {"path": "../x", "text": ""}]})
     assert caught.value.extra["field"] == "files[1].path"
 
@@ -583,3 +593,18 @@ def test_a_link_raced_in_after_the_check_is_still_not_followed(
     assert code(lambda: core.delete("out/secret.txt", False, None))[:2] == (403, "symlink")
     assert code(lambda: core.move("notes.txt", "out/n.txt", True, None))[:2] == (403, "symlink")
     assert sorted(os.listdir(outside)) == ["secret.txt"] and (outside / "secret.txt").read_text() == "secret"
+
+
+def test_every_kind_of_refusal_has_one_status() -> None:
+    """The routes' table gives each of the core's kinds of refusal its status (a new kind without
+    one would answer 500)."""
+    import pix3net.devserver.files as files
+
+    kinds = {k for k in vars(files).values() if isinstance(k, type) and issubclass(k, FileError) and k is not FileError}
+    assert set(STATUS) == kinds
+    assert sorted(STATUS.values()) == [400, 403, 404, 409, 412, 413, 503]
+    answer = http_error(FileConflict("exists", "a exists.", path="a").with_extra(currentHash=None))
+    assert (answer.status, answer.body()) == (
+        409,
+        {"error": "exists", "message": "a exists.", "path": "a", "currentHash": None},
+    )

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pix3net.devserver.files import ApiError, FileCore, Scanner
+from pix3net.devserver.files import FileCore, FileError, Scanner, http_error
 
 NAMES = st.sampled_from(["a", "b", "c.txt", "d.pix3scene"])
 PATHS = st.lists(NAMES, min_size=1, max_size=3).map("/".join)
@@ -83,8 +83,8 @@ def test_events_replay_to_the_table(ops: list[tuple[Any, ...]]) -> None:
                 else:
                     outside(root, op)
                     core.rescan()
-            except ApiError as exc:
-                assert exc.status in (400, 404, 409), exc.body()
+            except FileError as exc:
+                assert http_error(exc).status in (400, 404, 409), http_error(exc).body()
             seqs.append(core.seq)
         assert seqs == sorted(seqs)
         fresh = Scanner(str(root)).scan("")

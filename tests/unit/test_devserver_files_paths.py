@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pix3net.devserver.files import ApiError, is_journaled, parse_wire_path, resolve
+from pix3net.devserver.files import FileError, http_error, is_journaled, parse_wire_path, resolve
 from pix3net.devserver.http import content_type
 
 
 def refusal(value: object, field: str = "path") -> tuple[int, str]:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_wire_path(value, field)
-    return caught.value.status, caught.value.code
+    return http_error(caught.value).status, caught.value.code
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_bad_paths_are_400_bad_path(value: object) -> None:
 
 
 def test_the_message_names_the_field() -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         parse_wire_path("../x", "files[3].path")
     assert caught.value.extra["field"] == "files[3].path"
     assert "`files[3].path`" in caught.value.message
@@ -136,23 +136,27 @@ def test_resolution_kinds(tree: Path) -> None:
     assert resolve(root, "dir/f.txt")[0] == "file"
     assert resolve(root, "fifo")[0] == "other"
     assert resolve(root, "nope/deeper", allow_missing=True)[0] == "none"
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         resolve(root, "nope")
-    assert (caught.value.status, caught.value.code, caught.value.message) == (404, "not_found", "nope does not exist.")
+    assert (http_error(caught.value).status, caught.value.code, caught.value.message) == (
+        404,
+        "not_found",
+        "nope does not exist.",
+    )
 
 
 @pytest.mark.parametrize("wire", ["out", "out/secret.txt", "in/f.txt", "in", "dir/link.txt"])
 def test_symlinks_inside_and_outside_are_refused(tree: Path, wire: str) -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         resolve(str(tree), wire, allow_missing=True)
-    assert (caught.value.status, caught.value.code) == (403, "symlink")
+    assert (http_error(caught.value).status, caught.value.code) == (403, "symlink")
     assert caught.value.message == f"{wire} goes through a symbolic link; the file API does not follow them."
 
 
 def test_a_file_parent_is_409(tree: Path) -> None:
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(FileError) as caught:
         resolve(str(tree), "file.txt/x", allow_missing=True)
-    assert (caught.value.status, caught.value.code) == (409, "not_a_directory")
+    assert (http_error(caught.value).status, caught.value.code) == (409, "not_a_directory")
 
 
 SEGMENT = st.sampled_from(["..", ".", "", "a", "dir", "out", "in", "%2e%2e", "C:", "x\\..", "sub", "f.txt", "link.txt"])
@@ -165,7 +169,7 @@ def test_nothing_resolves_outside_the_root(tree: Path, parts: list[str]) -> None
     try:
         parsed = parse_wire_path(wire)
         kind, st_result = resolve(str(tree), parsed, allow_missing=True)
-    except ApiError:
+    except FileError:
         return
     full = os.path.join(str(tree), *parsed.split("/"))
     # Accepted paths stay lexically inside the root, and no component is a symlink.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devserver import devinfo
+from pix3net import devrecord
 from pix3net.devserver.app import (
     FORBIDDEN_HOST,
     FORBIDDEN_ORIGIN,
@@ -29,7 +29,6 @@ from pix3net.devserver.app import (
     version_gate,
 )
 from pix3net.devserver.http import ApiError
-from pix3tools.core import devrecord
 from pix3tools.core.timestamps import iso_time
 
 
@@ -46,7 +45,7 @@ from pix3tools.core.timestamps import iso_time
     ],
 )
 def test_public_url_from_env(value: str, base: str, expected: str | None) -> None:
-    assert devinfo.public_url_of(value, "http://other:9/", 5173, base) == expected
+    assert devrecord.public_url_of(value, "http://other:9/", 5173, base) == expected
 
 
 @pytest.mark.parametrize(
@@ -65,12 +64,12 @@ def test_public_url_from_env(value: str, base: str, expected: str | None) -> Non
     ],
 )
 def test_public_url_from_tab_origin(origin: str | None, expected: str | None) -> None:
-    assert devinfo.public_url_of(None, origin, 5173) == expected
+    assert devrecord.public_url_of(None, origin, 5173) == expected
 
 
 def test_record_keys_order_format_and_time() -> None:
     when = datetime(2026, 10, 10, 12, 0, 0, 123456, tzinfo=UTC)
-    record = devinfo.build_record(
+    record = devrecord.build_record(
         port=5173,
         pid=42,
         versions={"plugin": "2.0.0-alpha.0", "runtime": None, "editorCore": None, "vite": "8.4.0"},
@@ -91,7 +90,7 @@ def test_record_keys_order_format_and_time() -> None:
     assert record["editorUrl"] == "http://localhost:5173/__pix3/"
     assert record["startedAt"] == "2026-10-10T12:00:00.123Z"
     assert record["publicEditorUrl"] == "http://localhost:15999/__pix3/"
-    data = devinfo.encode_record(record)
+    data = devrecord.encode_record(record)
     assert data.endswith(b"}\n") and b'\n  "url": ' in data
 
 
@@ -116,12 +115,12 @@ def test_readers_validity(tmp_path: Path) -> None:
 
 
 def test_record_removed_only_by_its_writer(tmp_path: Path) -> None:
-    record = devinfo.build_record(port=1, pid=os.getpid() + 1, versions={}, started_at="t")
-    devinfo.write_record(tmp_path, record)
-    assert not devinfo.remove_record_if_ours(tmp_path)
+    record = devrecord.build_record(port=1, pid=os.getpid() + 1, versions={}, started_at="t")
+    devrecord.write_record(tmp_path, record)
+    assert not devrecord.remove_record_if_ours(tmp_path)
     assert (tmp_path / ".pix3" / "dev.json").exists()
-    devinfo.write_record(tmp_path, {**record, "pid": os.getpid()})
-    assert devinfo.remove_record_if_ours(tmp_path)
+    devrecord.write_record(tmp_path, {**record, "pid": os.getpid()})
+    assert devrecord.remove_record_if_ours(tmp_path)
     assert not (tmp_path / ".pix3" / "dev.json").exists()
 
 

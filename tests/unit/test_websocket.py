@@ -1,5 +1,5 @@
 """RFC 6455's shared pieces (pix3net/websocket.py): the opening handshake as both ends check it,
-and a frame's header; the proxy's server and wscall's client both use these, so one table
+and a frame's header; the proxy's server and the CDP client (clients.cdp) both use these, so one table
 holds for both."""
 
 from __future__ import annotations

@@ -1,7 +1,15 @@
 """The dev server's file API (docs/devserver-files.md): a synchronous core, its async store, routes.
 
-`FileCore` knows nothing of HTTP; `FileStore` runs it for trio (write mutex, worker threads,
-the watcher); `register_file_routes` mounts the HTTP surface on a Quart app. The file table's
+`FileCore` knows nothing of HTTP: it refuses with its own kinds of `FileError` (`FileInvalid`,
+`FileForbidden`, `FileMissing`, `FileConflict`, `FileStale`, `FileTooLarge`, `FileClosed`: a code,
+a message, fields) and answers with the API's JSON objects. `FileStore` runs it for trio (write
+mutex, worker threads, the watcher, a mutation's replay); `register_file_routes` mounts the HTTP
+surface on a Quart app, and its one table (`STATUS`, `http_error`) gives each kind its status.
+
+Modules: `_core` (`FileCore`), `_errors` (the refusals), `_paths` (wire paths, resolving without
+links), `_conditions` (preconditions), `_changeset`, `_journal` (versions), `_table` (the file
+table), `_watch` / `_inotify` (the watcher), `_fsutil`, `_mutations` (X-Mutation-Id replays),
+`_store` (`FileStore`), `_routes` (the HTTP routes). The file table's
 `Scanner` (one walk's entries), `Entry` and `diff` (what changed between two), and `run_changeset`
 (a changeset applied to a core) are offered for the tests that drive them as models.
 """
@@ -10,22 +18,42 @@ from pix3net.devserver.http import ApiError
 
 from ._changeset import ChangeEntry, parse_changeset, run_changeset
 from ._core import FileCore, FileRead, valid_token
+from ._errors import (
+    FileClosed,
+    FileConflict,
+    FileError,
+    FileForbidden,
+    FileInvalid,
+    FileMissing,
+    FileStale,
+    FileTooLarge,
+)
 from ._paths import check_reserved, is_journaled, is_reserved, parse_wire_path, resolve
-from ._routes import query_value, register_file_routes
+from ._routes import STATUS, http_error, query_value, register_file_routes
 from ._store import FileStore
 from ._table import Entry, Scanner, changed_map, diff
 
 __all__ = [
+    "STATUS",
     "ApiError",
     "ChangeEntry",
     "Entry",
+    "FileClosed",
+    "FileConflict",
     "FileCore",
+    "FileError",
+    "FileForbidden",
+    "FileInvalid",
+    "FileMissing",
     "FileRead",
+    "FileStale",
     "FileStore",
+    "FileTooLarge",
     "Scanner",
     "changed_map",
     "check_reserved",
     "diff",
+    "http_error",
     "is_journaled",
     "is_reserved",
     "parse_changeset",

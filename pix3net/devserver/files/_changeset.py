@@ -22,10 +22,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pix3net.devserver.http import ApiError
 from pix3tools.core.private import Folder
 
 from ._conditions import check_preconditions
+from ._errors import FileConflict, FileError, FileInvalid, FileTooLarge
 from ._fsutil import (
     copy_out,
     fsync_parent,
@@ -78,21 +78,21 @@ def parse_changeset(body: dict[str, Any]) -> list[ChangeEntry]:
     """Validate a changeset body; errors name the entry."""
     files = body.get("files")
     if not isinstance(files, list) or not files:
-        raise ApiError(400, "bad_request", "`files` must be a non-empty array.")
+        raise FileInvalid("bad_request", "`files` must be a non-empty array.")
     if len(files) > MAX_FILES:
-        raise ApiError(413, "too_many_files", f"At most {MAX_FILES} files.")
+        raise FileTooLarge("too_many_files", f"At most {MAX_FILES} files.")
     entries: list[ChangeEntry] = []
     seen: set[str] = set()
     for index, item in enumerate(files):
         if not isinstance(item, dict):
-            raise ApiError(400, "bad_request", f"files[{index}] is not an object.")
+            raise FileInvalid("bad_request", f"files[{index}] is not an object.")
         path = parse_wire_path(item.get("path"), f"files[{index}].path")
         if path in seen:
-            raise ApiError(400, "bad_request", f"{path} appears twice in one changeset.", path=path)
+            raise FileInvalid("bad_request", f"{path} appears twice in one changeset.", path=path)
         seen.add(path)
         text, b64 = item.get("text"), item.get("base64")
         if isinstance(text, str) == isinstance(b64, str):
-            raise ApiError(400, "bad_request", f"files[{index}] needs exactly one of `text` or `base64`.")
+            raise FileInvalid("bad_request", f"files[{index}] needs exactly one of `text` or `base64`.")
         if isinstance(text, str):
             data = text.encode("utf-8", "surrogatepass")
         else:
@@ -100,10 +100,10 @@ def parse_changeset(body: dict[str, Any]) -> list[ChangeEntry]:
             try:
                 data = base64.b64decode(b64, validate=False)
             except (binascii.Error, ValueError):
-                raise ApiError(400, "bad_request", f"files[{index}].base64 is not base64.") from None
+                raise FileInvalid("bad_request", f"files[{index}].base64 is not base64.") from None
         tag = item.get("ifMatch")
         if tag is not None and (not isinstance(tag, str) or tag == ""):
-            raise ApiError(400, "bad_request", f"files[{index}].ifMatch must be a string.")
+            raise FileInvalid("bad_request", f"files[{index}].ifMatch must be a string.")
         if isinstance(tag, str):
             tag = tag.strip()
             if tag.startswith("W/"):
@@ -153,12 +153,12 @@ def run_changeset(core: ChangesetCore, entries: list[ChangeEntry], writer: str |
             try:
                 kind, _st = resolve(core.root, entry.path, allow_missing=True)
                 if kind in ("dir", "other"):
-                    raise ApiError(409, "not_a_file", f"{entry.path} exists and is not a file.")
+                    raise FileConflict("not_a_file", f"{entry.path} exists and is not a file.")
                 current = core.current_hash(entry.path) if kind == "file" else None
                 check_preconditions(
                     entry.path, current, None if entry.if_match is None else [entry.if_match], entry.create_only
                 )
-            except ApiError as exc:
+            except FileError as exc:
                 raise exc.with_extra(path=entry.path) from None
         with contextlib.ExitStack() as stack:
             tx = stack.enter_context(core.private("tx"))
@@ -194,8 +194,8 @@ def run_changeset(core: ChangesetCore, entries: list[ChangeEntry], writer: str |
                 except OSError as undo_exc:
                     core.log(f"changeset {tx_id}: rollback failed ({undo_exc}); start-up recovery will finish it")
                 if isinstance(exc, NotADirectoryError):
-                    raise ApiError(
-                        409, "not_a_directory", f"A parent of {entries[len(renamed)].path} is not a directory."
+                    raise FileConflict(
+                        "not_a_directory", f"A parent of {entries[len(renamed)].path} is not a directory."
                     ) from None
                 raise
             for wire in {e.path for e in entries}:
@@ -279,7 +279,7 @@ def _read_intent(folder: Folder, tx_id: str) -> dict[str, Any] | None:
             return None
         try:
             parse_wire_path(item.get("path"))
-        except ApiError:
+        except FileError:
             return None
         if item.get("old") not in ("absent", f"old/{n}"):
             return None
@@ -365,7 +365,7 @@ def _settle(
                     if new_dirs:
                         makedirs_nofollow(core.root, new_dirs[-1])
                     rename_into(new, str(n), core.root, item["path"])
-        except (OSError, ApiError) as exc:
+        except (OSError, FileError) as exc:
             core.log(f"changeset {name}: could not roll forward ({exc}); rolling back")
         else:
             for item in files:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pix3net.devserver.http import ApiError
+from ._errors import FileStale
 
 
 def parse_etags(raw: str | None) -> list[str] | None:
@@ -22,15 +22,13 @@ def parse_etags(raw: str | None) -> list[str] | None:
 
 
 def check_preconditions(wire: str, current: str | None, if_match: list[str] | None, create_only: bool) -> None:
-    """412 `exists` / `base_mismatch` (docs/devserver-files.md, "Writing a file")."""
+    """``FileStale`` `exists` / `base_mismatch` (412; docs/devserver-files.md, "Writing a file")."""
     if create_only and current is not None:
-        raise ApiError(412, "exists", f"{wire} already exists.", path=wire, currentHash=current)
+        raise FileStale("exists", f"{wire} already exists.", path=wire, currentHash=current)
     if if_match is None:
         return
     if "*" in if_match:
         if current is None:
-            raise ApiError(412, "base_mismatch", f"{wire} does not exist.", path=wire, currentHash=None)
+            raise FileStale("base_mismatch", f"{wire} does not exist.", path=wire, currentHash=None)
     elif current not in if_match:
-        raise ApiError(
-            412, "base_mismatch", f"{wire} changed since the base you edited.", path=wire, currentHash=current
-        )
+        raise FileStale("base_mismatch", f"{wire} changed since the base you edited.", path=wire, currentHash=current)

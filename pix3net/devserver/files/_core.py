@@ -20,13 +20,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pix3net.devserver.http import ApiError, content_type, link_refused
+from pix3net.devserver.http import content_type
 from pix3net.pids import pid_alive
 from pix3tools.core.private import Folder, Refused, private_folder
 
 from ._changeset import recover
 from ._conditions import check_preconditions
-from ._errors import not_found
+from ._errors import FileConflict, FileError, FileForbidden, FileInvalid, FileMissing, not_found
 from ._fsutil import (
     fsync_parent,
     makedirs_nofollow,
@@ -60,8 +60,8 @@ def _alive(pid: int) -> bool:
     return pid_alive(pid)
 
 
-def symlink_error(wire: str) -> ApiError:
-    return ApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
+def symlink_error(wire: str) -> FileForbidden:
+    return FileForbidden("symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
 
 
 def valid_token(value: object) -> bool:
@@ -161,8 +161,7 @@ class FileCore(TableCore):
     def check_writer(self, writer: str | None) -> None:
         current = self.writer_id
         if current is not None and writer != current:
-            raise ApiError(
-                409,
+            raise FileConflict(
                 "writer_superseded",
                 "Another editor tab took over writing to this project; this tab is read-only now.",
                 writerId=current,
@@ -170,7 +169,7 @@ class FileCore(TableCore):
 
     def claim(self, writer: object) -> dict[str, Any]:
         if not valid_token(writer):
-            raise ApiError(400, "bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
+            raise FileInvalid("bad_writer", "`writerId` must be 1–128 chars of [A-Za-z0-9_.:-].")
         assert isinstance(writer, str)
         with self.lock:
             self.writer_id = writer
@@ -191,7 +190,7 @@ class FileCore(TableCore):
     def read(self, wire: str) -> FileRead:
         kind, _st = resolve(self.root, wire)
         if kind != "file":
-            raise ApiError(400, "not_a_file", f"{wire} is not a file.")
+            raise FileInvalid("not_a_file", f"{wire} is not a file.")
         try:
             fd = open_file_nofollow(self.root, wire)
         except FileNotFoundError:
@@ -201,7 +200,7 @@ class FileCore(TableCore):
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise ApiError(400, "not_a_file", f"{wire} is not a file.")
+                raise FileInvalid("not_a_file", f"{wire} is not a file.")
             if st.st_size <= WHOLE_READ_LIMIT:
                 chunks = []
                 while chunk := os.read(fd, WHOLE_READ_LIMIT + 1):
@@ -223,7 +222,7 @@ class FileCore(TableCore):
         for wire in paths:
             try:
                 kind, st = resolve(self.root, wire, allow_missing=True)
-            except ApiError as exc:
+            except FileError as exc:
                 if exc.code == "not_a_directory":
                     out[wire] = None
                     continue
@@ -233,12 +232,12 @@ class FileCore(TableCore):
 
     # -- writes ----------------------------------------------------------------------------------
     def private(self, *sub: str, create: bool = True) -> Folder:
-        """`.pix3/<sub…>` reached without following a link; a link there → 409 `link_refused`."""
+        """`.pix3/<sub…>` reached without following a link; a link there is a conflict (`link_refused`)."""
         try:
             return private_folder(self.root, *sub, create=create, mode=0o700)
         except Refused as exc:
             self.log(f"refused: {exc}")
-            raise link_refused(exc) from None
+            raise FileConflict("link_refused", exc.message, path=exc.path) from None
 
     def new_temp(self, prefix: str) -> tuple[str, int]:
         """An exclusive temp file in `.pix3/tmp` (`put-<pid>-<16 hex>`, `restore-<pid>-<16 hex>`):
@@ -251,7 +250,7 @@ class FileCore(TableCore):
         """Remove the temp ``name`` of `.pix3/tmp` if it is still there (nothing for ``""``)."""
         if not TEMP_NAME.match(name):
             return
-        with contextlib.suppress(OSError, ApiError), self.private("tmp", create=False) as tmp:
+        with contextlib.suppress(OSError, FileError), self.private("tmp", create=False) as tmp:
             tmp.unlink(name)
 
     def put_precheck(self, wire: str, writer: str | None) -> None:
@@ -276,7 +275,7 @@ class FileCore(TableCore):
                 self.check_writer(writer)
                 kind, _st = resolve(self.root, wire, allow_missing=True)
                 if kind in ("dir", "other"):
-                    raise ApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+                    raise FileConflict("not_a_file", f"{wire} exists and is not a file.")
                 check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, create_only)
                 target = self.abspath(wire)
                 new_dirs = missing_ancestors(self.root, wire)
@@ -338,12 +337,12 @@ class FileCore(TableCore):
             if kind == "dir":
                 return {"path": wire, "created": False, "seq": self.seq}
             if kind != "none":
-                raise ApiError(409, "exists", f"{wire} exists and is not a directory.")
+                raise FileConflict("exists", f"{wire} exists and is not a directory.")
             top = ([*missing_ancestors(self.root, wire), wire])[0]
             try:
                 makedirs_nofollow(self.root, wire)
             except NotADirectoryError:
-                raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
+                raise FileConflict("not_a_directory", f"A parent of {wire} is not a directory.") from None
             self.apply([top], mode="own", writer=writer)
             return {"path": wire, "created": True, "seq": self.seq}
 
@@ -355,7 +354,7 @@ class FileCore(TableCore):
                 remove_within(self.root, wire, tree=kind == "dir" and recursive)
             except OSError as exc:
                 if exc.errno == errno.ENOTEMPTY:
-                    raise ApiError(409, "not_empty", f"{wire} is not empty; pass recursive: true.") from None
+                    raise FileConflict("not_empty", f"{wire} is not empty; pass recursive: true.") from None
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise symlink_error(wire) from None
                 raise
@@ -365,16 +364,16 @@ class FileCore(TableCore):
 
     def move(self, src: str, dst: str, overwrite: bool, writer: str | None) -> dict[str, Any]:
         if dst == src or dst.startswith(src + "/"):
-            raise ApiError(400, "bad_move", "`to` must not be `from` or inside it.")
+            raise FileInvalid("bad_move", "`to` must not be `from` or inside it.")
         with self.lock:
             self.check_writer(writer)
             kind, _st = resolve(self.root, src)
             dst_kind, _dst_st = resolve(self.root, dst, allow_missing=True)
             if dst_kind != "none":
                 if not overwrite:
-                    raise ApiError(409, "exists", f"{dst} already exists.")
+                    raise FileConflict("exists", f"{dst} already exists.")
                 if kind == "dir" or dst_kind == "dir":
-                    raise ApiError(409, "exists", f"{dst} exists; only a file may overwrite a file.")
+                    raise FileConflict("exists", f"{dst} exists; only a file may overwrite a file.")
             new_dirs = missing_ancestors(self.root, dst)
             if new_dirs:
                 makedirs_nofollow(self.root, new_dirs[-1])
@@ -398,12 +397,12 @@ class FileCore(TableCore):
     # -- history ---------------------------------------------------------------------------------
     @contextlib.contextmanager
     def _refusals(self) -> Iterator[None]:
-        """A link in the journal's folders answers 409 `link_refused` (and is logged)."""
+        """A link in the journal's folders is a conflict, `link_refused` (and is logged)."""
         try:
             yield
         except Refused as exc:
             self.log(f"refused: {exc}")
-            raise link_refused(exc) from None
+            raise FileConflict("link_refused", exc.message, path=exc.path) from None
 
     def history_entries(self, wire: str) -> dict[str, Any]:
         with self._refusals():
@@ -413,31 +412,31 @@ class FileCore(TableCore):
         with self._refusals():
             found = self.history.version(wire, version_id) if is_journaled(wire) else None
         if found is None:
-            raise ApiError(404, "not_found", f"No version {version_id} of {wire}.")
+            raise FileMissing("not_found", f"No version {version_id} of {wire}.")
         data, _entry = found
         return data, hashlib.sha256(data).hexdigest()
 
     def record(self, wire: str, text: object, author: object, note: object) -> dict[str, Any]:
         if not is_journaled(wire):
-            raise ApiError(400, "not_journaled", f"{wire} is not a scene, prefab, locale table or project file.")
+            raise FileInvalid("not_journaled", f"{wire} is not a scene, prefab, locale table or project file.")
         if not isinstance(text, str):
-            raise ApiError(400, "bad_request", "`text` must be a string.")
+            raise FileInvalid("bad_request", "`text` must be a string.")
         if author != "rejected-draft":
-            raise ApiError(400, "bad_author", "Only `author: 'rejected-draft'` can be recorded.")
+            raise FileInvalid("bad_author", "Only `author: 'rejected-draft'` can be recorded.")
         if note is not None and (not isinstance(note, str) or len(note) > 2000):
-            raise ApiError(400, "bad_request", "`note` must be a string of at most 2000 characters.")
+            raise FileInvalid("bad_request", "`note` must be a string of at most 2000 characters.")
         with self.lock, self._refusals():
             return self.history.record(wire, text.encode("utf-8", "surrogatepass"), "rejected-draft", note or None)
 
     def restore(self, wire: str, version_id: object, if_match: list[str] | None, writer: str | None) -> dict[str, Any]:
         if not isinstance(version_id, str):
-            raise ApiError(400, "bad_request", "`id` must be a string.")
+            raise FileInvalid("bad_request", "`id` must be a string.")
         with self.lock:
             self.check_writer(writer)
             data, sha = self.history_version(wire, version_id)
             kind, _st = resolve(self.root, wire, allow_missing=True)
             if kind in ("dir", "other"):
-                raise ApiError(409, "not_a_file", f"{wire} exists and is not a file.")
+                raise FileConflict("not_a_file", f"{wire} exists and is not a file.")
             check_preconditions(wire, self.current_hash(wire) if kind == "file" else None, if_match, False)
             temp = f"restore-{os.getpid()}-{secrets.token_hex(8)}"
             with self.private("tmp") as tmp:

@@ -13,9 +13,7 @@ import re
 import stat
 from typing import Literal
 
-from pix3net.devserver.http import ApiError
-
-from ._errors import not_found
+from ._errors import FileConflict, FileForbidden, FileInvalid, not_found
 
 MAX_WIRE_PATH = 4096
 RESERVED_CHILDREN = frozenset({"dev.json", "dev.log", "tmp", "tx", "history", "local"})
@@ -26,12 +24,13 @@ TEMP_NAME = re.compile(r"^\..+\.pix3-tmp-[0-9a-f]+$")  # our own cross-device te
 Kind = Literal["file", "dir", "other", "none"]
 
 
-def _bad(field: str, why: str) -> ApiError:
-    return ApiError(400, "bad_path", f"`{field}` is not a valid project path: {why}.", field=field)
+def _bad(field: str, why: str) -> FileInvalid:
+    return FileInvalid("bad_path", f"`{field}` is not a valid project path: {why}.", field=field)
 
 
 def parse_wire_path(value: object, field: str = "path") -> str:
-    """The wire path as given, or a 400 ``bad_path`` naming ``field`` (403 for private paths)."""
+    """The wire path as given, or ``FileInvalid`` ``bad_path`` naming ``field`` (``FileForbidden``
+    for private paths)."""
     if not isinstance(value, str) or value == "":
         raise _bad(field, "it must be a non-empty string")
     if len(value) > MAX_WIRE_PATH:
@@ -71,7 +70,7 @@ def is_reserved(wire: str) -> bool:
 
 def check_reserved(wire: str) -> None:
     if is_reserved(wire):
-        raise ApiError(403, "reserved_path", f"{wire} is private to the dev server.", path=wire)
+        raise FileForbidden("reserved_path", f"{wire} is private to the dev server.", path=wire)
 
 
 def is_journaled(wire: str) -> bool:
@@ -92,8 +91,9 @@ def kind_of(mode: int) -> Kind:
 def resolve(root: str, wire: str, *, allow_missing: bool = False) -> tuple[Kind, os.stat_result | None]:
     """lstat every component of ``wire`` under ``root``: its kind and final stat.
 
-    A symlink anywhere → 403 ``symlink``; a parent that is not a directory → 409
-    ``not_a_directory``; missing → 404 unless ``allow_missing`` (then kind ``none``).
+    A symlink anywhere → ``FileForbidden`` ``symlink``; a parent that is not a directory →
+    ``FileConflict`` ``not_a_directory``; missing → ``FileMissing`` unless ``allow_missing`` (then
+    kind ``none``).
     """
     parts = wire.split("/")
     current = root
@@ -106,15 +106,15 @@ def resolve(root: str, wire: str, *, allow_missing: bool = False) -> tuple[Kind,
                 return "none", None
             raise not_found(wire) from None
         except NotADirectoryError:
-            raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.") from None
+            raise FileConflict("not_a_directory", f"A parent of {wire} is not a directory.") from None
         except OSError as exc:
             if exc.errno == errno.ENAMETOOLONG:
                 raise _bad("path", "a segment is too long") from None
             raise
         if stat.S_ISLNK(st.st_mode):
-            raise ApiError(403, "symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
+            raise FileForbidden("symlink", f"{wire} goes through a symbolic link; the file API does not follow them.")
         if index < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-            raise ApiError(409, "not_a_directory", f"A parent of {wire} is not a directory.")
+            raise FileConflict("not_a_directory", f"A parent of {wire} is not a directory.")
         if index == len(parts) - 1:
             return kind_of(st.st_mode), st
     raise AssertionError("unreachable: a wire path has at least one segment")

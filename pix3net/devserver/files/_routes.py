@@ -18,10 +18,29 @@ import quart
 import trio
 from quart import Response, request
 
-from pix3net.devserver.http import NOT_FOUND, ApiError, BodyChunks, content_type, drain, json_response, read_json
+from pix3net.devserver.http import (
+    NOT_FOUND,
+    ApiError,
+    BodyChunks,
+    content_type,
+    drain,
+    error_response,
+    json_response,
+    read_json,
+)
 
 from ._changeset import fingerprint, parse_changeset
 from ._core import FileRead
+from ._errors import (
+    FileClosed,
+    FileConflict,
+    FileError,
+    FileForbidden,
+    FileInvalid,
+    FileMissing,
+    FileStale,
+    FileTooLarge,
+)
 from ._paths import parse_wire_path
 from ._store import FileStore
 
@@ -33,6 +52,24 @@ _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 _logger = logging.getLogger("pix3.devserver.files")
 
 View = Callable[[], Awaitable[Response]]
+
+# The HTTP status that answers each of the file core's refusals (docs/devserver-files.md): the
+# one place the file API's kinds of refusal meet HTTP.
+STATUS: dict[type[FileError], int] = {
+    FileInvalid: 400,
+    FileForbidden: 403,
+    FileMissing: 404,
+    FileConflict: 409,
+    FileStale: 412,
+    FileTooLarge: 413,
+    FileClosed: 503,
+}
+
+
+def http_error(exc: FileError) -> ApiError:
+    """The answer to a refusal of the file core: its status from :data:`STATUS`, its code,
+    message and fields as the core said them."""
+    return ApiError(STATUS[type(exc)], exc.code, exc.message, **exc.extra)
 
 
 def header(name: str) -> str | None:
@@ -161,6 +198,11 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
         base += "/"
     prefix = f"{base}__pix3/api"
 
+    @app.errorhandler(FileError)
+    async def _refused(exc: FileError) -> Response:
+        # Also what the workbench's routes meet when they name a file (``parse_wire_path``).
+        return error_response(http_error(exc))
+
     def route(path: str, methods: tuple[str, ...]) -> Callable[[View], View]:
         def decorate(view: View) -> View:
             async def endpoint() -> Response:
@@ -185,7 +227,15 @@ def register_file_routes(app: quart.Quart, store: FileStore, *, base: str = "/")
         return header("X-Pix3-Writer")
 
     async def mutate(fp: str, op: Callable[[], Awaitable[dict[str, Any]]], *, drain_body: bool = False) -> Response:
-        status, body, replayed = await store.mutation(header("X-Mutation-Id"), fp, op)
+        async def answered() -> dict[str, Any]:
+            # A refusal becomes its HTTP answer here, so the store keeps it as the outcome that a
+            # retry with the same X-Mutation-Id replays.
+            try:
+                return await op()
+            except FileError as exc:
+                raise http_error(exc) from None
+
+        status, body, replayed = await store.mutation(header("X-Mutation-Id"), fp, answered)
         if replayed and drain_body:
             await drain()
         extra = {"X-Mutation-Replayed": "true"} if replayed else {}

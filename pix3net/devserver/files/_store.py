@@ -16,13 +16,13 @@ from typing import Any, TypeVar
 
 import trio
 
-from pix3net.devserver.http import INTERNAL, ApiError, api_error_of
+from pix3net.devserver.http import INTERNAL, api_error_of
 from pix3tools.core.private import Refused
 
 from ._changeset import ChangeEntry, fingerprint, run_changeset
 from ._conditions import parse_etags
 from ._core import Emit, Fault, FileCore, FileRead, valid_token
-from ._errors import closed_error
+from ._errors import FileInvalid, FileTooLarge, closed_error
 from ._mutations import MutationLog, Outcome
 from ._watch import Watcher
 
@@ -33,8 +33,8 @@ T = TypeVar("T")
 _logger = logging.getLogger("pix3.devserver.files")
 
 
-def too_large() -> ApiError:
-    return ApiError(413, "too_large", "File too large.")
+def too_large() -> FileTooLarge:
+    return FileTooLarge("too_large", "File too large.")
 
 
 class FileStore:
@@ -135,7 +135,7 @@ class FileStore:
     ) -> tuple[int, dict[str, Any], bool]:
         """Run a mutation once per ``X-Mutation-Id``: (status, body, replayed)."""
         if mutation_id is not None and not valid_token(mutation_id):
-            raise ApiError(400, "bad_mutation_id", "X-Mutation-Id must be 1–128 chars of [A-Za-z0-9_.:-].")
+            raise FileInvalid("bad_mutation_id", "X-Mutation-Id must be 1–128 chars of [A-Za-z0-9_.:-].")
         self._check_open()
 
         async def wrapped() -> Outcome:

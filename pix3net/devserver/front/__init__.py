@@ -10,7 +10,12 @@ It offers (docs/devserver.md, "Shape"):
   handed to Hypercorn (`serve_connection`, the time limits).
 - `splicestep`: the splice's decisions, sans-IO: relay a head to Vite or hand the connection
   off (`on_head`), retry, 502 or close once Vite failed (`after_vite_failed`).
-- `httphead`: the splice's pure HTTP/1.1 head parser.
+- `door`: the front door's rules bound to one server's facts (its public names, the project,
+  the folders `/@fs/` may name), built once and shared by the splice and the dispatcher (`Door`).
+- `targets`: which request targets go through to Vite or the folder (pure; `route_of`,
+  `refusal`, `foreign_navigation`).
+- `vitelink`: the rules for the front door's connections to Vite, asked by the splice and the
+  ASGI proxy alike (`reusable`, `may_retry`: when a request may go again on a fresh connection).
 - `dispatch`: behind Hypercorn, every request's first stop (`Dispatch`, the ASGI application).
 - `proxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).
 - `plainfiles`: without Vite, the project folder served as plain files (`serve_static`).

@@ -1,27 +1,160 @@
-"""One CDP connection for `pix3 smoke`: calls by id, events by session (docs/smoke.md, "The browser").
+"""The CDP client (``pix3net.clients.cdp``) over a trio stream, for what already runs trio: `pix3
+smoke` on a reused owner, ``cdp.port``'s one call, the tests and benches.
 
-The same code speaks to a private Chrome over its pipe and to a running owner through the token
-proxy: both carry CDP text messages, and a proxy client's root session looks session-less, like
-the pipe's. :meth:`Connection.run` is the one reader; it never waits on a consumer (event
-channels are unbounded: a run is short, and the page reports a few messages per frame).
+- :class:`WsClient`: one WebSocket to the proxy. A refused upgrade is an answer pix3 expects (401
+  from a proxy that does not know the token): :class:`Rejected`, and the socket is always closed.
+- :class:`Connection`: calls by id, events by session, over any :class:`Transport` (the proxy
+  through :class:`WsTransport`, or a private Chrome's pipe: both carry CDP text messages, and a
+  proxy client's root session looks session-less, like the pipe's). :meth:`Connection.run` is the
+  one reader; it never waits on a consumer (event channels are unbounded: a run is short, and a
+  page reports a few messages per frame).
+- :func:`call`: one call on a connection of its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from types import TracebackType
+from typing import Any, Protocol
 
 import trio
 
-from pix3net.chrome.pipe import PipeChannel
+from pix3net.clients.cdp import (
+    CALL_SECONDS,
+    CallError,
+    Closed,
+    FrameReader,
+    Handshake,
+    NotWebSocket,
+    Rejected,
+    bearer,
+    call_message,
+    call_text,
+    encode_frame,
+    is_reply,
+    result_of,
+)
+from pix3net.websocket import OP_BINARY, OP_TEXT
 
-if TYPE_CHECKING:
-    from pix3net.cdp.client import WsClient
+__all__ = [
+    "CallError",
+    "CdpError",
+    "Closed",
+    "Connection",
+    "Gone",
+    "NotWebSocket",
+    "Rejected",
+    "Transport",
+    "WsClient",
+    "WsTransport",
+    "call",
+]
 
-__all__ = ["CdpError", "Connection", "Gone", "PipeTransport", "Transport", "WsTransport"]
+_RECEIVE_BYTES = 256 * 1024
+
+
+class WsClient:
+    """One WebSocket client of the proxy (no bound on a message: a screenshot can be hundreds of
+    MiB)."""
+
+    def __init__(self, stream: trio.SocketStream, first: bytes) -> None:
+        self._stream = stream
+        self._reader = FrameReader(bound=None)
+        self._messages = self._reader.feed(first) if first else []
+
+    @property
+    def closed(self) -> Closed | None:
+        return self._reader.closed
+
+    @classmethod
+    async def connect(cls, port: int, path: str, headers: list[tuple[str, str]]) -> WsClient:
+        """Open ``path`` on the proxy with ``headers`` (the token: ``clients.cdp.bearer``).
+        Raises :class:`Rejected`, :class:`Closed` (1006) or :class:`NotWebSocket`."""
+        handshake = Handshake(port, path, headers)
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        try:
+            await stream.send_all(handshake.request)
+            while (first := handshake.feed(await stream.receive_some(_RECEIVE_BYTES))) is None:
+                pass
+        except BaseException:
+            await stream.aclose()
+            raise
+        return cls(stream, first)
+
+    async def send(self, text: str) -> None:
+        await self._stream.send_all(encode_frame(OP_TEXT, text.encode()))
+
+    async def send_binary(self, data: bytes) -> None:
+        await self._stream.send_all(encode_frame(OP_BINARY, data))
+
+    @property
+    def stream(self) -> trio.SocketStream:
+        """The raw socket (tests write broken frames on it)."""
+        return self._stream
+
+    async def receive(self) -> str:
+        """The next message; raises :class:`Closed` once the connection has ended."""
+        reader = self._reader
+        while not self._messages:
+            if reader.replies:
+                replies = bytes(reader.replies)
+                reader.replies.clear()
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await self._stream.send_all(replies)
+            if reader.closed is not None:
+                raise reader.closed
+            try:
+                data = await self._stream.receive_some(_RECEIVE_BYTES)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            self._messages = reader.feed(data)
+        return self._messages.pop(0)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> WsClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        with trio.CancelScope(shield=True):
+            await self.aclose()
+
+
+async def call(
+    port: int,
+    token: str,
+    method: str,
+    params: dict[str, Any] | None = None,
+    timeout: float = CALL_SECONDS,  # noqa: ASYNC109 - the call's limit (5 s)
+    *,
+    path: str = "/pix3",
+) -> Any:
+    """One CDP call through the proxy on a connection of its own: its ``result``. Browser-level
+    on ``/pix3``; ``path="/pix3/page/<targetId>"`` makes it a call on that page. Raises
+    :class:`CallError` ``<method>: <error.message>`` or ``<method>: no answer within 5000 ms``."""
+    reply: dict[str, Any] = {}
+    with trio.move_on_after(timeout) as scope:
+        try:
+            async with await WsClient.connect(port, path, [bearer(token)]) as ws:
+                await ws.send(call_message(1, method, params))
+                while not is_reply(reply := json.loads(await ws.receive()), 1):
+                    pass
+        except Rejected as error:
+            raise CallError(f"{method}: {error.text()}") from None
+        except Closed as error:
+            raise CallError(f"{method}: {error.text()}") from None
+        except (NotWebSocket, OSError, ValueError) as error:
+            raise CallError(f"{method}: {error}") from None
+    if scope.cancelled_caught:
+        raise CallError(f"{method}: no answer within {int(timeout * 1000)} ms")
+    return result_of(method, reply)
 
 
 class Gone(Exception):
@@ -42,26 +175,6 @@ class Transport(Protocol):
     async def aclose(self) -> None: ...
 
 
-class PipeTransport:
-    """Chrome's own pipe (a private Chrome)."""
-
-    def __init__(self, channel: PipeChannel) -> None:
-        self._channel = channel
-
-    async def send(self, text: str) -> None:
-        await self._channel.send(text.encode())
-
-    async def receive(self) -> str:
-        try:
-            raw = await self._channel.receive()
-        except trio.EndOfChannel:
-            raise Gone("Chrome closed its pipe") from None
-        return raw.decode("utf-8", "replace")
-
-    async def aclose(self) -> None:
-        await self._channel.close()
-
-
 class WsTransport:
     """A browser client of the token proxy (a reused Chrome owner). Sends are serialised: the page
     of the next scene is made ready while a scene runs, and both send on this one socket (trio
@@ -79,8 +192,6 @@ class WsTransport:
             raise Gone(f"the proxy connection broke ({exc})") from None
 
     async def receive(self) -> str:
-        from pix3net.cdp.client import Closed
-
         try:
             return await self._client.receive()
         except Closed as closed:
@@ -92,6 +203,8 @@ class WsTransport:
 
 
 class Connection:
+    """One CDP connection: calls by id, events by session, read by :meth:`run`."""
+
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
         self._ids = itertools.count(1)
@@ -155,7 +268,7 @@ class Connection:
 
     async def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> None:
         """A call whose answer nobody waits for (``Runtime.terminateExecution`` on a stuck page)."""
-        await self._send(next(self._ids), method, params, session)
+        await self._transport.send(call_message(next(self._ids), method, params, session))
 
     async def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
         """The call's ``result``; raises :class:`CdpError` or :class:`Gone`."""
@@ -175,7 +288,7 @@ class Connection:
                 box: list[dict[str, Any]] = []
                 self._waiting[ident] = (event, box)
                 pending.append((method, ident, event, box))
-                await self._send(ident, method, params, session)
+                await self._transport.send(call_message(ident, method, params, session))
             results = []
             for method, _, event, box in pending:
                 await event.wait()
@@ -183,19 +296,12 @@ class Connection:
                     raise Gone(self.gone or "the connection to Chrome was closed")
                 error = box[0].get("error")
                 if error is not None:
-                    text = error.get("message") if isinstance(error, dict) else None
-                    raise CdpError(f"{method}: {text if isinstance(text, str) else json.dumps(error)}")
+                    raise CdpError(call_text(method, error))
                 results.append(box[0].get("result", {}))
             return results
         finally:
             for _, ident, _, _ in pending:
                 self._waiting.pop(ident, None)
-
-    async def _send(self, ident: int, method: str, params: dict[str, Any] | None, session: str | None) -> None:
-        message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
-        if session is not None:
-            message["sessionId"] = session
-        await self._transport.send(json.dumps(message))
 
     async def aclose(self) -> None:
         await self._transport.aclose()

@@ -1,4 +1,4 @@
-"""One CDP call over pix3net/wscall.py, against the real proxy over the fake Chrome: a result, a
+"""One CDP call over a plain socket (pix3net/clients/cdpsocket.py), against the real proxy over the fake Chrome: a result, a
 page call, Chrome's error, the refusals, a close, silence — each one line naming the method."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net import wscall
+from pix3net.clients import cdpsocket as wscall
+from pix3net.clients.cdp import CallError
 from pix3net.websocket import accept_value
-from pix3net.wscall import CallError
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
 
