@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 
 from pix3tools.core.argv import Args, Syntax, parse
-from pix3tools.core.commands import COMMANDS, entry_module
+from pix3tools.core.commandtable import COMMANDS, entry_module
 from pix3tools.core.usage import overview
 from pix3tools.core.version import CLI_VERSION
 
@@ -41,7 +41,7 @@ def _dispatch(name: str, argv: list[str]) -> int:
     main: Callable[..., int] = importlib.import_module(module_name).main
     if name == "check":
         # check flushes a running editor first: the flush client is the network side's, passed in here.
-        from pix3net.sync import flush_editor
+        from pix3net.clients.flush import flush_editor
 
         return main(argv, sync=lambda root, no_sync: flush_editor(root, no_sync=no_sync))
     return main(argv)

@@ -12,7 +12,7 @@ Two transports drive it and differ only in the socket:
   `cdp.port`'s one call, the tests and benches): calls by id, events by session.
 
 The RFC's fixed parts (the key and its accept value, opcodes, a frame's header, masking) are
-``pix3net.websocket``'s, shared with the proxy; an answer's head is read by ``pix3net.httphead``.
+``pix3net.wire.websocket``'s, shared with the proxy; an answer's head is read by ``pix3net.wire.httphead``.
 Like every pix3 client it sends no ``Origin`` (the proxy refuses any) and asks no extension.
 Standard library only and no dataclass, for the same import cost.
 """
@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
-from pix3net.httphead import answer_head
-from pix3net.websocket import (
+from pix3net.wire.httphead import answer_head
+from pix3net.wire.websocket import (
     OP_BINARY,
     OP_CLOSE,
     OP_CONTINUATION,

@@ -28,7 +28,7 @@ from pix3net.clients.cdp import (
     is_reply,
     result_of,
 )
-from pix3net.websocket import OP_TEXT
+from pix3net.wire.websocket import OP_TEXT
 
 __all__ = ["CALL_SECONDS", "CallError", "Session", "call", "open_session"]
 

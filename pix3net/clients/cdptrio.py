@@ -38,7 +38,7 @@ from pix3net.clients.cdp import (
     is_reply,
     result_of,
 )
-from pix3net.websocket import OP_BINARY, OP_TEXT
+from pix3net.wire.websocket import OP_BINARY, OP_TEXT
 
 __all__ = [
     "CallError",

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, tcp_port
-from pix3tools.core.cli import Call, run
 from pix3tools.core.private import Refused, private_folder
+from pix3tools.core.runner import Call, run
 
 __all__ = ["SYNTAX", "main"]
 
@@ -30,7 +30,7 @@ def main(argv: list[str], *, cwd: Path | None = None, out: TextIO | None = None,
 
 
 def _serve(call: Call) -> int:
-    from pix3net import ready
+    from pix3net.daemon import ready
     from pix3net.devserver.front.bind import PortError, choose_sockets
 
     ready_fd = ready.take()  # close-on-exec from here: Vite never holds it
@@ -44,6 +44,6 @@ def _serve(call: Call) -> int:
     except (PortError, OSError) as exc:
         call.err.write(f"pix3 __dev-server: {exc}\n")
         return 1
-    from pix3net.devserver.server import run_server
+    from pix3net.devserver.process import run_server
 
     return run_server(call.project, sockets, ready_fd)

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from pix3net import probe, ready
-from pix3net.daemonlog import open_in, tail_lines
-from pix3net.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3net.clients import probe
+from pix3net.daemon import ready
+from pix3net.daemon.devrecord import DEV_JSON, DEV_LOG, DevInfo, read_dev_info
+from pix3net.daemon.logfile import open_in, tail_lines
+from pix3net.daemon.pids import pid_alive
 from pix3net.devserver.front.bind import first_free_port
-from pix3net.pids import pid_alive
 from pix3tools.core.nodemodules import find_installed, find_vite
 from pix3tools.core.private import Refused, private_folder
 
@@ -33,7 +34,7 @@ START_TIMEOUT_S = 15.0  # DEV_SERVER_START_TIMEOUT_MS
 # The reference polls every 200 ms; a stat of dev.json is cheap, and every poll saved is time
 # `pix3 editor` waits for nothing.
 POLL_S = 0.02
-# Our own server says when it is up (`pix3net.ready`): the poll is then only a safety net.
+# Our own server says when it is up (`pix3net.daemon.ready`): the poll is then only a safety net.
 QUIET_POLL_S = 0.25
 OURS = "the dev server"
 STOP_WAIT_S = 5.0  # for the recorded server to remove its record; also the grace before SIGKILL
@@ -182,7 +183,7 @@ def spawn_server(
 ) -> subprocess.Popen[bytes]:
     """``argv`` (``server_argv``) started in its own session in ``root``: no record of an earlier
     server left, its output in `.pix3/dev.log` (truncated: this start's only), ``pipe`` handed to
-    it (`pix3net.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`.
+    it (`pix3net.daemon.ready`; None for plain Vite, which has none). `pix3 editor` and `pix3 smoke`.
 
     `.pix3` and dev.json are reached without following a link: a link where `.pix3` should be is
     a :class:`DevServerError` saying so, and nothing is started; a link or FIFO planted at dev.log
@@ -191,7 +192,7 @@ def spawn_server(
         with private_folder(root, create=True) as private:
             with contextlib.suppress(FileNotFoundError):
                 private.unlink("dev.json")
-            # this start's output only; a link or FIFO planted there is replaced (pix3net.daemonlog)
+            # this start's output only; a link or FIFO planted there is replaced (pix3net.daemon.logfile)
             log_file = open_in(private.fd, DEV_LOG.name)
     except Refused as exc:
         raise DevServerError(str(exc)) from None

@@ -26,8 +26,8 @@ from pix3net.devserver.app import (
 from pix3net.devserver.files import FileStore, parse_wire_path, register_file_routes
 from pix3net.devserver.front.dispatch import Dispatch
 from pix3net.devserver.front.door import Door
-from pix3net.devserver.front.proxy import ViteProxy
 from pix3net.devserver.front.vite import Vite
+from pix3net.devserver.front.viteproxy import ViteProxy
 from pix3tools.core import pix3_home
 from pix3tools.core.nodemodules import find_installed
 

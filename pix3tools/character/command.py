@@ -12,8 +12,8 @@ from typing import Any, TextIO
 
 from pix3tools._js import js_number
 from pix3tools.core.argv import Option, Project, Syntax
-from pix3tools.core.cli import Call, run
 from pix3tools.core.pathtest import exists
+from pix3tools.core.runner import Call, run
 
 __all__ = ["SYNTAX", "main"]
 

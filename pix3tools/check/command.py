@@ -16,7 +16,7 @@ from pix3tools.check._begin import CheckOptions, SyncFn, begin_check
 from pix3tools.check._codes import codes_help
 from pix3tools.core import pix3_home
 from pix3tools.core.argv import Option, Project, Syntax
-from pix3tools.core.cli import Call, run
+from pix3tools.core.runner import Call, run
 
 __all__ = ["SYNTAX", "main"]
 

@@ -3,8 +3,8 @@
 - ``version``: ``CLI_VERSION``.
 - ``home``: ``PIX3_HOME`` (``pix3_home``, ``ensure_home``) and ``atomic_write``.
 - ``project``: ``PROJECT_FILE``, the project lookup and the one "no project" message.
-- ``commands`` and ``usage``: the command table and every usage text, as data.
-- ``argv`` and ``cli``: the one argument parser and the runner every command's ``main`` uses
+- ``commandtable`` and ``usage``: the command table and every usage text, as data.
+- ``argv`` and ``runner``: the one argument parser and the runner every command's ``main`` uses
   (docs/cli.md, "How a command declares its arguments").
 - ``lazy``: a package facade whose names load their private module on first use (``lazy_names``).
 """

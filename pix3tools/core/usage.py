@@ -9,7 +9,7 @@ texts are in ``HIDDEN_USAGE``.
 
 from __future__ import annotations
 
-from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.commandtable import COMMANDS, ORDER
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN, DEV_PORT
 from pix3tools.core.version import CLI_VERSION
 

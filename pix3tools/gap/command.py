@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, UsageError
-from pix3tools.core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Call, run
 from pix3tools.core.private import Refused
+from pix3tools.core.runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Call, run
 from pix3tools.gap._record import (
     GAPS_FILE,
     KINDS,

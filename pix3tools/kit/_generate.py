@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pix3tools.core.commands import ORDER
+from pix3tools.core.commandtable import ORDER
 from pix3tools.core.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
 from pix3tools.kit import _registries
 

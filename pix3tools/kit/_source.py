@@ -3,7 +3,7 @@
 Template syntax, one directive per line (inline only ``{{version}}`` and ``{{gap-kinds}}``):
 
 - ``{{if commands: a b}}`` … ``{{end}}`` keeps the lines when every named command is dispatched
-  by this build (``pix3tools.core.commands.COMMANDS``); ``{{if facts: codes node-types}}`` when those
+  by this build (``pix3tools.core.commandtable.COMMANDS``); ``{{if facts: codes node-types}}`` when those
   facts are available (see ``_registries``). Blocks nest.
 - ``{{generated: <name> [arg]}}`` is replaced by the lines :mod:`._generate` computes.
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pix3tools.core import CLI_VERSION
-from pix3tools.core.commands import COMMANDS
+from pix3tools.core.commandtable import COMMANDS
 from pix3tools.gap import KINDS
 from pix3tools.kit._generate import fact_available, generate
 

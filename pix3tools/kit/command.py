@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax
-from pix3tools.core.cli import EXIT_OK, Call, run
+from pix3tools.core.runner import EXIT_OK, Call, run
 from pix3tools.kit import KitError, WriteError, install, migrate
 
 __all__ = ["SYNTAX", "main"]

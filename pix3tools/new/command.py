@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.core.argv import Option, Syntax, UsageError
-from pix3tools.core.cli import EXIT_FAILED, EXIT_OK, Call, run
-from pix3tools.core.commands import COMMANDS
+from pix3tools.core.commandtable import COMMANDS
+from pix3tools.core.runner import EXIT_FAILED, EXIT_OK, Call, run
 
 __all__ = ["SYNTAX", "main"]
 

@@ -11,7 +11,7 @@ table and smoke's scene selection share its walk).
 - ``sort_paths`` / ``code_unit_key``: JavaScript's default string order.
 """
 
-from pix3tools.project._files import ProjectFiles, code_unit_key, project_path, read_text, sort_paths
+from pix3tools.project._inventory import ProjectFiles, code_unit_key, project_path, read_text, sort_paths
 from pix3tools.project._model import Project
 from pix3tools.project._prefabs import Prefabs, first_mapping, instance_targets, only_root
 from pix3tools.project._read import MAX_SCENE_BYTES, SceneLoad, load_manifest, load_scene, scene_from_bytes

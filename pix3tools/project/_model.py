@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pix3tools.project._files import ProjectFiles
+from pix3tools.project._inventory import ProjectFiles
 from pix3tools.project._prefabs import Prefabs
 from pix3tools.project._read import SceneLoad, load_manifest, load_scene
 from pix3tools.scene import Document

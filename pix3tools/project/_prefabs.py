@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pix3tools.project._files import project_path
+from pix3tools.project._inventory import project_path
 
 __all__ = ["Prefabs", "first_mapping", "instance_targets", "only_root"]
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pix3tools.core import PROJECT_FILE
-from pix3tools.project._files import read_text
+from pix3tools.project._inventory import read_text
 from pix3tools.scene import Document, YamlError, parse_yaml
 
 __all__ = ["MAX_SCENE_BYTES", "SceneLoad", "load_manifest", "load_scene", "scene_from_bytes"]

@@ -13,7 +13,7 @@ from typing import TextIO
 from pix3tools._js import plain_number
 from pix3tools.core import atomic_write, find_project_root
 from pix3tools.core.argv import Option, Syntax, UsageError
-from pix3tools.core.cli import Call, run
+from pix3tools.core.runner import Call, run
 from pix3tools.sfx import PARAM_KEYS, PRESETS, SAMPLE_RATE, apply_modifiers, encode_wav, pick_preset, render, vary
 from pix3tools.sfx._jsmath import js_round, to_fixed_number
 

@@ -1,5 +1,5 @@
 """`pix3 smoke`'s pure side (docs/smoke.md): which scenes run, the scene argument, the report's
-shapes and text, stacks and source maps. The run itself drives Chrome: ``pix3net.smoke``.
+shapes and text, stacks and source maps. The run itself drives Chrome: ``pix3net.commands.smoke``.
 
 - ``plan_runs(root, cwd, scene, changed_only=, run_all=) -> (RunPlan, Manifest)``
 - ``select_scenes(files, read, changed, …) -> Selection | SelectionError`` (pure, over texts)

@@ -1,7 +1,7 @@
 """What `pix3 smoke --output <dir>` keeps of a scene (docs/smoke.md, "Artifacts").
 
 Pure: where a scene's files go and what its console log says. The files themselves are written
-by the run (``pix3net.smoke``), which has the screenshot.
+by the run (``pix3net.commands.smoke``), which has the screenshot.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`pix3 smoke`'s report: its JSON shape, the human text and the exit code (docs/smoke.md, "Reports").
 
-Pure. The runner (``pix3net.smoke``) gets the shared judge's verdict from the game page and
+Pure. The runner (``pix3net.commands.smoke``) gets the shared judge's verdict from the game page and
 :func:`from_verdict` maps it onto a :class:`SmokeReport`; a scene that could not run is a
 :class:`~pix3tools.smoke._project.Failure`. A set of runs (no scene argument) wraps both.
 """

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pix3tools.core.argv import Option, Project, Syntax, comma_list, whole_number
-from pix3tools.core.cli import Call, run
 from pix3tools.core.pathtest import is_file
+from pix3tools.core.runner import Call, run
 from pix3tools.tree._outline import OutlineOptions, build_outline, count_nodes
 from pix3tools.tree._paths import SceneError, read_scene
 from pix3tools.tree._scene_json import json_safe, manifest_data, viewport_of

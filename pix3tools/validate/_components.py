@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pix3tools.scene import COMPONENTS
-from pix3tools.validate._check import Path_, SceneCheck
+from pix3tools.validate._scenecheck import Path_, SceneCheck
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_prop, describe, plainly_valid
 

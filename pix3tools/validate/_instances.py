@@ -8,8 +8,8 @@ from typing import Any
 
 from pix3tools.project import only_root, project_path
 from pix3tools.scene import resolve_node_type, type_format
-from pix3tools.validate._check import Path_, SceneCheck
 from pix3tools.validate._keys import collect_keys, own_texture
+from pix3tools.validate._scenecheck import Path_, SceneCheck
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_prop
 

@@ -19,11 +19,11 @@ from pix3tools.scene import (
     suggest_node_type,
     type_format,
 )
-from pix3tools.validate._check import TEXT_KEYS, Path_, SceneCheck, SceneResult, worth_a_look
 from pix3tools.validate._components import check_components
 from pix3tools.validate._context import ValidateProject
 from pix3tools.validate._instances import check_instance
 from pix3tools.validate._keys import collect_keys, own_texture
+from pix3tools.validate._scenecheck import TEXT_KEYS, Path_, SceneCheck, SceneResult, worth_a_look
 from pix3tools.validate._suggest import nearest
 from pix3tools.validate._values import check_kind, check_prop, describe, js_string, kind_prop, plainly_valid
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pix3tools.core.argv import Args, Option, Project, Syntax, UsageError
-from pix3tools.core.cli import Call, run
 from pix3tools.core.pathtest import is_dir
+from pix3tools.core.runner import Call, run
 from pix3tools.validate._run import ValidateUsageError, run_validate
 from pix3tools.validate._workers import available_cores
 from pix3tools.validate.codes import codes_help

@@ -10,7 +10,7 @@ from tempfile import TemporaryDirectory
 
 import trio
 
-from pix3net.cdp.server import serve_proxy
+from pix3net.owner.proxy.transport import serve_proxy
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome
 

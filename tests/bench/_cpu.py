@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from pix3net.chrome.memory import PROC, process_tree
+from pix3net.daemon.memory import PROC, process_tree
 
 # /proc/<pid>/stat fields after ``(comm)``, counted from the state (field 3 of proc(5)).
 UTIME, STIME, CUTIME, CSTIME = 11, 12, 13, 14

@@ -26,9 +26,9 @@ import httpx
 import trio
 from trio_websocket import WebSocketConnection, open_websocket_url
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.launch import COMMON_FLAGS, needs_no_sandbox
-from pix3net.chrome.state import read_record
+from pix3net.daemon.chromerecord import read_record
+from pix3net.owner.chrome.launch import COMMON_FLAGS, needs_no_sandbox
+from pix3net.owner.control import start_owner
 from tests.bench._report import Result
 from tests.support.ports import free_port
 

@@ -29,11 +29,11 @@ from wsproto import ConnectionType
 from wsproto.connection import Connection
 from wsproto.events import CloseConnection, TextMessage
 
-from pix3net.cdp.httpwire import handshake_accept, parse_head, switching_protocols
-from pix3net.cdp.router import Router, ToClient
-from pix3net.cdp.server import serve_proxy
 from pix3net.clients.cdptrio import WsClient
-from pix3net.websocket import frame_header
+from pix3net.owner.proxy.transport import serve_proxy
+from pix3net.wire.httpwire import handshake_accept, parse_head, switching_protocols
+from pix3net.wire.router import Router, ToClient
+from pix3net.wire.websocket import frame_header
 from tests.bench._report import Result, pix3_env
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome

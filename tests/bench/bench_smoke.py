@@ -52,9 +52,9 @@ from typing import Any
 
 import trio
 
-from pix3net.chrome.launch import chrome_args, needs_no_sandbox, spawn_chrome
-from pix3net.chrome.owner import wait_ready
 from pix3net.clients.cdptrio import WsClient
+from pix3net.owner.chrome.launch import chrome_args, needs_no_sandbox, spawn_chrome
+from pix3net.owner.process import wait_ready
 from tests.bench._cpu import cores_limit, snapshot, speedup_target, ticks_per_second, usable_cores
 from tests.bench._report import Absolute, Result, pix3_env
 from tests.support.ports import free_port

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pix3net.clients import cdpsocket as wscall
-from pix3net.editor.proxycalls import page_id
+from pix3net.commands.editor.proxycalls import page_id
 from tests.support.chrome import chrome_wrapper
 from tests.support.colour_agents import colour_agent, page_urls, stop_agent
 from tests.support.editor import start_headless_editor, stop_headless_editor

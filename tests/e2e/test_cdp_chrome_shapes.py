@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.cdp.envelope import chrome_envelope
+from pix3net.wire.envelope import chrome_envelope
 from tests.support.chrome import QUIET_CHROME_FLAGS
 
 pytestmark = [pytest.mark.chromium, pytest.mark.e2e]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.chrome.state import read_record, write_record
+from pix3net.daemon.chromerecord import read_record, write_record
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.chrome_owner import run_owner
 from tests.support.devserver import dev_server

@@ -23,9 +23,9 @@ import httpx
 import pytest
 import trio
 
-from pix3net.chrome.control import start_owner, stop_owner
-from pix3net.chrome.state import read_record
 from pix3net.clients.cdptrio import WsClient
+from pix3net.daemon.chromerecord import read_record
+from pix3net.owner.control import start_owner, stop_owner
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.editor import pages_of

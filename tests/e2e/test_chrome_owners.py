@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.memory import chrome_memory
-from pix3net.chrome.state import read_record
 from pix3net.clients import cdpsocket as wscall
 from pix3net.clients.cdptrio import Closed, WsClient
+from pix3net.daemon.chromerecord import read_record
+from pix3net.daemon.memory import chrome_memory
+from pix3net.owner.control import start_owner
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.mcp import new_page_session

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.ownerstatus import gather, text
 from pix3net.clients.cdptrio import WsClient
-from pix3net.editor.browser import editor_tab_answers
-from pix3net.editor.proxycalls import close_target, open_tab, page_id
+from pix3net.clients.ownerstatus import gather, text
+from pix3net.commands.editor.chromestep import editor_tab_answers
+from pix3net.commands.editor.proxycalls import close_target, open_tab, page_id
+from pix3net.owner.control import start_owner
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.mcp import list_pages

@@ -18,7 +18,7 @@ import httpx
 import pytest
 import trio
 
-from pix3net.sync import flush_editor
+from pix3net.clients.flush import flush_editor
 from tests.support.devserver import DevServer, dev_server, hello
 from tests.support.devtools import chromium_with_port, open_page
 from tests.support.projects import make_project

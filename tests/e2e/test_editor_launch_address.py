@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import probe
-from pix3net.cdp.proof import page_urls
-from pix3net.editor import proxycalls
-from pix3net.editor.browser import finish, prepare
+from pix3net.clients import probe
+from pix3net.commands.editor import proxycalls
+from pix3net.commands.editor.chromestep import finish, prepare
+from pix3net.wire.proof import page_urls
 from tests.support.chrome import chrome_wrapper
 from tests.support.editor import http_server
 from tests.support.ports import free_port

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.state import read_record
+from pix3net.daemon.chromerecord import read_record
+from pix3net.owner.control import start_owner
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.colour_agents import colour_agent, page_urls, stop_agent
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3

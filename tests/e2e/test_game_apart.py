@@ -23,7 +23,7 @@ import httpx
 import pytest
 import trio
 
-from pix3net.chrome.control import start_owner
+from pix3net.owner.control import start_owner
 from tests.support.chrome import QUIET_CHROME_FLAGS, real_chrome_wrapper
 from tests.support.devserver import DevServer, dev_server
 from tests.support.devtools import chromium_with_port, owned_tab

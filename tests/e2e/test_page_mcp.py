@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION
+from pix3net.commands.agentsetup.mcplaunch import CHROME_DEVTOOLS_MCP_VERSION
 from tests.support.chrome import chrome_wrapper
 from tests.support.editor import dev_pid, start_headless_editor, stop_headless_editor
 from tests.support.editor_page import SCHEMAS, TOOLS, make_game_project

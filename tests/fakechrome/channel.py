@@ -1,11 +1,11 @@
-"""A :class:`~pix3net.cdp.channel.ChromeChannel` over the fake Chrome model, in memory.
+"""A :class:`~pix3net.owner.proxy.channel.ChromeChannel` over the fake Chrome model, in memory.
 
 Commands reach the model in-process (the proxy's sends call it directly). What the model answers
 is handed to the proxy's reader as whole messages, with an ``eventfd`` saying there is something
 to read: the proxy's hot-path thread waits on it and reads it exactly as it reads Chrome's pipe,
 so the proxy tests run the proxy's real path, without a copy of every answer through the kernel
 (the benches over this fake measure the proxy, not a pipe). Chrome's byte framing on a real pipe
-(:class:`~pix3net.chrome.pipe.PipeReader`) is tested with real pipes, the fake Chrome process and
+(:class:`~pix3net.owner.chrome.pipe.PipeReader`) is tested with real pipes, the fake Chrome process and
 real Chromium.
 """
 
@@ -18,12 +18,12 @@ from collections.abc import Callable
 
 import trio
 
-from pix3net.chrome.pipe import PIPE_BUF, is_json_object_text
+from pix3net.owner.chrome.pipe import PIPE_BUF, is_json_object_text
 from tests.fakechrome.model import FakeChrome
 
 
 class FakeReader:
-    """The proxy's side of the fake: :class:`~pix3net.cdp.channel.ChromeReader` without bytes."""
+    """The proxy's side of the fake: :class:`~pix3net.owner.proxy.channel.ChromeReader` without bytes."""
 
     def __init__(self) -> None:
         self.fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.cdp.token import read_token
+from pix3net.wire.token import read_token
 from tests.support.pix3 import run_pix3
 
 

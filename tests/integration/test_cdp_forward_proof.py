@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import trio
 
-from pix3net.cdp import proof
-from pix3net.cdp.port import prove_proxy
+from pix3net.clients.port import prove_proxy
+from pix3net.wire import proof
 from tests.support.cdp_proxy import TOKEN, running_proxy
 
 CHALLENGE = "c" * 24

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net.cdp.router import Action, Router
-from pix3net.cdp.server import StepLock, serve_proxy
-from pix3net.chrome.pipe import PipeChannel
 from pix3net.clients.cdptrio import Closed
+from pix3net.owner.chrome.pipe import PipeChannel
+from pix3net.owner.proxy.transport import StepLock, serve_proxy
+from pix3net.wire.router import Action, Router
 from tests.support.cdp_proxy import TOKEN, connect, poll_until, rpc, running_proxy
 from tests.support.ports import free_port
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import trio
 
-from pix3net.cdp.outbound import FRAGMENT_BYTES, Budget, Client
+from pix3net.owner.proxy.outbound import FRAGMENT_BYTES, Budget, Client
 
 MiB = 1024 * 1024
 

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from pix3net.clients.cdptrio import Closed, WsClient
-from pix3net.editor import proxycalls
+from pix3net.commands.editor import proxycalls
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, connect, poll_until, rpc, running_proxy
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}

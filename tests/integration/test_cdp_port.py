@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net.cdp.port import (
+from pix3net.clients.cdptrio import CallError as ProxyCallError
+from pix3net.clients.cdptrio import call as proxy_call
+from pix3net.clients.port import (
     NoFreePort,
     PortInspection,
     choose_port,
@@ -22,8 +24,6 @@ from pix3net.cdp.port import (
     list_targets,
     prove_proxy,
 )
-from pix3net.clients.cdptrio import CallError as ProxyCallError
-from pix3net.clients.cdptrio import call as proxy_call
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 from tests.support.ports import free_port, held_here

@@ -8,7 +8,7 @@ import json
 import struct
 import time
 
-from pix3net.cdp.frames import MAX_FRAMES_PER_MESSAGE
+from pix3net.wire.frames import MAX_FRAMES_PER_MESSAGE
 from tests.support.cdp_attack import one_byte_fragments, read_until_closed, send_all_until_closed, upgraded
 from tests.support.cdp_proxy import TOKEN
 from tests.support.cdp_proxy_process import proxy_process

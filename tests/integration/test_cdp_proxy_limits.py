@@ -17,8 +17,8 @@ import pytest
 import trio
 import trio.testing
 
-from pix3net.cdp.server import Limits
 from pix3net.clients.cdptrio import Closed, WsClient
+from pix3net.owner.proxy.transport import Limits
 from tests.support.cdp_proxy import GOOD, TOKEN, connect, parse_answer, poll_until, rpc, running_proxy
 
 MiB = 1024 * 1024

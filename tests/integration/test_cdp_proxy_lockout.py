@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import trio
 
-from pix3net.cdp.server import MAX_CONNECTIONS
 from pix3net.clients.cdptrio import call as proxy_call
+from pix3net.owner.proxy.transport import MAX_CONNECTIONS
 from tests.support.cdp_attack import pipeliners_process, tiny_window_socket
 from tests.support.cdp_proxy import TOKEN, running_proxy
 from tests.support.cdp_proxy_process import proxy_process

@@ -13,9 +13,9 @@ import pytest
 import trio
 import trio_websocket
 
-from pix3net.cdp import proof
-from pix3net.cdp.port import prove_proxy
 from pix3net.clients.cdptrio import Closed
+from pix3net.clients.port import prove_proxy
+from pix3net.wire import proof
 from tests.support.cdp_proxy import (
     AUTH,
     EDITOR_URL,
@@ -90,7 +90,7 @@ async def test_4_rebinding_hosts_are_403(tmp_path: Path, host_lines: bytes) -> N
 
 
 async def test_4_every_loopback_address_is_a_host(tmp_path: Path) -> None:
-    """The one Host rule (pix3net/hosts.py): any canonical 127.x.y.z names this machine."""
+    """The one Host rule (pix3net/wire/hostrule.py): any canonical 127.x.y.z names this machine."""
     async with running_proxy(tmp_path) as proxy, httpx.AsyncClient() as http:
         for host in ("127.0.0.2:9333", "127.0.0.1:9333", "[::1]:9333", "LOCALHOST"):
             answer = await http.get(f"{proxy.base}/json/version", headers={**BEARER, "Host": host})

@@ -12,11 +12,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pix3net.cdp.port import inspect_port
-from pix3net.cdp.token import read_token
-from pix3net.chrome import control
-from pix3net.chrome.control import OwnerStartError, start_owner, stop_owner
-from pix3net.chrome.state import ChromeRecord, read_record, write_record
+from pix3net.clients.port import inspect_port
+from pix3net.daemon.chromerecord import ChromeRecord, read_record, write_record
+from pix3net.owner import control
+from pix3net.owner.control import OwnerStartError, start_owner, stop_owner
+from pix3net.wire.token import read_token
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.ports import free_port
 from tests.support.processes import processes_with, wait_until

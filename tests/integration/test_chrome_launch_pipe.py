@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from pix3net.chrome.launch import spawn_chrome, spawn_handoff
+from pix3net.owner.chrome.launch import spawn_chrome, spawn_handoff
 from tests.support.pix3 import REPO, pix3_env
 
 CHILD = str(REPO / "tests" / "support" / "chrome_echo_child.py")
@@ -72,7 +72,7 @@ def test_pipes_that_os_pipe_returned_as_3_and_4_still_reach_the_child() -> None:
         f"""
         import json, os, sys
         os.closerange(3, 64)
-        from pix3net.chrome import launch
+        from pix3net.owner.chrome import launch
         made = []
         real_pipe = os.pipe
         def pipe():

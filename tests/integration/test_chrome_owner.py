@@ -17,12 +17,12 @@ import httpx
 import pytest
 import trio
 
-from pix3net.cdp.server import HotPath
-from pix3net.chrome import owner as owner_module
-from pix3net.chrome.launch import spawn_chrome
-from pix3net.chrome.options import OwnerOptions
-from pix3net.chrome.owner import wait_ready
 from pix3net.clients.cdptrio import Closed, WsClient
+from pix3net.owner import process as owner_module
+from pix3net.owner.chrome.launch import spawn_chrome
+from pix3net.owner.options import OwnerOptions
+from pix3net.owner.process import wait_ready
+from pix3net.owner.proxy.transport import HotPath
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.chrome_owner import run_owner
 from tests.support.pix3 import REPO, run_pix3

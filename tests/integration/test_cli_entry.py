@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from pix3tools.core import CLI_VERSION
-from pix3tools.core.commands import COMMANDS
+from pix3tools.core.commandtable import COMMANDS
 from tests.support.pix3 import pix3_env, run_pix3
 
 
@@ -39,7 +39,7 @@ def test_unknown_command_and_topic() -> None:
 
 
 def test_usage_lists_exactly_the_dispatched_commands() -> None:
-    from pix3tools.core.commands import ORDER
+    from pix3tools.core.commandtable import ORDER
 
     text = run_pix3("help").stdout
     for name in ORDER:

@@ -12,7 +12,7 @@ import trio
 
 from pix3net.clients import cdpsocket as wscall
 from pix3net.clients.cdp import CallError
-from pix3net.websocket import accept_value
+from pix3net.wire.websocket import accept_value
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
 

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pix3net.chrome.control import start_owner, stop_owner
 from pix3net.devserver.control import spawn_server
+from pix3net.owner.control import start_owner, stop_owner
 from tests.support.cdp_attack import junk_requests
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.devserver import dev_server

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devrecord import read_dev_info
+from pix3net.daemon.devrecord import read_dev_info
 from pix3net.devserver.control import find_dev_server, stop_dev_server
 from pix3tools.core.nodemodules import find_vite
 from tests.support.editor import hello_server, write_dev_json

@@ -139,8 +139,8 @@ async def test_a_file_still_being_written_waits_until_stable(project: Path) -> N
 
 
 async def test_rescan_only_mode(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pix3net.devserver.files._watch.Inotify.create", classmethod(lambda cls: None))
-    monkeypatch.setattr("pix3net.devserver.files._watch.RESCAN_WITHOUT_INOTIFY_S", 0.2)
+    monkeypatch.setattr("pix3net.devserver.files._diskwatch.Inotify.create", classmethod(lambda cls: None))
+    monkeypatch.setattr("pix3net.devserver.files._diskwatch.RESCAN_WITHOUT_INOTIFY_S", 0.2)
     store, frames = await started(project)
     async with trio.open_nursery() as nursery:
         await nursery.start(store.watch)

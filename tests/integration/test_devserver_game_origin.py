@@ -147,7 +147,7 @@ async def test_the_game_still_loads_under_its_name(server: DevServer, how: str) 
         frame = await client.get("/__pix3/game/", params={"scene": "res://scenes/level.pix3scene"})
         assert frame.status_code == 200 and "gameframe.js" in frame.text
         assert frame.headers["content-security-policy"] == f"frame-ancestors 'self' http://localhost:{port}"
-        for module in ("gameframe.js", "probe.js", "scene2d.js"):
+        for module in ("gameframe.js", "recorder.js", "scene2d.js"):
             assert (await client.get(f"/__pix3/page/{module}")).status_code == 200, module
         scene = await client.get("/__pix3/api/scene", params={"path": "scenes/level.pix3scene", "draw": "1"})
         assert scene.status_code == 200 and scene.json()["scene"] == "scenes/level.pix3scene", scene.text

@@ -622,7 +622,7 @@ async def test_barriers_run_one_at_a_time(server: DevServer) -> None:
 
 
 def test_sync_editor_outcomes(tmp_path: Path) -> None:
-    from pix3net.sync import flush_editor
+    from pix3net.clients.flush import flush_editor
 
     root = make_project(tmp_path / "game")
     assert flush_editor(root, no_sync=True).status == "skipped"
@@ -638,7 +638,7 @@ def test_sync_editor_outcomes(tmp_path: Path) -> None:
 
 
 async def test_sync_editor_flushed_and_unsynced(server: DevServer) -> None:
-    from pix3net.sync import flush_editor
+    from pix3net.clients.flush import flush_editor
 
     async with (
         trio.open_nursery() as nursery,

@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from pix3net.devserver.front import vitelink
-from pix3net.devserver.front.proxy import ViteProxy
+from pix3net.devserver.front.viteproxy import ViteProxy
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nexport 1;\n"
 

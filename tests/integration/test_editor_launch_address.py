@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import probe
-from pix3net.cdp.proof import page_urls
-from pix3net.chrome.state import read_record
+from pix3net.clients import probe
+from pix3net.commands.editor.chromestep import ChromeResult, Prepared, finish, prepare
+from pix3net.daemon.chromerecord import read_record
 from pix3net.devserver.control import predict_editor_url
-from pix3net.editor.browser import ChromeResult, Prepared, finish, prepare
+from pix3net.wire.proof import page_urls
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.editor import hello_server
 from tests.support.ports import free_port

@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import trio
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.state import ChromeRecord, read_record, write_record
 from pix3net.clients.cdptrio import WsClient
+from pix3net.daemon.chromerecord import ChromeRecord, read_record, write_record
+from pix3net.owner.control import start_owner
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.devserver import dev_server

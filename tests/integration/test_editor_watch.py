@@ -16,9 +16,9 @@ from typing import Any
 import httpx
 import trio
 
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.state import read_record
 from pix3net.clients.cdptrio import Closed, WsClient
+from pix3net.daemon.chromerecord import read_record
+from pix3net.owner.control import start_owner
 from tests.support.cdp_proxy import rpc
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3

@@ -17,7 +17,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from pix3tools.core import CLI_VERSION, find_project_root
-from pix3tools.core.commands import COMMANDS
+from pix3tools.core.commandtable import COMMANDS
 from pix3tools.kit import load_kit
 from pix3tools.new import PACKAGED_ROOT, create_project, find_template, list_templates, one_line, package_name_of
 from pix3tools.new.command import main as new_run
@@ -361,7 +361,7 @@ def test_usage_errors_and_version(tmp_path: Path) -> None:
 
 def test_the_starter_keeps_every_agent_config_out_of_git(tmp_path: Path) -> None:
     """agent-setup writes a file naming this machine's home for each agent: git must ignore all of them."""
-    from pix3net.agents.agents import AGENTS
+    from pix3net.commands.agentsetup.known import AGENTS
 
     assert new(["2d", "game"], tmp_path)[0] == 0
     root = tmp_path / "game"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from pix3tools.core.commands import HIDDEN
+from pix3tools.core.commandtable import HIDDEN
 from tests.support.pix3 import pix3_argv, pix3_env, run_pix3
 from tests.support.ports import free_port
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net import probe
-from pix3net.probe import Connection, ProbeError
+from pix3net.clients import probe
+from pix3net.clients.probe import Connection, ProbeError
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 from tests.support.ports import held_here
 
@@ -165,7 +165,7 @@ async def test_our_proxy_proves_and_lists_its_tabs(tmp_path: Path) -> None:
 async def test_the_forward_scope_proves_only_a_listed_port(tmp_path: Path) -> None:
     import json
 
-    from pix3net.cdp.proof import FORWARD_PORTS_FILE
+    from pix3net.wire.proof import FORWARD_PORTS_FILE
 
     async with running_proxy(tmp_path) as proxy:
         prove = partial(probe.prove, proxy.port, TOKEN, forward=True)

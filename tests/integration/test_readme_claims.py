@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from pix3tools.core.commands import COMMANDS
+from pix3tools.core.commandtable import COMMANDS
 from tests.support.just import just_dry_run
 from tests.support.pix3 import REPO, run_pix3
 

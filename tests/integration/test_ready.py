@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import ready
-from pix3net.chrome.control import StartingOwner
-from pix3net.chrome.options import OwnerOptions
-from pix3net.devrecord import read_dev_info
+from pix3net.daemon import ready
+from pix3net.daemon.devrecord import read_dev_info
 from pix3net.devserver.control import spawn_dev_server, stop_dev_server
+from pix3net.owner.control import StartingOwner
+from pix3net.owner.options import OwnerOptions
 from tests.support.chrome import fake_chrome_wrapper
 from tests.support.pix3 import pix3_env
 from tests.support.ports import free_port
@@ -65,7 +65,7 @@ def test_take_needs_a_pipe_and_makes_it_close_on_exec(tmp_path: Path) -> None:
 def test_ready_is_heard_at_once_while_the_child_lives_on() -> None:
     pipe = ready.Pipe()
     child = _child(
-        pipe, "import time; from pix3net import ready; fd = ready.take(); ready.say_ready(fd); time.sleep(60)"
+        pipe, "import time; from pix3net.daemon import ready; fd = ready.take(); ready.say_ready(fd); time.sleep(60)"
     )
     try:
         assert _heard_within(pipe, LONG) is not None
@@ -77,7 +77,7 @@ def test_ready_is_heard_at_once_while_the_child_lives_on() -> None:
 
 GRANDCHILD = """
 import subprocess, sys
-from pix3net import ready
+from pix3net.daemon import ready
 fd = ready.take() if sys.argv[1] == "take" else None
 grandchild = subprocess.Popen(["sleep", "60"], close_fds=False)  # as careless as a child can be
 print(grandchild.pid, flush=True)
@@ -129,7 +129,7 @@ def test_the_dev_server_says_ready_once_its_record_answers(tmp_path: Path, pix3_
 
 
 def test_the_owner_says_ready_once_its_proxy_listens(tmp_path: Path, pix3_home: Path) -> None:
-    from pix3net import probe
+    from pix3net.clients import probe
 
     wrapper = fake_chrome_wrapper(tmp_path)
     options = OwnerOptions(str(wrapper), free_port(), str(tmp_path / "profile"), "about:blank", True)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.cdp.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof, port_proof
-from pix3net.probe import proves
-from pix3net.smoke import SHM_MIN_FREE, profile_parent
-from pix3net.sync import flush_editor
+from pix3net.clients.flush import flush_editor
+from pix3net.clients.probe import proves
+from pix3net.commands.smoke import SHM_MIN_FREE, profile_parent
+from pix3net.wire.proof import CHALLENGE_HEADER, PROOF_HEADER, local_proof, port_proof
 from tests.support.editor import send_reply
 from tests.support.pix3 import run_pix3
 from tests.support.ports import free_port

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.devrecord import read_dev_info
+from pix3net.daemon.devrecord import read_dev_info
 from pix3net.devserver.control import Stopped, stop_dev_server
 from pix3tools.check._layout import prepare
 from pix3tools.kit import KitError, WriteError, install, migrate

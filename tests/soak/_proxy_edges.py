@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from pix3net.cdp.frames import MAX_FRAMES_PER_MESSAGE
-from pix3net.cdp.server import MAX_CONNECTIONS
+from pix3net.owner.proxy.transport import MAX_CONNECTIONS
+from pix3net.wire.frames import MAX_FRAMES_PER_MESSAGE
 from tests.soak._report import Figure
 from tests.support.cdp_attack import (
     junk_requests,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import trio
 
-from pix3net.chrome.memory import chrome_memory
 from pix3net.clients import cdpsocket as wscall
+from pix3net.daemon.memory import chrome_memory
 from tests.soak._report import Figure
 from tests.soak.soak_proxy import start, stop
 from tests.support.mcp import new_page_session

@@ -37,10 +37,10 @@ from typing import Any
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
-from pix3net.cdp.server import HEAD_SECONDS
-from pix3net.chrome.control import start_owner
-from pix3net.chrome.state import read_record
 from pix3net.clients.cdptrio import Closed, WsClient
+from pix3net.daemon.chromerecord import read_record
+from pix3net.owner.control import start_owner
+from pix3net.owner.proxy.transport import HEAD_SECONDS
 from tests.bench.bench_cdp import QUIET, _chromium
 from tests.soak._proxy_edges import fragments, junk, lockout
 from tests.soak._report import Figure

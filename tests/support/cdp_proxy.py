@@ -11,8 +11,8 @@ from typing import Any
 
 import trio
 
-from pix3net.cdp.server import serve_proxy
 from pix3net.clients.cdptrio import WsClient
+from pix3net.owner.proxy.transport import serve_proxy
 from tests.fakechrome.channel import FakeChannel
 from tests.fakechrome.model import FakeChrome
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pix3net.smoke import BINDING, Call, Collector
+from pix3net.commands.smoke import BINDING, Call, Collector
 
 ORIGIN = "http://localhost:5173"
 Event = tuple[str, dict[str, Any]]

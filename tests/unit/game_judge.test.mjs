@@ -1,11 +1,11 @@
 // The one judge of a game run under node:test (run by tests/unit/test_page_modules.py): the probe
-// (probe.js) on a fake window driven frame by frame, and the rules (judge.js) as tables of facts
+// (recorder.js) on a fake window driven frame by frame, and the rules (judge.js) as tables of facts
 // in, codes and messages out. The same files run in pix3 smoke's page and in the editor page's
 // game frame; tests/e2e/test_game_judge.py runs both sides on real pages.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import "../../pix3net/devserver/page/probe.js";
+import "../../pix3net/devserver/page/recorder.js";
 import "../../pix3net/devserver/page/judge.js";
 
 const PROBE = globalThis.__PIX3_PROBE__;

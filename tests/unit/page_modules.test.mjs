@@ -6,11 +6,11 @@ import { test } from "node:test";
 
 import { ANSWER_MS, Agents, RETRY_MS, ago, checkPush } from "../../pix3net/devserver/page/agents.js";
 import { createDispatcher, debugObject, toolGroup } from "../../pix3net/devserver/page/bridge.js";
-import { ErrorBuffer } from "../../pix3net/devserver/page/errors.js";
+import { ErrorBuffer } from "../../pix3net/devserver/page/errorspanel.js";
 import { changedPaths, compare, describePredicate, judge, normalizeSpec, readPath } from "../../pix3net/devserver/page/predicates.js";
-import { NO_SCREEN, findNodes, resPath, safeSerialize, sceneTree, shapeScene, toProjectPath } from "../../pix3net/devserver/page/scene.js";
+import { NO_SCREEN, findNodes, resPath, safeSerialize, sceneTree, shapeScene, toProjectPath } from "../../pix3net/devserver/page/scenetool.js";
 import { TOOL_NAMES, TOOLS } from "../../pix3net/devserver/page/tools.js";
-import { validateParams } from "../../pix3net/devserver/page/validate.js";
+import { validateParams } from "../../pix3net/devserver/page/paramschema.js";
 
 const schema = (name) => TOOLS.find((t) => t.name === name).inputSchema;
 

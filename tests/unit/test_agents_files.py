@@ -7,11 +7,17 @@ import json
 import stat
 from pathlib import Path
 
-from pix3net.agents import jsonfile, tomlfile
-from pix3net.agents.agents import CLAUDE, CODEX, PI
-from pix3net.agents.install import install
-from pix3net.agents.launch import CHROME_DEVTOOLS_MCP_VERSION, config_path, config_text, mcp_launch, write_config
-from pix3net.agents.stale import stale_configs
+from pix3net.commands.agentsetup import jsonfile, tomlfile
+from pix3net.commands.agentsetup.known import CLAUDE, CODEX, PI
+from pix3net.commands.agentsetup.mcpentry import install
+from pix3net.commands.agentsetup.mcplaunch import (
+    CHROME_DEVTOOLS_MCP_VERSION,
+    config_path,
+    config_text,
+    mcp_launch,
+    write_config,
+)
+from pix3net.commands.agentsetup.stale import stale_configs
 from pix3tools.core.argv import js_port
 
 TOKEN = "t" * 43
@@ -225,7 +231,7 @@ def test_parse_port_reads_like_js_number() -> None:
 
 
 def test_staleness_line_names_files_and_the_config(tmp_path: Path) -> None:
-    from pix3net.agents.stale import staleness_line
+    from pix3net.commands.agentsetup.stale import staleness_line
 
     home = tmp_path / "home"
     config = config_path(home, "claude-code")

@@ -10,7 +10,7 @@ from typing import Any
 import trio
 import trio.testing
 
-from pix3net.cdp.agentspush import (
+from pix3net.owner.proxy.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_MAX_SECONDS,
     THUMBNAIL_WIDTH,
@@ -21,9 +21,9 @@ from pix3net.cdp.agentspush import (
     read_push,
     thumbnail_clip,
 )
-from pix3net.cdp.router import Action, Router
-from pix3net.cdp.server import AgentsView, Seen, Watch
-from pix3net.cdp.watchdog import AGENTS_BINDING, PageAsks, Send, Watchdog
+from pix3net.owner.proxy.transport import AgentsView, Seen, Watch
+from pix3net.owner.proxy.watchdog import AGENTS_BINDING, PageAsks, Send, Watchdog
+from pix3net.wire.router import Action, Router
 
 EDITOR = "EDITOR"
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from pix3net.cdp import auth
-from pix3net.cdp.auth import BEARER_MISSING, BEARER_WRONG, ORIGIN_REFUSED, AuthRefusal
+from pix3net.wire import auth
+from pix3net.wire.auth import BEARER_MISSING, BEARER_WRONG, ORIGIN_REFUSED, AuthRefusal
 
 TOKEN = "a" * 43
 DIGEST = auth.token_digest(TOKEN)

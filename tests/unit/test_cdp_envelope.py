@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pix3net.cdp.envelope import ClientRequest, chrome_envelope, client_request, members
+from pix3net.wire.envelope import ClientRequest, chrome_envelope, client_request, members
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=20),

@@ -14,7 +14,7 @@ from wsproto.connection import Connection
 from wsproto.events import BytesMessage, CloseConnection, TextMessage
 from wsproto.events import Ping as WsPing
 
-from pix3net.cdp.frames import (
+from pix3net.wire.frames import (
     MAX_FRAMES_PER_MESSAGE,
     Event,
     Fail,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.cdp.httpwire import (
+from pix3net.wire.httpwire import (
     BadRequest,
     body_length,
     handshake_accept,

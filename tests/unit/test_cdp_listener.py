@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.cdp.server import Gate, Limits, Slot
+from pix3net.owner.proxy.transport import Gate, Limits, Slot
 
 # Each connection as the table gives it: "tokenless" (no request with the token yet) or "token",
 # and "waiting" (for its next head) or "busy" (answering, reading a body, a WebSocket).

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pix3net.cdp import proof
+from pix3net.wire import proof
 
 TOKEN = "a" * 43
 CHALLENGE = "abcdefghijklmnop_-0123"

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pix3net.cdp.router import (
+from pix3net.wire.router import (
     MAX_PIPE_ID,
     Action,
     Attached,
@@ -621,7 +621,7 @@ def test_an_owner_whose_chrome_shows_no_page_opens_the_editor_tab() -> None:
 
 
 def test_connect_options_from_the_websocket_url() -> None:
-    from pix3net.cdp.router import connect_options
+    from pix3net.wire.router import connect_options
 
     assert connect_options("/pix3") == (False, None)
     assert connect_options("/pix3?keep=1") == (True, None)

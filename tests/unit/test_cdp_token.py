@@ -7,7 +7,7 @@ import re
 import stat
 from pathlib import Path
 
-from pix3net.cdp.token import ensure_token, is_valid_token, read_token
+from pix3net.wire.token import ensure_token, is_valid_token, read_token
 
 
 def mode(path: Path) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pix3net.cdp.router import KICKED, Close, Note, Router, Sweep, ToChrome
+from pix3net.wire.router import KICKED, Close, Note, Router, Sweep, ToChrome
 
 A, B = 1, 2
 

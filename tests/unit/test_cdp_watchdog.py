@@ -1,12 +1,12 @@
 """The owner's watchdog as traces: messages of its session and the clock in, messages out
-(pix3net/cdp/watchdog.py; docs/chrome-owner.md, "The watchdog")."""
+(pix3net/owner/proxy/watchdog.py; docs/chrome-owner.md, "The watchdog")."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from pix3net.cdp.watchdog import (
+from pix3net.owner.proxy.watchdog import (
     HEARTBEAT_SECONDS,
     HUNG_SECONDS,
     MAPS_SECONDS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pix3net.chrome.discover import find_chrome, no_chrome_message
+from pix3net.owner.chrome.discover import find_chrome, no_chrome_message
 
 
 def _exe(path: Path) -> Path:

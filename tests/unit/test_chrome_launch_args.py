@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
-from pix3net.chrome.launch import chrome_args, describe_status, handoff_args, needs_no_sandbox
+from pix3net.owner.chrome.launch import chrome_args, describe_status, handoff_args, needs_no_sandbox
 
 # The reference's five, then WebMCP's feature (docs/bridge.md, "WebMCP").
 FIVE = [

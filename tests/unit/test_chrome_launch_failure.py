@@ -10,8 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from pix3net.chrome.diagnose import launch_failure, profile_holder
-from pix3net.chrome.discover import chrome_problem, find_chrome
+from pix3net.owner.chrome.diagnose import launch_failure, profile_holder
+from pix3net.owner.chrome.discover import chrome_problem, find_chrome
 
 WHY = "Chrome exited before it answered (code 1, signal -)"
 PROFILE = "/home/u/.pix3/chrome"

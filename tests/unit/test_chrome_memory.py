@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pix3net.chrome.memory import chrome_memory, process_tree, resident_bytes
+from pix3net.daemon.memory import chrome_memory, process_tree, resident_bytes
 
 
 def fake_proc(root: Path, processes: dict[int, tuple[int, str, int | None]]) -> Path:

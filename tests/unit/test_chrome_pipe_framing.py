@@ -7,7 +7,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pix3net.chrome.pipe import FULL_CHECK_BYTES, NulSplitter, is_json_object_text
+from pix3net.owner.chrome.pipe import FULL_CHECK_BYTES, NulSplitter, is_json_object_text
 
 MESSAGES = [b'{"id":1,"result":{}}', b'{"method":"Target.attachedToTarget","params":{"x":"\\u0000"}}', b'{"id":2}']
 

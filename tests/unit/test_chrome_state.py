@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.chrome.state import ChromeRecord, profile_dir, read_record, record_path, remove_record, write_record
+from pix3net.daemon.chromerecord import ChromeRecord, profile_dir, read_record, record_path, remove_record, write_record
 from pix3tools.core import pix3_home
 
 

@@ -45,13 +45,13 @@ ENTRY_PATHS = [
     "import pix3net.cli; pix3net.cli.main(['--version'])",
     "import pix3net.cli; pix3net.cli.main(['help'])",
     "import pix3net.cli; pix3net.cli.main([])",
-    "import pix3tools.core.cli",
+    "import pix3tools.core.runner",
     # A cold `pix3 editor` waits for Chrome: what the editor loads before it spawns the owner, and
     # what the owner loads before it spawns Chrome (docs/editor.md, "Cold start and reuse").
-    "import pix3net.editor.command, pix3net.devserver.control, pix3net.editor.browser, pix3net.editor.together",
-    "import pix3net.chrome.command",
+    "import pix3net.commands.editor.command, pix3net.devserver.control, pix3net.commands.editor.chromestep, pix3net.commands.editor.together",
+    "import pix3net.owner.command",
     # `pix3 editor --status`: a few loopback requests and /proc.
-    "import pix3net.chrome.ownerstatus",
+    "import pix3net.clients.ownerstatus",
 ]
 
 

@@ -23,7 +23,7 @@ from pix3net.clients.cdp import (
     proxy_path,
     result_of,
 )
-from pix3net.websocket import OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, accept_value, frame_header
+from pix3net.wire.websocket import OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, accept_value, frame_header
 
 MASK = b"\x01\x02\x03\x04"
 

@@ -11,7 +11,7 @@ import importlib
 import pytest
 
 from pix3tools.core.argv import Args, Option, Syntax, UsageError, parse
-from pix3tools.core.commands import COMMANDS, HIDDEN
+from pix3tools.core.commandtable import COMMANDS, HIDDEN
 from pix3tools.core.usage import command_usage
 from pix3tools.smoke import Shard
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.daemonlog import LogFile, Repeats, clip, open_folder, open_fresh
+from pix3net.daemon.logfile import LogFile, Repeats, clip, open_folder, open_fresh
 
 # (seconds, cause) in → lines out, 10 s intervals
 REPEATS = [

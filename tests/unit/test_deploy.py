@@ -29,8 +29,8 @@ import dockerfile  # type: ignore[import-not-found]  # a compiled module without
 import pytest
 from ruamel.yaml import YAML
 
-from pix3net.chrome.ownerstart import parse_options
-from pix3net.smoke.command import SYNTAX, SmokeArgs
+from pix3net.commands.smoke.command import SYNTAX, SmokeArgs
+from pix3net.owner.start import parse_options
 from pix3tools.core.argv import parse
 from tests.support.pix3 import REPO, pix3_env
 

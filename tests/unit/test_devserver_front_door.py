@@ -37,14 +37,14 @@ def test_the_public_listener_has_one_name() -> None:
 
 def test_one_json_answer_helper_and_one_flush_reader() -> None:
     assert _defined("json_response") == ["devserver/http/_answers.py"]
-    assert _defined("read_flush_answer") == ["sync.py"]
+    assert _defined("read_flush_answer") == ["clients/flush.py"]
     users = sorted(
         str(path.relative_to(PACKAGE))
         for path, tree in _trees(PACKAGE).items()
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and node.id == "read_flush_answer"
     )
-    assert "devserver/app/_checks.py" in users and "sync.py" in users
+    assert "devserver/app/_checks.py" in users and "clients/flush.py" in users
 
 
 def test_one_way_to_answer_an_error() -> None:
@@ -77,9 +77,9 @@ def test_the_private_url_rule_is_coded_once() -> None:
 
 
 def test_the_host_rule_is_coded_once() -> None:
-    """One Host rule for both daemons (pix3net/hosts.py): no second parser, no second list of
+    """One Host rule for both daemons (pix3net/wire/hostrule.py): no second parser, no second list of
     loopback names."""
-    assert _defined("host_allowed") == ["hosts.py"]
+    assert _defined("host_allowed") == ["wire/hostrule.py"]
     assert _defined("host_name") == [] and _defined("parse_host") == []
     loopback_sets = sorted(
         {
@@ -91,7 +91,7 @@ def test_the_host_rule_is_coded_once() -> None:
             if isinstance(target, ast.Name) and "LOOPBACK" in target.id
         }
     )
-    assert loopback_sets == ["hosts.py"]
+    assert loopback_sets == ["wire/hostrule.py"]
 
 
 def test_the_construction_needs_no_boxes() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.httphead import (
+from pix3net.wire.httphead import (
     Head,
     common_answer_end,
     common_request,

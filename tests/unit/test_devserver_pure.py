@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pix3net import devrecord
+from pix3net.daemon import devrecord
 from pix3net.devserver.app import (
     FORBIDDEN_HOST,
     FORBIDDEN_ORIGIN,
@@ -190,7 +190,7 @@ def test_the_game_s_name_refuses_a_browser_all_but_the_game() -> None:
         refused = check_game(method, path, game)
         assert refused is not None and (refused.status, refused.code) == (403, "forbidden_game_origin"), path
         assert "http://127.0.0.1:5173" in refused.message and "http://localhost:5173/__pix3/" in refused.message
-    for path in ("/__pix3/game/", "/__pix3/page/probe.js", "/__pix3/api/scene", "/__pix3/", "/__pix3"):
+    for path in ("/__pix3/game/", "/__pix3/page/recorder.js", "/__pix3/api/scene", "/__pix3/", "/__pix3"):
         assert check_game("GET", path, game) is None and check_game("HEAD", path, game) is None, path
     assert check_game("GET", "/__pix3/api/hello", {"host": "127.0.0.1:5173", "origin": "http://127.0.0.1:5173"})
     for headers in ({"host": "127.0.0.1:5173"}, {"host": "localhost:5173", **FETCH}, {"host": "box.example", **FETCH}):

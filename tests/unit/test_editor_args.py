@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.editor.args import EditorArgs
-from pix3net.editor.command import SYNTAX
-from pix3net.editor.remotessh import remote_forward_lines, token_copy_line
+from pix3net.commands.editor.args import EditorArgs
+from pix3net.commands.editor.command import SYNTAX
+from pix3net.commands.editor.remotessh import remote_forward_lines, token_copy_line
 from pix3tools.core.argv import UsageError, parse
 
 
@@ -84,7 +84,7 @@ def test_remote_forward_lines() -> None:
 
 
 def test_remote_host_mode() -> None:
-    from pix3net.editor.args import is_remote_host
+    from pix3net.commands.editor.args import is_remote_host
 
     ssh = {"SSH_CONNECTION": "10.0.0.1 5000 10.0.0.2 22"}
     assert is_remote_host(ssh, headless=False)

@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pix3net.cdp.proof import read_forward_ports
-from pix3net.editor.forwardports import Forward, drop_gone, parse_forwards, read_forwards, record_forward
+from pix3net.commands.editor.forwardports import Forward, drop_gone, parse_forwards, read_forwards, record_forward
+from pix3net.wire.proof import read_forward_ports
 
 
 def _dead_pid() -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.hosts import (
+from pix3net.wire.hostrule import (
     EDITOR_NAME,
     GAME_NAME,
     host_allowed,

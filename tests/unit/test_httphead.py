@@ -1,11 +1,11 @@
-"""pix3net/httphead.py's readers for the proxy (request heads, every field) and the clients (answer
+"""pix3net/wire/httphead.py's readers for the proxy (request heads, every field) and the clients (answer
 heads): the same grammar as the splice's framing (tests/unit/test_devserver_httphead.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pix3net.httphead import answer_head, parse_request, request_head
+from pix3net.wire.httphead import answer_head, parse_request, request_head
 
 
 def test_a_request_head_keeps_every_field_in_order() -> None:

@@ -68,9 +68,9 @@ def edges() -> list[Edge]:
 
 def subpackage(module: str) -> str:
     """The graph's node: ``pix3tools.kit`` for ``pix3tools.kit._install``; a package's own
-    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.sync``).
+    ``__init__`` and top-level modules are nodes of their own (``pix3net``, ``pix3net.clients.flush``).
     One level deeper, a subpackage's own subpackages are nodes too (``pix3net.devserver.files``
-    for ``pix3net.devserver.files._core``), so a cycle between them is seen; the subpackage's
+    for ``pix3net.devserver.files._filecore``), so a cycle between them is seen; the subpackage's
     other modules stay its node (``pix3net.devserver`` for ``pix3net.devserver.wiring``)."""
     parts = module.split(".")
     if len(parts) > 3 and (REPO.joinpath(*parts[:3]) / "__init__.py").is_file():
@@ -81,7 +81,7 @@ def subpackage(module: str) -> str:
 
 
 def _private_inside(module: str) -> bool:
-    """A private module inside a node (``pix3tools.kit._install``, ``pix3net.devserver.files._core``)."""
+    """A private module inside a node (``pix3tools.kit._install``, ``pix3net.devserver.files._filecore``)."""
     return any(part.startswith("_") for part in module.split(".")[len(subpackage(module).split(".")) :])
 
 
@@ -187,7 +187,7 @@ def edges_of_tests() -> list[Edge]:
 
 
 def private_reaches(edges: list[Edge], package: str = "pix3net") -> list[str]:
-    """The imports of a private module of ``package`` (``pix3net.cdp._hot``, ``from pix3net.editor
+    """The imports of a private module of ``package`` (``pix3net.owner.proxy._hot``, ``from pix3net.commands.editor
     import _x``) that are not a declared fault injection."""
     return [
         _where(edge)
@@ -208,18 +208,18 @@ def test_tests_import_only_public_names_of_pix3net() -> None:
 
 def test_the_test_import_rule_can_fail() -> None:
     made_up = [
-        Edge("tests/unit/a.py", "pix3net.cdp._hot", 1),
-        Edge("tests/unit/a.py", "pix3net.cdp.server", 2),
+        Edge("tests/unit/a.py", "pix3net.owner.proxy._hot", 1),
+        Edge("tests/unit/a.py", "pix3net.owner.proxy.transport", 2),
         Edge("tests/unit/a.py", "pix3net.devserver.files._table", 3),
         Edge("tests/integration/test_devserver_files_http.py", "pix3net.devserver.files._store", 4),
         Edge("tests/unit/a.py", "pix3tools.check._chain", 5),
     ]
     assert private_reaches(made_up) == [
-        "tests/unit/a.py:1 imports pix3net.cdp._hot",
+        "tests/unit/a.py:1 imports pix3net.owner.proxy._hot",
         "tests/unit/a.py:3 imports pix3net.devserver.files._table",
     ]
     assert private_reaches(made_up, "pix3tools") == ["tests/unit/a.py:5 imports pix3tools.check._chain"]
-    assert any(e.target == "pix3net.cdp.server" for e in edges_of_tests())  # the reader sees tests' imports
+    assert any(e.target == "pix3net.owner.proxy.transport" for e in edges_of_tests())  # the reader sees tests' imports
 
 
 def test_no_cycle_between_subpackages() -> None:
@@ -258,10 +258,10 @@ def test_the_checks_can_fail() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
     assert _private_inside("pix3tools.kit._install") and not _private_inside("pix3tools._js")
     assert _private_anywhere("pix3tools._js") and not _private_anywhere("pix3tools.core.argv")
-    assert subpackage("pix3net.devserver.files._core") == "pix3net.devserver.files"
+    assert subpackage("pix3net.devserver.files._filecore") == "pix3net.devserver.files"
     assert subpackage("pix3net.devserver.files") == "pix3net.devserver.files"
     assert subpackage("pix3net.devserver.wiring") == "pix3net.devserver"
-    assert _private_inside("pix3net.devserver.files._core") and not _private_inside("pix3net.devserver.files")
+    assert _private_inside("pix3net.devserver.files._filecore") and not _private_inside("pix3net.devserver.files")
 
 
 def test_the_subpackages_one_level_deeper_are_nodes() -> None:
@@ -310,16 +310,16 @@ def page_folder_reads(sources: dict[str, str]) -> list[str]:
 
 
 def test_page_files_are_read_only_through_the_declared_loader() -> None:
-    """Smoke installs probe.js, judge.js and smokerun.js into each game page: read by path they
+    """Smoke installs recorder.js, judge.js and smokerun.js into each game page: read by path they
     were a dependency no import showed. Now only the loader names the folder, and the graph has
-    ``pix3net.smoke -> pix3net.devserver.page``."""
+    ``pix3net.commands.smoke -> pix3net.devserver.page``."""
     sources = {
         str(path.relative_to(REPO)): path.read_text(encoding="utf-8")
         for path in _modules().values()
         if str(path.relative_to(REPO)) != PAGE_LOADER
     }
     assert page_folder_reads(sources) == []
-    assert "pix3net.devserver.page" in graph()["pix3net.smoke"]
+    assert "pix3net.devserver.page" in graph()["pix3net.commands.smoke"]
     from pix3net.devserver.page import READ_ELSEWHERE
 
     assert all((REPO / PAGE_LOADER).with_name(name).is_file() for name in READ_ELSEWHERE)
@@ -328,9 +328,9 @@ def test_page_files_are_read_only_through_the_declared_loader() -> None:
 def test_the_page_rule_can_fail() -> None:
     made_up = {
         "a.py": 'from importlib import resources\nfolder = resources.files("pix3net.devserver").joinpath("page")\n',
-        "b.py": 'from pathlib import Path\nJS = Path(__file__).parent / "devserver" / "page" / "probe.js"\n',
+        "b.py": 'from pathlib import Path\nJS = Path(__file__).parent / "devserver" / "page" / "recorder.js"\n',
         "c.py": '"""Reads pix3net/devserver/page/ (a docstring may say so)."""\nopen("pix3net/devserver/page/judge.js")\n',
-        "d.py": '"""Fine."""\nfrom pix3net.devserver.page import read_page_file\nread_page_file("probe.js")\n',
+        "d.py": '"""Fine."""\nfrom pix3net.devserver.page import read_page_file\nread_page_file("recorder.js")\n',
     }
     assert page_folder_reads(made_up) == ["a.py:2", "b.py:2", "c.py:2"]
 
@@ -390,7 +390,7 @@ def test_the_documented_graph_is_the_code_s() -> None:
 def test_the_drawn_graph_can_fail() -> None:
     text = f"intro\n{FENCE}\na -> b\nc\n```\nafter ```x```\n"
     assert documented(text) == ["a -> b", "c"]
-    assert "pix3net.cli -> pix3net.sync" in drawn()  # an edge the code has
+    assert "pix3net.cli -> pix3net.clients.flush" in drawn()  # an edge the code has
     assert all(EVERYONE_MAY_USE not in line.partition(" -> ")[2] for line in drawn())
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pix3tools.core import CLI_VERSION
-from pix3tools.core.commands import COMMANDS, ORDER
+from pix3tools.core.commandtable import COMMANDS, ORDER
 from pix3tools.core.usage import COMMAND_USAGE, OVERVIEW_BLOCKS
 from pix3tools.gap import KINDS
 from pix3tools.kit import Kit, load_kit

@@ -12,8 +12,8 @@ from tests.support.pix3 import pix3_env
 def test_the_owner_spawns_chrome_without_trio() -> None:
     code = (
         "import sys\n"
-        "import pix3net.chrome.command, pix3net.chrome.ownerstart, pix3net.chrome.spawn\n"
-        "heavy = sorted(m for m in ('trio', 'httpx', 'pix3net.cdp.server', 'pix3net.chrome.owner') if m in sys.modules)\n"
+        "import pix3net.owner.command, pix3net.owner.start, pix3net.owner.chrome.spawn\n"
+        "heavy = sorted(m for m in ('trio', 'httpx', 'pix3net.owner.proxy.transport', 'pix3net.owner.process') if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], env=pix3_env(), capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""Who holds a loopback port (`pix3net.pids.port_holder`), for the sentence that says a port is
+"""Who holds a loopback port (`pix3net.daemon.pids.port_holder`), for the sentence that says a port is
 not ours: the listening sockets of /proc/net/tcp, and the process whose descriptor is one."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import socket
 from pathlib import Path
 
-from pix3net.pids import listening_sockets, port_holder
+from pix3net.daemon.pids import listening_sockets, port_holder
 
 # Two listeners on 9333 (IPv4 all, loopback), one on 9334, a connection on 9333 (state 01).
 TABLE = """\

@@ -1,4 +1,4 @@
-"""Virtual time's grants as traces (pix3net/smoke/_clock.py, sans-IO): events in with the wall
+"""Virtual time's grants as traces (pix3net/commands/smoke/_clock.py, sans-IO): events in with the wall
 time, CDP calls out; a busy page gives virtual time up; pending requests hold the next grant."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from pix3net.smoke import CHUNK_FRAMES, FRAME_MS, MAX_CHUNK_FRAMES, NETWORK_WAIT_S, STALL_S, VirtualClock
+from pix3net.commands.smoke import CHUNK_FRAMES, FRAME_MS, MAX_CHUNK_FRAMES, NETWORK_WAIT_S, STALL_S, VirtualClock
 
 EXPIRED = "Emulation.virtualTimeBudgetExpired"
 
@@ -107,7 +107,7 @@ def test_expiries_and_requests_before_load_grant_nothing() -> None:
 
 def test_the_stall_time_is_the_probes() -> None:
     """One threshold: virtual time is given up exactly when the probe would call the page stalled."""
-    probe = resources.files("pix3net.devserver").joinpath("page", "probe.js").read_text(encoding="utf-8")
+    probe = resources.files("pix3net.devserver").joinpath("page", "recorder.js").read_text(encoding="utf-8")
     match = re.search(r"const STALL_MS = (\d+);", probe)
     assert match is not None
     assert int(match.group(1)) == STALL_S * 1000

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pix3net.smoke import workspace_prefix
-from pix3net.smoke.command import SYNTAX, SmokeArgs
+from pix3net.commands.smoke import workspace_prefix
+from pix3net.commands.smoke.command import SYNTAX, SmokeArgs
 from pix3tools.core.argv import parse
 from pix3tools.smoke import Failure, SmokeReport, escape_data, escape_property, github_annotations
 

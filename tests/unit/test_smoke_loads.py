@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pix3net.smoke import compile_advice
+from pix3net.commands.smoke import compile_advice
 
 
 def test_the_advice_names_the_project_and_its_vite(tmp_path: Path) -> None:

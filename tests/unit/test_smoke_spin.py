@@ -58,8 +58,8 @@ def test_frames_are_mapped_through_the_source_map_and_hidden_ones_dropped() -> N
         return map_location(compiled if at == url else None, url, at, line, column, ORIGIN, ROOT)
 
     frames = [call("probe", "2", 0, 0), call("frame", "1", 131, 30), call("loop", "1", 131, 2)]
-    scripts = {"1": url, "2": f"{ORIGIN}/__pix3/probe.js"}
-    where, mapped = spin_frames(frames, scripts, locate, hidden=lambda at: at.endswith("/__pix3/probe.js"))
+    scripts = {"1": url, "2": f"{ORIGIN}/__pix3/recorder.js"}
+    where, mapped = spin_frames(frames, scripts, locate, hidden=lambda at: at.endswith("/__pix3/recorder.js"))
     assert where == "frame() at src/game.ts:141:9"
     assert mapped == [
         {"functionName": "frame", "url": "src/game.ts", "line": 141, "column": 9},

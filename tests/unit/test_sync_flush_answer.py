@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pix3net.sync import SyncOutcome, read_flush_answer
+from pix3net.clients.flush import SyncOutcome, read_flush_answer
 
 URL = "http://localhost:5173/"
 

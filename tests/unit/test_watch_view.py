@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from pix3net.chrome.watchview import KEYS, ViewState, render
+from pix3net.commands.editor.watchview import KEYS, ViewState, render
 
 FRAME = {
     "at": "2026-12-07T06:00:00.000Z",

@@ -1,4 +1,4 @@
-"""RFC 6455's shared pieces (pix3net/websocket.py): the opening handshake as both ends check it,
+"""RFC 6455's shared pieces (pix3net/wire/websocket.py): the opening handshake as both ends check it,
 and a frame's header; the proxy's server and the CDP client (clients.cdp) both use these, so one table
 holds for both."""
 
@@ -9,7 +9,7 @@ import struct
 
 import pytest
 
-from pix3net.websocket import (
+from pix3net.wire.websocket import (
     VERSION,
     accept_value,
     answer_problem,

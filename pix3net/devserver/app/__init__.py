@@ -8,8 +8,8 @@
 - `_tabs`: the editor tabs connected over `/__pix3/ws` (`Hub`, `Tab`, `Frame`).
 - `_barrier`: flush and sync, the barriers across the tabs (`Barrier`).
 - `_checks`: `POST /__pix3/api/check`'s options and run.
-- `_workbench`: the editor page's own routes (scenes, outline, the page's modules).
-- `_page`: the host page and the version gate.
+- `_pageroutes`: the editor page's own routes (scenes, outline, the page's modules).
+- `_hostpage`: the host page and the version gate.
 """
 
 from ._barrier import Barrier, parse_expect, parse_timeout
@@ -28,10 +28,10 @@ from ._guard import (
     is_browser_request,
     is_loopback_peer,
 )
-from ._page import gate_page, host_page, version_gate
+from ._hostpage import gate_page, host_page, version_gate
+from ._pageroutes import register_workbench_routes
 from ._routes import Context, create_app
 from ._tabs import OUTBOX_FRAMES, Frame, Hub, Tab
-from ._workbench import register_workbench_routes
 
 __all__ = [
     "FORBIDDEN_HOST",

@@ -14,8 +14,8 @@ from typing import Any
 
 import trio
 
+from pix3net.clients.flush import SyncOutcome, read_flush_answer
 from pix3net.devserver.http import Refusal
-from pix3net.sync import SyncOutcome, read_flush_answer
 
 BAD_CHECK = Refusal(400, "bad_check", "`hydrate`, `offline` and `noSync` must be booleans.")
 _FLAGS = ("hydrate", "offline", "noSync")

@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 
 from pix3net.devserver.http import Refusal
-from pix3net.hosts import EDITOR_NAME, GAME_NAME, host_allowed, is_loopback_name, split_host
+from pix3net.wire.hostrule import EDITOR_NAME, GAME_NAME, host_allowed, is_loopback_name, split_host
 
 BASE = "/"
 PREFIX = BASE + "__pix3"
@@ -41,7 +41,7 @@ def same_origin(origin: str | None, host: str | None) -> bool:
 
 
 def check_peer(host: str | None, peer: str | None, public: Collection[str] = ()) -> Refusal | None:
-    """The Host rule (`pix3net.hosts`; ``public``: the configured public names), then the peer.
+    """The Host rule (`pix3net.wire.hostrule`; ``public``: the configured public names), then the peer.
     ``host`` is the header as `header_map` joins it: a duplicated Host holds a comma, which no
     accepted value does, so it is refused as the rule says."""
     if not host_allowed([host] if host is not None else [], public):
@@ -117,7 +117,7 @@ def game_refusal(port: str) -> Refusal:
 
 
 def check_game(method: str, path: str, headers: Mapping[str, str]) -> Refusal | None:
-    """Under the game's name (`pix3net.hosts.GAME_NAME`) a browser's request may only load the
+    """Under the game's name (`pix3net.wire.hostrule.GAME_NAME`) a browser's request may only load the
     game (`_GAME_MAY_ASK`, GET or HEAD): the game's script is same-origin with the dev server there,
     so without this rule it calls the API, the file API and the editor socket as the editor page
     does. A request without browser fields (pix3's clients, curl) passes under either name.

@@ -30,7 +30,7 @@ from pix3net.devserver.http import (
 from . import _guard as guard
 from ._barrier import Barrier, parse_expect, parse_timeout
 from ._checks import BAD_CHECK, check_options, run_checks
-from ._page import GAME_FRAME_PAGE, game_frame_headers
+from ._hostpage import GAME_FRAME_PAGE, game_frame_headers
 from ._tabs import TAB_ID_RE, Frame, Hub
 
 P = guard.PREFIX

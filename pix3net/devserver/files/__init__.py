@@ -6,9 +6,9 @@ a message, fields) and answers with the API's JSON objects. `FileStore` runs it 
 mutex, worker threads, the watcher, a mutation's replay); `register_file_routes` mounts the HTTP
 surface on a Quart app, and its one table (`STATUS`, `http_error`) gives each kind its status.
 
-Modules: `_core` (`FileCore`), `_errors` (the refusals), `_paths` (wire paths, resolving without
+Modules: `_filecore` (`FileCore`), `_errors` (the refusals), `_paths` (wire paths, resolving without
 links), `_conditions` (preconditions), `_changeset`, `_journal` (versions), `_table` (the file
-table), `_watch` / `_inotify` (the watcher), `_fsutil`, `_mutations` (X-Mutation-Id replays),
+table), `_diskwatch` / `_inotify` (the watcher), `_fsutil`, `_mutations` (X-Mutation-Id replays),
 `_store` (`FileStore`), `_routes` (the HTTP routes). The file table's
 `Scanner` (one walk's entries), `Entry` and `diff` (what changed between two), and `run_changeset`
 (a changeset applied to a core) are offered for the tests that drive them as models.
@@ -17,7 +17,6 @@ table), `_watch` / `_inotify` (the watcher), `_fsutil`, `_mutations` (X-Mutation
 from pix3net.devserver.http import ApiError
 
 from ._changeset import ChangeEntry, parse_changeset, run_changeset
-from ._core import FileCore, FileRead, valid_token
 from ._errors import (
     FileClosed,
     FileConflict,
@@ -28,6 +27,7 @@ from ._errors import (
     FileStale,
     FileTooLarge,
 )
+from ._filecore import FileCore, FileRead, valid_token
 from ._paths import check_reserved, is_journaled, is_reserved, parse_wire_path, resolve
 from ._routes import STATUS, http_error, query_value, register_file_routes
 from ._store import FileStore

@@ -30,7 +30,6 @@ from pix3net.devserver.http import (
 )
 
 from ._changeset import fingerprint, parse_changeset
-from ._core import FileRead
 from ._errors import (
     FileClosed,
     FileConflict,
@@ -41,6 +40,7 @@ from ._errors import (
     FileStale,
     FileTooLarge,
 )
+from ._filecore import FileRead
 from ._paths import parse_wire_path
 from ._store import FileStore
 

@@ -21,10 +21,10 @@ from pix3tools.core.private import Refused
 
 from ._changeset import ChangeEntry, fingerprint, run_changeset
 from ._conditions import parse_etags
-from ._core import Emit, Fault, FileCore, FileRead, valid_token
+from ._diskwatch import Watcher
 from ._errors import FileInvalid, FileTooLarge, closed_error
+from ._filecore import Emit, Fault, FileCore, FileRead, valid_token
 from ._mutations import MutationLog, Outcome
-from ._watch import Watcher
 
 MAX_PUT_BYTES = 1024 * 1024 * 1024  # a PUT body ≤ 1 GiB
 WRITE_BATCH = 1024 * 1024  # upload bytes handed to a worker thread at once

@@ -3,7 +3,7 @@
 Every change, ours or the watcher's, goes through ``apply``: the prefixes rescanned, the table
 swapped in whole (the trio thread reads it without the lock), the seq bumped, one ``pix3:fs`` frame
 emitted and the journaled files recorded (docs/devserver-files.md, "The file table and its
-events"). :class:`pix3net.devserver.files._core.FileCore` is a TableCore with the reads, the writes
+events"). :class:`pix3net.devserver.files._filecore.FileCore` is a TableCore with the reads, the writes
 and the history; it sets the state declared here.
 """
 

@@ -17,7 +17,7 @@ It offers (docs/devserver.md, "Shape"):
 - `vitelink`: the rules for the front door's connections to Vite, asked by the splice and the
   ASGI proxy alike (`reusable`, `may_retry`: when a request may go again on a fresh connection).
 - `dispatch`: behind Hypercorn, every request's first stop (`Dispatch`, the ASGI application).
-- `proxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).
+- `viteproxy`: the ASGI reverse proxy to Vite, HTTP and WebSocket (`ViteProxy`).
 - `plainfiles`: without Vite, the project folder served as plain files (`serve_static`).
 - `vite`: Vite as a supervised child (`Vite`).
 

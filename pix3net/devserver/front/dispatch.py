@@ -19,7 +19,7 @@ from pix3net.devserver.app import FORBIDDEN_HOST
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.plainfiles import serve_static
-from pix3net.devserver.front.proxy import Receive, Scope, Send, ViteProxy
+from pix3net.devserver.front.viteproxy import Receive, Scope, Send, ViteProxy
 from pix3net.devserver.http import JSON_TYPE, NOT_FOUND, Refusal, json_bytes, send_error
 
 Asgi = Callable[..., Awaitable[None]]

@@ -1,7 +1,7 @@
 """The front door's rules for one dev server, built once at start and shared by the splice's
 threads and the dispatcher (docs/devserver.md, "The Host rule" and "What the front door refuses").
 
-The rules themselves are pure (`pix3net.hosts`, `targets`); this binds them to the server's
+The rules themselves are pure (`pix3net.wire.hostrule`, `targets`); this binds them to the server's
 facts (the public names the user configured, the project, the folders `/@fs/` may name) and
 keeps the splice's common case cheap: a Host value seen before is one dictionary lookup, a
 target without anything suspect one regular-expression search and one set lookup (its first name
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pix3net.devserver.front import targets
-from pix3net.hosts import host_allowed, public_names
+from pix3net.wire.hostrule import host_allowed, public_names
 
 HOST_CACHE_MAX = 256  # distinct Host values whose verdict is remembered; a browser sends one or two
 PUBLIC_DIR = "public"  # Vite's default public folder: its files are served as if at the root

@@ -10,7 +10,7 @@ Bounded (docs/devserver.md "Limits"): at most `connection_cap(fd limit)` connect
 threads. At the cap the connection that has waited longest for a request head (idle keep-alive
 or a head trickling in) is closed to make room; with none, accepting pauses until one ends.
 When accept itself fails for want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM)
-the loop backs off and tries again (`pix3net.acceptbackoff`, the CDP proxy's too): the server
+the loop backs off and tries again (`pix3net.daemon.acceptbackoff`, the CDP proxy's too): the server
 keeps serving the connections it has.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import trio
 
-from pix3net.acceptbackoff import AcceptBackoff
+from pix3net.daemon.acceptbackoff import AcceptBackoff
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splice import KEEP_ALIVE_S, Activity, serve_connection, set_timeouts
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 import trio
 
-from pix3net.devserver.front.proxy import Receive, Scope, Send
+from pix3net.devserver.front.viteproxy import Receive, Scope, Send
 from pix3net.devserver.http import content_type
 
 

@@ -28,7 +28,7 @@ from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.splicestep import ANSWER_502, RETRY, HandOff, after_vite_failed, on_head
 from pix3net.devserver.front.vitelink import READY_POLL_S, WAIT_FOR_VITE_S, reusable
 from pix3net.devserver.http import VITE_CLOSED, VITE_REFUSED, error_bytes
-from pix3net.httphead import MAX_HEAD, common_answer_end, parse_response
+from pix3net.wire.httphead import MAX_HEAD, common_answer_end, parse_response
 
 READ = 65536
 KEEP_ALIVE_S = 30.0  # an idle connection is closed after this; Hypercorn's keep_alive_timeout too

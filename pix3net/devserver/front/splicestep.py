@@ -21,7 +21,7 @@ from enum import Enum
 from pix3net.devserver.front import targets
 from pix3net.devserver.front.door import Door
 from pix3net.devserver.front.vitelink import may_retry
-from pix3net.httphead import common_request, host_field, parse_request, path_of
+from pix3net.wire.httphead import common_request, host_field, parse_request, path_of
 
 __all__ = [
     "ANSWER_502",

@@ -27,9 +27,9 @@ from typing import IO, Any
 
 import trio
 
+from pix3net.daemon.pids import dies_with_us
 from pix3net.devserver.front.bind import any_free_port
 from pix3net.devserver.front.vitelink import READY_POLL_S, listening
-from pix3net.pids import dies_with_us
 
 VITE_HOST = "127.0.0.1"  # Vite listens here only (`--host`), on a port of its own
 SOCKET_TABLE = Path("/proc/net/tcp")  # Linux's IPv4 socket table (`vitelink.listening`)

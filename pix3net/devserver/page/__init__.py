@@ -2,10 +2,10 @@
 
 The dev server serves the page from :func:`page_folder` (``app._page``, ``app._workbench``); other
 packages read the few files declared in :data:`READ_ELSEWHERE`, only through
-:func:`read_page_file`: `pix3 smoke` installs the probe and the rules (``probe.js``, ``judge.js``,
+:func:`read_page_file`: `pix3 smoke` installs the probe and the rules (``recorder.js``, ``judge.js``,
 the editor page's own) and its installer (``smokerun.js``) into each game page. A Python package
 that needs a page file imports this one, so the package graph shows the dependency
-(``pix3net.smoke -> pix3net.devserver.page``); no other Python file names the folder
+(``pix3net.commands.smoke -> pix3net.devserver.page``); no other Python file names the folder
 (tests/unit/test_import_graph.py). Standard library only.
 """
 
@@ -17,7 +17,7 @@ from importlib.resources.abc import Traversable
 __all__ = ["NOT_SERVED", "READ_ELSEWHERE", "page_folder", "read_page_file"]
 
 # The page files read outside the dev server, by name.
-READ_ELSEWHERE = ("probe.js", "judge.js", "smokerun.js")
+READ_ELSEWHERE = ("recorder.js", "judge.js", "smokerun.js")
 # Files in the folder that are not the page's: smoke's installer is a template with placeholders.
 NOT_SERVED = frozenset({"smokerun.js"})
 

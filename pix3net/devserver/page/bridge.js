@@ -2,7 +2,7 @@
 // discovery (`devtoolstooldiscovery` → the `pix3` group) and window.__PIX3_DEBUG__.call.
 
 import { GROUP_DESCRIPTION, GROUP_NAME, TOOL_NAMES, TOOLS, toolEntry } from "./tools.js";
-import { validateParams } from "./validate.js";
+import { validateParams } from "./paramschema.js";
 
 export const BRIDGE_VERSION = 2;
 export const KEEPALIVE_MS = 60000; // an agent counts as connected this long after its last call

@@ -1,13 +1,13 @@
 // The game's side of the channel (docs/game-page.md, "4. How the editor page runs the game"):
 // the document the dev server serves at /__pix3/game/ under the game's name — the other loopback
 // name than the editor page's, so another site, so another renderer process. It holds the game
-// page (`/?scene=…`) in a same-origin frame, installs the shared probe (probe.js) in that frame's
+// page (`/?scene=…`) in a same-origin frame, installs the shared probe (recorder.js) in that frame's
 // first window before the game's first script, and tells the editor page what the probe saw over
 // postMessage, the editor's origin pinned, every message from it checked. Nothing here is put on
 // a global: the game can reach this window (same origin), never the editor page (another origin).
 
-import "./probe.js";
-import { safeSerialize } from "./scene.js";
+import "./recorder.js";
+import { safeSerialize } from "./scenetool.js";
 
 const PROBE = globalThis.__PIX3_PROBE__;
 delete globalThis.__PIX3_PROBE__;

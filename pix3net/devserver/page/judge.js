@@ -1,5 +1,5 @@
 // The rules of a game run (docs/game-page.md, "The judge"): the facts the probe collected
-// (probe.js) in, codes and a verdict out. `pix3 smoke` and the editor page's pix3_game_run /
+// (recorder.js) in, codes and a verdict out. `pix3 smoke` and the editor page's pix3_game_run /
 // pix3_errors judge with these rules and no others, so the same page gets the same codes and
 // verdict in both. Pure: no DOM, no clock (tested under node:test).
 //
@@ -84,7 +84,7 @@ globalThis.__PIX3_JUDGE__ = (function pix3Judge() {
 
   // The entry script elements that did not run: those whose `error` the probe saw, and those
   // whose own answer says so (a window's listener can miss the first document's element errors:
-  // probe.js) — an error status, no answer, or a module not served as JavaScript.
+  // recorder.js) — an error status, no answer, or a module not served as JavaScript.
   function failedElements(facts, ctx) {
     const seen = facts.loads.elements.filter((e) => e.script);
     const byUrl = new Map(facts.loads.resources.map((r) => [r.url, r]));

@@ -3,8 +3,8 @@
 
 import { Agents, AgentsPanel } from "./agents.js";
 import { createDispatcher, debugObject, installDiscovery } from "./bridge.js";
-import { ErrorBuffer, captureWindow } from "./errors.js";
-import { Host } from "./host.js";
+import { ErrorBuffer, captureWindow } from "./errorspanel.js";
+import { Host } from "./tabsocket.js";
 import { Player } from "./play.js";
 import { SceneView } from "./sceneview.js";
 import { Ui } from "./ui.js";

@@ -1,5 +1,5 @@
 // Play sessions: the project's game page (`/?scene=<res path>`, docs/game-page.md) run apart from
-// the workbench, watched by the shared probe (probe.js) and judged by the shared rules (judge.js)
+// the workbench, watched by the shared probe (recorder.js) and judged by the shared rules (judge.js)
 // — the same two files `pix3 smoke` runs in its page.
 //
 // The game's frame is the dev server's /__pix3/game/ (gameframe.js) under the other loopback name
@@ -34,7 +34,7 @@ const MAX_EVENTS = 5000; // as the probe keeps per document
 const BATCH_LIMIT = 100; // facts per message (gameframe.js sends at most this many)
 
 // The game's origin: the editor's own with the other loopback name, so another site. The pair is
-// fixed (pix3net/hosts.py): the editor page under localhost (the dev server sends a browser asking
+// fixed (pix3net/wire/hostrule.py): the editor page under localhost (the dev server sends a browser asking
 // for it under any other loopback name there), the game under 127.0.0.1, where the dev server
 // refuses a browser's API calls. A page opened under a public name has no second name: the game
 // shares its origin (and process).

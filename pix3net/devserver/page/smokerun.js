@@ -1,10 +1,10 @@
-// pix3 smoke's installer (docs/smoke.md, "A run"): evaluated in each game page after probe.js and
+// pix3 smoke's installer (docs/smoke.md, "A run"): evaluated in each game page after recorder.js and
 // judge.js, before the page's own scripts. It installs the probe with smoke's options and keeps
 // the rules; both globals are removed again, so the game sees neither. `__pix3SmokeResult(ctx)` is
 // the end of the run: the verdict with what CDP saw added (ctx), the step timings and the game's
 // snapshot.
 //
-// A template, read (not served) through pix3net/devserver/page/__init__.py: pix3net/smoke/_run.py
+// A template, read (not served) through pix3net/devserver/page/__init__.py: pix3net/commands/smoke/_scenerun.py
 // fills in its five placeholders (listed in page_script there) before it is evaluated.
 ;(() => {
   'use strict';

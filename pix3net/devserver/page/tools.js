@@ -1,6 +1,6 @@
 // The `pix3` tool group: names, descriptions and JSON Schemas, in table order (docs/bridge.md).
 // Both transports read this one table: chrome-devtools-mcp's discovery (its ajv validates the
-// schemas server-side) and window.__PIX3_DEBUG__.call (validated here by validate.js).
+// schemas server-side) and window.__PIX3_DEBUG__.call (validated here by paramschema.js).
 
 export const GROUP_NAME = "pix3";
 

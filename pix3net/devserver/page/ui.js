@@ -2,8 +2,8 @@
 // with Play / Pause / Stop, Check, errors and file events. Plain DOM; render() is cheap and
 // coalesced, the tree is rebuilt only when the open scene's outline changes.
 
-import { post } from "./host.js";
-import { componentsOf, resPath, walk } from "./scene.js";
+import { post } from "./tabsocket.js";
+import { componentsOf, resPath, walk } from "./scenetool.js";
 
 const $ = (id) => document.getElementById(id);
 const EVENTS_SHOWN = 60;

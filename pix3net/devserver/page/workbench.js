@@ -6,7 +6,7 @@ import { runGame } from "./gamerun.js";
 import { NO_FILES, afterOffer, offerFiles, syncReply } from "./live.js";
 import { LOAD_WAIT_MS, SILENT_MS } from "./play.js";
 import { normalizeSpec } from "./predicates.js";
-import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scene.js";
+import { NO_SCREEN, resPath, shapeScene, toProjectPath } from "./scenetool.js";
 import { has2D, sceneNodes } from "./scene2d.js";
 
 const NOT_OWNER =

@@ -1,1 +1,0 @@
-"""The CDP token proxy: token, proof, auth checks, the pure session router and its transport."""

@@ -1,0 +1,1 @@
+"""pix3net.commands."""

@@ -1,0 +1,1 @@
+"""pix3net.owner.chrome."""
