@@ -1,10 +1,12 @@
-"""How a short command reaches a daemon of pix3's: one module per transport.
+"""How a short command reaches a running daemon: one module per way of asking.
 
-- `cdp`: the CDP client of the proxy's WebSocket, sans-IO (the handshake with the token and the
-  client's name, frames both ways, a call and its reply by id).
-- `cdpsocket`: that client over a plain blocking socket (`pix3 editor`: no trio on its way).
-- `cdptrio`: that client over trio (`WsClient`, `Connection`: calls by id, events by session;
-  `pix3 smoke`, `cdp.port`, the tests and benches).
+Modules:
 
-Nothing is imported here: `pix3 editor` must not pay for trio.
+- `probe`: loopback HTTP probes of both daemons on a plain socket, and the one proved connection.
+- `cdp`: the one client of the proxy's WebSocket, sans-IO: handshake, frames, a call and its reply.
+- `cdpsocket`: that client over a plain socket, for `pix3 editor` (no trio on its reuse path).
+- `cdptrio`: that client over trio: calls by id, events by session (smoke, `port`, the tests).
+- `port`: prove, inspect and choose the proxy's port.
+- `ownerstatus`: the shared Chrome's status: owner, editor tab, agents.
+- `flush`: the flush client: a running editor writes its unsaved scenes.
 """

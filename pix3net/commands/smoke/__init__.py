@@ -13,6 +13,21 @@ What the package offers beside its command (the parts a test drives on their own
 
 Names load their module on first use (``pix3tools.core.lazy``): the command reads its
 arguments before Chrome's modules are imported.
+
+Modules:
+
+- `command`: the command: arguments, scenes, workers, the report.
+- `_headless`: the Chrome a run uses: a reused headless owner or a private one.
+- `_gameserver`: the dev server that serves the game page.
+- `_pages`: game pages opened ahead of their scene.
+- `_scenerun`: one scene run in the game page.
+- `_clock`: frames faster than real time, under Chrome's virtual time.
+- `_collect`: what only CDP sees of a run.
+- `_sources`: source maps of the page's scripts.
+- `_loads`: TypeScript that reached the browser uncompiled.
+- `_artifacts`: what `--output <dir>` writes for a scene.
+- `_schedule`: the scheduler: scenes over workers, the machine's size.
+- `_report`: the reporters: text, JSON, GitHub annotations, JUnit.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """The dev server's app: the Quart application behind the front door that answers `/__pix3/*`
 (docs/devserver.md), the file API (`devserver.files`) aside.
 
+Modules:
+
 - `_routes`: the app itself (`create_app`, its `Context`): hello, handover, flush, sync, check,
   the editor socket, the page.
 - `_guard`: what every `/__pix3` request must show (Host, peer, `X-Pix3`, Origin; under the game's

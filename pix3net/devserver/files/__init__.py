@@ -12,6 +12,23 @@ table), `_diskwatch` / `_inotify` (the watcher), `_fsutil`, `_mutations` (X-Muta
 `_store` (`FileStore`), `_routes` (the HTTP routes). The file table's
 `Scanner` (one walk's entries), `Entry` and `diff` (what changed between two), and `run_changeset`
 (a changeset applied to a core) are offered for the tests that drive them as models.
+
+Modules:
+
+- `_filecore`: the synchronous core: reads, conditional writes, mkdir, delete, move, history.
+- `_tablecore`: the core's file table: scans, the revision, the events it tells.
+- `_store`: `FileStore`, the core's async face for trio.
+- `_routes`: the HTTP routes under `__pix3/api/`.
+- `_table`: the file table: the scan, the hash cache, `revision`, events.
+- `_diskwatch`: changes made outside the file API.
+- `_inotify`: a minimal inotify(7) binding.
+- `_changeset`: the changeset transaction and its recovery.
+- `_conditions`: entity-tag lists and the 412 preconditions.
+- `_journal`: the version journal `.pix3/history/`.
+- `_mutations`: `X-Mutation-Id` replays.
+- `_paths`: wire paths: parsing, private names, resolution without links.
+- `_fsutil`: durable writes, renames and removals below the root, never through a link.
+- `_errors`: the file API's own errors.
 """
 
 from pix3net.devserver.http import ApiError

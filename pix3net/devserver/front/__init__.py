@@ -1,6 +1,6 @@
 """The dev server's front door: what stands between a browser and the `/__pix3` app or Vite.
 
-It offers (docs/devserver.md, "Shape"):
+Modules (docs/devserver.md, "Shape"):
 
 - `bind`: the public loopback sockets, bound before anything heavy is imported
   (`choose_sockets`, `bind_one`, `PortError`); standard library only.

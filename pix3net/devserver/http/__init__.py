@@ -2,6 +2,8 @@
 (`devserver.files`) and its front door (`devserver.front`): what a refusal is, how any answer is
 written, how a request body is read, which media type a file is served as.
 
+Modules:
+
 - `_errors`: `Refusal` (a value pure checks return), `ApiError` (the exception routes raise),
   the refusals every route may answer (`NOT_FOUND`, `INTERNAL`) and `api_error_of` (what any
   other exception answers).
