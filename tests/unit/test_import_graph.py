@@ -390,8 +390,69 @@ def test_the_documented_graph_is_the_code_s() -> None:
 def test_the_drawn_graph_can_fail() -> None:
     text = f"intro\n{FENCE}\na -> b\nc\n```\nafter ```x```\n"
     assert documented(text) == ["a -> b", "c"]
-    assert "pix3net.cli -> pix3net.clients.flush" in drawn()  # an edge the code has
+    assert "pix3net.cli -> pix3net.clients" in drawn()  # an edge the code has
     assert all(EVERYONE_MAY_USE not in line.partition(" -> ")[2] for line in drawn())
+
+
+# The layers of pix3net, bottom first (docs/architecture.md, "The house"): a node imports only from
+# its own layer's folder or from a layer below. `owner` and `devserver` share a layer and never
+# import each other: the two daemons meet only over their sockets and records.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("wire",),
+    ("daemon",),
+    ("clients",),
+    ("owner", "devserver"),
+    ("commands",),
+    ("cli",),
+)
+
+
+def _layer_folder(node: str) -> str | None:
+    parts = node.split(".")
+    return parts[1] if parts[0] == "pix3net" and len(parts) > 1 and not parts[1].startswith("__") else None
+
+
+def layer_breaks(nodes: dict[str, set[str]], layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
+    """Each edge of ``nodes`` that points up a layer or across to another folder of its own layer."""
+    rank = {folder: i for i, layer in enumerate(layers) for folder in layer}
+    breaks = []
+    for source, targets in sorted(nodes.items()):
+        here = _layer_folder(source)
+        for target in sorted(targets):
+            there = _layer_folder(target)
+            if here is None or there is None or here == there:
+                continue
+            if rank.get(there, len(layers)) >= rank.get(here, len(layers)):
+                breaks.append(f"{source} -> {target}")
+    return breaks
+
+
+def test_pix3net_is_layered_by_what_runs() -> None:
+    assert {_layer_folder(node) for node in graph() if _layer_folder(node)} <= {f for layer in LAYERS for f in layer}
+    assert layer_breaks(graph()) == []
+
+
+def test_the_wire_is_standard_library_only() -> None:
+    """`wire` is sans-IO: nothing of ours but itself and the core, no third-party library."""
+    stdlib = sys.stdlib_module_names
+    found = [
+        _where(e)
+        for e in edges()
+        if subpackage(e.source) == "pix3net.wire"
+        and not e.target.startswith(("pix3net.wire", "pix3tools.core"))
+        and e.target.split(".")[0] not in stdlib
+    ]
+    assert found == []
+
+
+def test_the_layer_rule_can_fail() -> None:
+    nodes = {
+        "pix3net.wire": {"pix3net.daemon"},
+        "pix3net.owner": {"pix3net.devserver", "pix3net.wire"},
+        "pix3net.owner.proxy": {"pix3net.owner"},
+        "pix3net.commands.editor": {"pix3net.owner"},
+    }
+    assert layer_breaks(nodes) == ["pix3net.owner -> pix3net.devserver", "pix3net.wire -> pix3net.daemon"]
 
 
 if __name__ == "__main__":
