@@ -9,7 +9,7 @@ Two transports drive it and differ only in the socket:
   whole exchange (trio + httpx ≈ 6× Python's start; docs/editor.md, "Cold start and reuse", and
   the bench row `pix3 editor, everything reused vs python -c pass`).
 - ``cdptrio``: a trio stream, for what already runs trio (`pix3 smoke` on a reused owner,
-  `cdp.port`'s one call, the tests and benches): calls by id, events by session.
+  `clients.port`'s one call, the tests and benches): calls by id, events by session.
 
 The RFC's fixed parts (the key and its accept value, opcodes, a frame's header, masking) are
 ``pix3net.wire.websocket``'s, shared with the proxy; an answer's head is read by ``pix3net.wire.httphead``.

@@ -1,5 +1,5 @@
 """The CDP client (``pix3net.clients.cdp``) over a trio stream, for what already runs trio: `pix3
-smoke` on a reused owner, ``cdp.port``'s one call, the tests and benches.
+smoke` on a reused owner, ``clients.port``'s one call, the tests and benches.
 
 - :class:`WsClient`: one WebSocket to the proxy. A refused upgrade is an answer pix3 expects (401
   from a proxy that does not know the token): :class:`Rejected`, and the socket is always closed.

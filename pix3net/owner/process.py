@@ -170,7 +170,7 @@ async def run_owner(
 ) -> int:
     """The owner's life (docs/chrome-owner.md, "The owner process", steps 1–7); returns the exit code.
 
-    ``launched``: steps 1–2 already done before trio was imported (:func:`ownerstart.launch`).
+    ``launched``: steps 1–2 already done before trio was imported (:func:`start.launch`).
     """
     raw = launch(options, home, log) if launched is None else launched
     if isinstance(raw, int):

@@ -1,6 +1,6 @@
 """The owner's first steps, standard library only: its options, its log, and Chrome's launch.
 
-``pix3 __chrome-owner`` launches Chrome before it imports trio and the proxy (owner.py), so
+``pix3 __chrome-owner`` launches Chrome before it imports trio and the proxy (process.py), so
 Chrome starts while the rest of the owner loads: on the cold `pix3 editor` this is the path
 everything waits for (docs/chrome-owner.md, "The owner process", steps 1–2).
 """

@@ -12,7 +12,7 @@ tokens, then a blank line), three readers:
   the connection to Hypercorn, whose h11 parser owns the refusals. That keeps the two parsers on
   one path from ever framing a message differently (no request smuggling between them).
 - the CDP proxy (`request_head`: every field of a request head, the proxy's framing rules are
-  its own, ``cdp.httpwire``);
+  its own, ``wire.httpwire``);
 - the clients of our daemons (`answer_head`: an answer's status and fields, for the plain-socket
   probes and the CDP WebSocket client's handshake, ``pix3net.clients.probe``, ``pix3net.clients.cdp``).
 

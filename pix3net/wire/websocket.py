@@ -2,8 +2,8 @@
 the opening handshake (the key, the accept value, the header checks of both sides), the opcodes,
 a frame's header and the masking of its payload.
 
-The two ends are the proxy's server side (``cdp.httpwire`` reads the upgrade, ``cdp.frames`` and
-``cdp.outbound`` the frames) and the CDP client (``pix3net.clients.cdp``, over a plain socket or
+The two ends are the proxy's server side (``wire.httpwire`` reads the upgrade, ``wire.frames`` and
+``owner.proxy.outbound`` the frames) and the CDP client (``pix3net.clients.cdp``, over a plain socket or
 trio). Each keeps its own frame reader (one reads masked client frames on the proxy's hot path,
 the other the server's unmasked ones); what the RFC fixes is written here once.
 """

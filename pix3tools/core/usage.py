@@ -3,7 +3,7 @@
 ``OVERVIEW_BLOCKS[cmd]`` is the command's block in ``pix3 help``: its first line starts with two
 spaces and ``pix3 <cmd>``, continuation lines are indented deeper. ``COMMAND_USAGE[cmd]`` is what
 ``pix3 <cmd> --help`` prints: ``Usage: pix3 <cmd> …``, a blank line, a description, one line per
-flag. Only commands in the dispatch table are shown (``commands.COMMANDS``); the hidden commands'
+flag. Only commands in the dispatch table are shown (``commandtable.COMMANDS``); the hidden commands'
 texts are in ``HIDDEN_USAGE``.
 """
 

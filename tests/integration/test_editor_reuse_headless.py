@@ -48,7 +48,7 @@ def test_a_reused_headless_chrome_says_so_and_how_to_get_a_window(
         assert asked.returncode == 0 and "FakeChrome/1.0 (headless) already behind" in asked.stdout
         assert "--stop-chrome" not in asked.stdout
 
-        # Another project: its tab is opened in that Chrome (browser.py's reuse), and said the same way.
+        # Another project: its tab is opened in that Chrome (chromestep.py's reuse), and said the same way.
         opened = run_pix3("editor", *cdp, cwd=other, env=env)
         assert opened.returncode == 0, opened.stdout + opened.stderr
         assert "(headless) already behind" in opened.stdout and "; opened the editor in a new tab.\n" in opened.stdout

@@ -1,4 +1,4 @@
-"""The reuse path's loopback probes (pix3net/editor/probe.py): HTTP framing over a real socket,
+"""The reuse path's loopback probes (pix3net/clients/probe.py): HTTP framing over a real socket,
 answers split anywhere and hostile ones bounded; and against the real proxy, the token only
 after the proof."""
 

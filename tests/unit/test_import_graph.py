@@ -229,7 +229,7 @@ def test_no_cycle_between_subpackages() -> None:
 def test_no_cycle_between_modules() -> None:
     """Inside a subpackage too, no two modules import each other, even for a type only: the
     names both need live in a module of their own (`scene._scalars`) or as the protocol of
-    what one uses of the other (`files._changeset.ChangesetCore`, `files._watch.WatchedStore`)."""
+    what one uses of the other (`files._changeset.ChangesetCore`, `files._diskwatch.WatchedStore`)."""
     modules: dict[str, set[str]] = defaultdict(set)
     for edge in filter(_ours, edges()):
         modules[edge.source]

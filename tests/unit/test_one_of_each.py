@@ -62,14 +62,14 @@ def top_level_functions(paths: list[Path]) -> dict[str, list[str]]:
 # Helpers that had several homes, each defined once now (a private copy counts too: ``_iso_time``).
 ONCE = frozenset(
     {
-        "iso_time",  # toISOString: chrome/state, devrecord, new, gap
+        "iso_time",  # toISOString: daemon/chromerecord, devrecord, new, gap
         "package_version",  # the npm version reader: pix3tools/_npm, check/_layout, devserver/front/vite
         "installed_version",
         "find_installed",  # node_modules/<x> walking up: editor/devserver, front/vite, wiring
         "find_vite",
         "dies_with_us",  # the parent-death signal: smoke/_devserver, devserver/front/vite
         "die_with_parent",
-        "tail_lines",  # a log's tail: devserver/control, chrome/control
+        "tail_lines",  # a log's tail: devserver/control, owner/control
         "first_free_port",  # the first free port from 5173: front/bind, editor/devserver
         "any_free_port",
     }

@@ -1,6 +1,6 @@
 """The editor page's files (ES modules, its HTML and styles) and the one loader Python reads them by.
 
-The dev server serves the page from :func:`page_folder` (``app._page``, ``app._workbench``); other
+The dev server serves the page from :func:`page_folder` (``app._hostpage``, ``app._pageroutes``); other
 packages read the few files declared in :data:`READ_ELSEWHERE`, only through
 :func:`read_page_file`: `pix3 smoke` installs the probe and the rules (``recorder.js``, ``judge.js``,
 the editor page's own) and its installer (``smokerun.js``) into each game page. A Python package

@@ -59,7 +59,7 @@ class _Queued(Protocol):
 
 
 class _Proxy(Protocol):
-    """What the hot path needs of the proxy (``server._Proxy``)."""
+    """What the hot path needs of the proxy (``transport._Proxy``)."""
 
     router: Router
     clients: dict[int, Client]

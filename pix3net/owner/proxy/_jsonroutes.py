@@ -40,7 +40,7 @@ UNLISTED_TARGET_TYPES = frozenset({"browser", "tab", "browser_ui"})
 
 
 class _Proxy(Protocol):
-    """What the routes need of the proxy (``server._Proxy``)."""
+    """What the routes need of the proxy (``transport._Proxy``)."""
 
     router: Router
     seen: dict[int, Seen]

@@ -65,7 +65,7 @@ class WatchRun:
         self._attach_error: str | None = None
         # Wall clock at trio's clock zero, for the status's "not answering since".
         self._wall = time.time() - trio.current_time()
-        # Who hears the editor page's calls of the agents binding (the Agents view; server.py).
+        # Who hears the editor page's calls of the agents binding (the Agents view; transport.py).
         self.on_page: Callable[[str, int | None], None] | None = None
 
     @property
