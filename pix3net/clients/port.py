@@ -4,7 +4,10 @@ side"). A call through it is ``pix3net.clients.cdptrio.call``.
 The token is never sent to a port that has not first proven it knows it: every probe starts
 with a challenge and no ``Authorization`` header; only a valid ``X-Pix3-Proof`` bound to the port
 dialled earns the token (a relay on that port passes on a proof for another port).
-Async (trio); ``pix3 editor`` runs these inside its own ``trio.run``.
+Async (trio); ``pix3 editor`` runs these inside its own ``trio.run``. Each HTTP exchange is
+:mod:`pix3net.clients.probe`'s, on a plain socket in a worker thread: one HTTP client proves a port
+for every command (it was httpx here, a second client with its own framing, redirects and
+environment to keep off).
 """
 
 from __future__ import annotations
@@ -13,14 +16,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import httpx
 import trio
 
+from pix3net.clients.probe import PROBE_SECONDS, Answer, Connection, ProbeError
 from pix3net.daemon.pids import port_holder
 from pix3net.wire.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 
-PROBE_SECONDS = 1.5
 _EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
 
 
@@ -28,11 +30,23 @@ def is_editor_page_url(url: str) -> bool:
     return _EDITOR_PAGE.search(url) is not None
 
 
-def _client(timeout: float) -> httpx.AsyncClient:
-    # trust_env=False: a proxy from the environment must never see a probe (or the token).
-    # Plain http to 127.0.0.1 only: no TLS, so no CA bundle to load (that costs 15–100 ms per
-    # client, on every `pix3 editor` run).
-    return httpx.AsyncClient(timeout=timeout, trust_env=False, follow_redirects=False, verify=False)
+async def _get(port: int, path: str, headers: dict[str, str], seconds: float) -> Answer | None:
+    """One GET to 127.0.0.1:``port`` on a plain socket (in a worker thread, so the trio loop keeps
+    running), None when nothing answers HTTP within ``seconds``."""
+
+    def get() -> Answer:
+        with Connection("127.0.0.1", port, seconds) as conn:
+            return conn.get(path, headers)
+
+    try:
+        return await trio.to_thread.run_sync(get, abandon_on_cancel=True)
+    except (OSError, ProbeError):
+        return None
+
+
+def _json(answer: Answer | None) -> Any:
+    """The parsed JSON of a 2xx answer, else None."""
+    return answer.json() if answer is not None else None
 
 
 @dataclass(frozen=True)
@@ -46,21 +60,12 @@ async def _probe(
 ) -> _Probe | None:
     """One proof request (a fresh challenge, no token); None when nothing answered HTTP."""
     challenge = new_challenge()
-    try:
-        async with _client(seconds) as http:
-            answer = await http.get(
-                f"http://127.0.0.1:{port}/json/version", headers=challenge_headers(challenge, forward=forward)
-            )
-    except (httpx.HTTPError, OSError):
+    answer = await _get(port, "/json/version", challenge_headers(challenge, forward=forward), seconds)
+    if answer is None:
         return None
-    body: Any = None
-    if 200 <= answer.status_code < 300:
-        try:
-            body = answer.json()
-        except ValueError:
-            body = None
+    body = _json(answer)
     verdict = classify(
-        answer.status_code,
+        answer.status,
         answer.headers,
         port=port,
         token=token,
@@ -106,12 +111,7 @@ async def _tcp_open(port: int, seconds: float) -> bool:
 
 async def _get_json(port: int, path: str, token: str | None, seconds: float) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
-    try:
-        async with _client(seconds) as http:
-            answer = await http.get(f"http://127.0.0.1:{port}{path}", headers=headers)
-        return answer.json() if 200 <= answer.status_code < 300 else None
-    except (httpx.HTTPError, OSError, ValueError):
-        return None
+    return _json(await _get(port, path, headers, seconds))
 
 
 async def inspect_port(
