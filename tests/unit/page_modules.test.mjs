@@ -290,6 +290,7 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
   }
 
   assert.deepEqual([ago(null), ago(12), ago(3400)], ["", " 12 ms ago", " 3.4 s ago"]);
+  assert.deepEqual([ago(12_900), ago(59_999), ago(150_000)], [" 12 s ago", " 59 s ago", " 2 min ago"]);
 
   let now = 0;
   let changed = 0;

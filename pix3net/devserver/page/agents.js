@@ -158,10 +158,13 @@ export class Agents {
 
 const STALE_MS = 3000; // the panel says the owner is away when no push came for this long
 
-// "12 ms ago", "3.4 s ago", "" when unknown.
+// "12 ms ago", "3.4 s ago", "12 s ago", "3 min ago", "" when unknown. Coarser as it grows: an agent
+// that stopped calling leaves its card's text the same between pushes (nothing to repaint).
 export function ago(ms) {
   if (ms === null || ms === undefined) return "";
-  return ms < 1000 ? ` ${ms} ms ago` : ` ${(ms / 1000).toFixed(1)} s ago`;
+  if (ms < 1000) return ` ${ms} ms ago`;
+  if (ms < 10_000) return ` ${(ms / 1000).toFixed(1)} s ago`;
+  return ms < 60_000 ? ` ${Math.floor(ms / 1000)} s ago` : ` ${Math.floor(ms / 60_000)} min ago`;
 }
 
 function el(tag, className, content) {
