@@ -290,6 +290,7 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
   }
 
   assert.deepEqual([ago(null), ago(12), ago(3400)], ["", " 12 ms ago", " 3.4 s ago"]);
+  assert.deepEqual([ago(12_900), ago(59_999), ago(150_000)], [" 12 s ago", " 59 s ago", " 2 min ago"]);
 
   let now = 0;
   let changed = 0;
@@ -347,4 +348,26 @@ test("the Agents view: the owner's push is checked field by field, pix3_agents w
   assert.match(refused.detail, /heard this page but sent no agents within 2300 ms/);
   assert.ok(Date.now() - started >= ANSWER_MS + 250);
   assert.deepEqual(told.at(-1), { wanted: false, kicks: [] });
+});
+
+test("the Agents view: a tab the owner sends without a picture keeps the one the page holds for its key", () => {
+  const red = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==";
+  const blue = "data:image/jpeg;base64,/9j/4BBB";
+  const push = (tabs) => JSON.stringify({ clients: [{ client: 1, tabs }], editorTab: null });
+  const pictures = (body) => body.clients[0].tabs.map((t) => t.thumbnail);
+  const held = new Map();
+  assert.deepEqual(pictures(checkPush(push([{ key: 1, thumbnail: red }, { key: 2, thumbnail: null }]), held)), [red, null]);
+  assert.deepEqual(pictures(checkPush(push([{ key: 1 }, { key: 2 }]), held)), [red, null]); // both held
+  assert.deepEqual(pictures(checkPush(push([{ key: 1, thumbnail: blue }, { key: 3 }]), held)), [blue, null]);
+  assert.deepEqual([...held], [[1, blue], [3, null]]); // 2 left: forgotten
+  assert.equal(checkPush("nope", held), null);
+  assert.deepEqual([...held], [[1, blue], [3, null]]); // a push refused changes nothing held
+  assert.deepEqual(pictures(checkPush(push([{ key: 1 }]))), [null]); // nothing held: no picture
+
+  let changed = 0;
+  const agents = new Agents({ clock: () => 0, onChange: () => { changed += 1; } });
+  agents.receive(push([{ key: 7, thumbnail: red }]));
+  agents.receive(push([{ key: 7 }]));
+  assert.equal(agents.last.body.clients[0].tabs[0].thumbnail, red);
+  assert.equal(changed, 2);
 });

@@ -14,6 +14,7 @@ from pix3net.owner.proxy.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_MAX_SECONDS,
     THUMBNAIL_WIDTH,
+    Held,
     next_shot_seconds,
     page_body,
     push_params,
@@ -160,12 +161,17 @@ class _FakeProxy:
         self.logs: list[str] = []
         self.page_wants = True
         self.pictures: dict[str, str] = {}  # our session on a tab → what its picture is now
+        self.pushed: list[dict[str, Any]] = []  # the bodies the page took
+        self.push_fails = False
 
     async def call(
         self, method: str, params: dict[str, Any] | None = None, *, session: str | None = None, seconds: float = 1.0
     ) -> Any:
         self.calls.append((method, session))
         if method == "Runtime.callFunctionOn":
+            if self.push_fails:
+                raise RuntimeError("Runtime.callFunctionOn: no answer within 2000 ms")
+            self.pushed.append(json.loads(params["arguments"][0]["value"]) if params else {})
             return {"result": {"type": "boolean", "value": self.page_wants}}
         if method == "Target.attachToTarget":
             return {"sessionId": f"S-{params['targetId'] if params else ''}"}
@@ -256,6 +262,65 @@ def test_a_still_tab_is_taken_less_and_less_often_and_again_when_it_changes() ->
             assert view.shots == {} and view.tabs == {}  # nobody looks: nothing kept
             detached = [c for c in proxy.calls if c[0] == "Target.detachFromTarget"]
             assert len(detached) == 2
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_a_push_leaves_out_the_pictures_the_page_holds() -> None:
+    client: dict[str, Any] = {
+        "client": 1,
+        "tabs": [{"targetId": "T1", "title": "red", "url": "u1"}, {"targetId": "T2"}],
+    }
+    watched = {"editorTab": None, "clients": [client]}
+    held = Held()
+    first = page_body(watched, {"T1": "data:image/jpeg;base64,AAAA", "T2": None}, EDITOR, held)
+    assert [(t["key"], t["thumbnail"]) for t in first["clients"][0]["tabs"]] == [
+        (1, "data:image/jpeg;base64,AAAA"),
+        (2, None),
+    ]
+    held.taken()
+    same = page_body(watched, {"T1": "data:image/jpeg;base64,AAAA", "T2": None}, EDITOR, held)
+    assert [t.get("thumbnail", "held") for t in same["clients"][0]["tabs"]] == ["held", "held"]
+    held.taken()
+    moved = page_body(watched, {"T1": "data:image/jpeg;base64,BBBB", "T2": None}, EDITOR, held)
+    assert [t.get("thumbnail", "held") for t in moved["clients"][0]["tabs"]] == ["data:image/jpeg;base64,BBBB", "held"]
+    held.forget()  # not answered: the page may not have it
+    again = page_body(watched, {"T1": "data:image/jpeg;base64,BBBB", "T2": None}, EDITOR, held)
+    assert [t.get("thumbnail", "held") for t in again["clients"][0]["tabs"]] == ["data:image/jpeg;base64,BBBB", None]
+    held.taken()
+    client["tabs"] = [{"targetId": "T3"}]  # T1 and T2 closed, a new tab: a new key
+    newer = page_body(watched, {"T3": None}, EDITOR, held)
+    assert newer["clients"][0]["tabs"][0]["key"] == 3 and held.keys == {"T3": 3}
+
+
+def test_the_owner_sends_a_still_tab_s_picture_once_and_all_again_to_a_page_that_may_not_hold_them() -> None:
+    async def main() -> None:
+        proxy = _FakeProxy()
+        proxy.watch = _TwoTabs()
+        view = AgentsView(proxy, _Page())
+
+        def sent() -> list[list[str]]:  # per push, the tabs whose picture it carries
+            bodies, proxy.pushed = proxy.pushed, []
+            return [[t["title"] for c in b["clients"] for t in c["tabs"] if "thumbnail" in t] for b in bodies]
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(view.run)
+            view.asked('{"wanted": true}', 5)  # pushes at 0, 1, 2…; the test acts half-way between
+            await trio.sleep(0.5)
+            for second in range(1, 5):  # T2 changes every second; T1 stays the same
+                proxy.pictures["S-T2"] = f"B{second}"
+                await trio.sleep(1)
+            assert sent() == [["red", "blue"], ["blue"], ["blue"], ["blue"], ["blue"]]
+            view.asked('{"wanted": true}', 6)  # another document: it holds nothing
+            await trio.sleep(1)
+            assert sent() == [["red", "blue"]]
+            proxy.push_fails = True  # a push unanswered: the page may not have it
+            await trio.sleep(1)
+            proxy.push_fails = False
+            view.asked('{"wanted": true}', 6)  # it asks again; the next push is at 7
+            await trio.sleep(1)
+            assert sent() == [["red", "blue"]]
             nursery.cancel_scope.cancel()
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))

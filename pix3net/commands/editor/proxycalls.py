@@ -2,7 +2,7 @@
 port, list the pages, open or navigate the editor tab, prove a forward.
 
 A normal start needs no more than a few loopback requests, so they go over plain sockets
-(`pix3net.clients.probe`, `pix3net.clients.cdpsocket`); `pix3net.clients.port`'s full inspection (trio, httpx) is loaded
+(`pix3net.clients.probe`, `pix3net.clients.cdpsocket`); `pix3net.clients.port`'s full inspection (trio) is loaded
 only for a port that is neither free nor ours — another user's proxy, a 1.x Chrome, a squatter.
 The token only ever goes to a port that proved it knows it.
 """

@@ -18,8 +18,11 @@ const count = (value) => (Number.isInteger(value) && value >= 0 ? value : null);
 const number = (value) => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
 // The owner's push, checked and copied field by field: only these reach the tool and the panel.
-// Returns null for anything that is not the shape the owner sends.
-export function checkPush(json) {
+// Returns null for anything that is not the shape the owner sends. `held` (a Map: a tab's key →
+// its thumbnail) is what the page holds: a tab the owner sends without a thumbnail keeps the one
+// held for its key (the owner leaves out a picture the page already has); it is replaced by this
+// push's keys when the push is taken.
+export function checkPush(json, held = null) {
   let body;
   try {
     body = JSON.parse(json);
@@ -28,6 +31,15 @@ export function checkPush(json) {
   }
   if (!body || typeof body !== "object" || !Array.isArray(body.clients)) return null;
   const clients = [];
+  const holding = new Map();
+  const picture = (t) => {
+    const key = Number.isInteger(t.key) ? t.key : null;
+    let thumbnail = null;
+    if (typeof t.thumbnail === "string") thumbnail = THUMBNAIL.test(t.thumbnail) ? t.thumbnail : null;
+    else if (!("thumbnail" in t) && key !== null && held) thumbnail = held.get(key) ?? null;
+    if (key !== null) holding.set(key, thumbnail);
+    return thumbnail;
+  };
   for (const c of body.clients) {
     if (!c || typeof c !== "object" || !Number.isInteger(c.client) || c.client < 1 || !Array.isArray(c.tabs)) return null;
     clients.push({
@@ -45,11 +57,15 @@ export function checkPush(json) {
         title: text(t.title),
         url: text(t.url),
         editor: t.editor === true,
-        thumbnail: typeof t.thumbnail === "string" && THUMBNAIL.test(t.thumbnail) ? t.thumbnail : null,
+        thumbnail: picture(t),
       })),
     });
   }
   const editorTab = body.editorTab && typeof body.editorTab === "object" ? { answering: body.editorTab.answering === true } : null;
+  if (held) {
+    held.clear();
+    for (const [key, thumbnail] of holding) held.set(key, thumbnail);
+  }
   return { clients, editorTab };
 }
 
@@ -66,6 +82,7 @@ export class Agents {
     this.open = false; // the panel shows
     this.waiting = new Set(); // pix3_agents calls waiting for a push
     this.last = null; // {at, body} of the last push
+    this.held = new Map(); // a tab's key → the thumbnail this page holds (the owner sends each once)
     this.retry = null;
   }
 
@@ -86,7 +103,7 @@ export class Agents {
 
   // The owner's push; returns whether the page still wants the agents (the owner stops when not).
   receive(json) {
-    const body = checkPush(json);
+    const body = checkPush(json, this.held);
     if (body === null) return this.wanted;
     this.last = { at: this.clock(), body };
     for (const resolve of [...this.waiting]) resolve(body);
@@ -141,10 +158,13 @@ export class Agents {
 
 const STALE_MS = 3000; // the panel says the owner is away when no push came for this long
 
-// "12 ms ago", "3.4 s ago", "" when unknown.
+// "12 ms ago", "3.4 s ago", "12 s ago", "3 min ago", "" when unknown. Coarser as it grows: an agent
+// that stopped calling leaves its card's text the same between pushes (nothing to repaint).
 export function ago(ms) {
   if (ms === null || ms === undefined) return "";
-  return ms < 1000 ? ` ${ms} ms ago` : ` ${(ms / 1000).toFixed(1)} s ago`;
+  if (ms < 1000) return ` ${ms} ms ago`;
+  if (ms < 10_000) return ` ${(ms / 1000).toFixed(1)} s ago`;
+  return ms < 60_000 ? ` ${Math.floor(ms / 1000)} s ago` : ` ${Math.floor(ms / 60_000)} min ago`;
 }
 
 function el(tag, className, content) {
@@ -200,7 +220,7 @@ export class AgentsPanel {
     else if (!last.body.clients.length) note = "No agent is connected.";
     this.note ??= this.list.appendChild(el("p", "muted"));
     setText(this.note, note);
-    this.note.hidden = !note;
+    if (this.note.hidden !== !note) this.note.hidden = !note;
     this.cards ??= new Map();
     const shown = new Set();
     for (const c of last ? last.body.clients : []) {
@@ -259,9 +279,13 @@ function updateCard(card, c) {
       card.tabs.push(row);
       card.node.append(row.node);
     }
-    row.img.hidden = !tab.thumbnail;
-    row.none.hidden = Boolean(tab.thumbnail);
-    if (tab.thumbnail && row.img.getAttribute("src") !== tab.thumbnail) row.img.src = tab.thumbnail;
+    if (row.img.hidden !== !tab.thumbnail) row.img.hidden = !tab.thumbnail;
+    if (row.none.hidden !== Boolean(tab.thumbnail)) row.none.hidden = Boolean(tab.thumbnail);
+    // A picture the owner did not send again is the same string: compared by reference, decoded once.
+    if (tab.thumbnail && row.src !== tab.thumbnail) {
+      row.src = tab.thumbnail;
+      row.img.src = tab.thumbnail;
+    }
     if (row.img.alt !== `tab ${tab.title}`) row.img.alt = `tab ${tab.title}`;
     setText(row.none, tab.editor ? "this page" : "no picture");
     setText(row.title, tab.title || "(untitled)");

@@ -7,7 +7,8 @@ Nothing listens for it and nothing polls: while the page does not want the agent
 message at all. While it wants them, once a second: ``Target.getTargets`` (fresh titles), a
 thumbnail of each client's tab that is due (on a session of the owner's own, attached while the
 page wants, detached after; a tab whose picture does not change is taken less and less often,
-:func:`pix3net.owner.proxy.agentspush.next_shot_seconds`), and one ``Runtime.callFunctionOn`` that pushes it all.
+:func:`pix3net.owner.proxy.agentspush.next_shot_seconds`), and one ``Runtime.callFunctionOn`` that pushes
+the facts with only the pictures the page does not hold yet (:class:`pix3net.owner.proxy.agentspush.Held`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pix3net.owner.proxy.agentspush import (
     PUSH_SECONDS,
     THUMBNAIL_QUALITY,
     THUMBNAIL_SECONDS,
+    Held,
     next_shot_seconds,
     page_body,
     push_params,
@@ -85,6 +87,7 @@ class AgentsView:
         self._wake = trio.Event()
         self.tabs: dict[str, str] = {}  # a client's tab → our session on it, while the page wants
         self.shots: dict[str, _Shot] = {}  # a client's tab → its last picture, while the page wants
+        self.held = Held()  # the pictures the page holds (a push leaves those out)
 
     # -- from the watchdog's task --------------------------------------------------------------
     def asked(self, payload: str, context: int | None = None) -> None:
@@ -168,13 +171,24 @@ class AgentsView:
             elif now >= shot.due:  # taken again, and the same
                 shot.same += 1
                 shot.due = now + next_shot_seconds(shot.same)
-        pushed = await self.proxy.call(
-            "Runtime.callFunctionOn",
-            push_params(page_body(watched, thumbnails, editor), context),
-            session=session,
-            seconds=PUSH_ANSWER_SECONDS,
-        )
-        return read_push(pushed)
+        held = self.held
+        if held.context != context:  # another document: it holds no picture
+            held.forget()
+            held.context = context
+        body = page_body(watched, thumbnails, editor, held)
+        try:
+            pushed = await self.proxy.call(
+                "Runtime.callFunctionOn", push_params(body, context), session=session, seconds=PUSH_ANSWER_SECONDS
+            )
+        except BaseException:  # the page may or may not have it: the next push sends every picture
+            held.forget()
+            raise
+        still = read_push(pushed)
+        if still:
+            held.taken()
+        else:
+            held.forget()
+        return still
 
     async def _thumbnail(self, target: str, into: dict[str, str | None]) -> None:
         """A JPEG of ``target``'s visible part, at most 320 px wide, as a data URL (None: none)."""
@@ -217,6 +231,7 @@ class AgentsView:
     async def _let_go(self) -> None:
         """Nobody looks: no session of ours stays on a client's tab, no picture is kept."""
         self.shots.clear()
+        self.held = Held()
         while self.tabs:
             _, session = self.tabs.popitem()
             await self._detach(session)

@@ -6,8 +6,9 @@ The page holds no token and asks nothing over HTTP. It calls the binding the wat
 gave it (:data:`pix3net.owner.proxy.watchdog.AGENTS_BINDING`) with :func:`read_ask`'s JSON when it starts
 or stops wanting the agents (its panel opens or closes, a `pix3_agents` call waits) and to end a
 client (the panel's Kick). While it wants them, the owner pushes the facts of `/json/pix3/watch`
-with a thumbnail of each client's tabs, at most once a second (:data:`PUSH_SECONDS`); the push's
-answer says whether the page still wants them.
+with a thumbnail of each client's tabs, at most once a second (:data:`PUSH_SECONDS`), each
+thumbnail only when the page does not hold it yet (:class:`Held`); the push's answer says whether
+the page still wants them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "THUMBNAIL_QUALITY",
     "THUMBNAIL_SECONDS",
     "THUMBNAIL_WIDTH",
+    "Held",
     "next_shot_seconds",
     "page_body",
     "push_params",
@@ -97,23 +99,71 @@ def thumbnail_clip(metrics: Any) -> dict[str, float] | None:
 _CLIENT_FACTS = ("client", "name", "userAgent", "since", "keep", "calls", "errors", "lastMethod", "lastAgoMs")
 
 
-def page_body(watched: dict[str, Any], thumbnails: dict[str, str | None], editor: str | None) -> dict[str, Any]:
+class Held:
+    """What the page holds of the thumbnails: each tab has a key (a small number, the same while the
+    page wants the agents, never its target id) and the thumbnail last pushed for it. A push sends
+    a tab's thumbnail only when it is not the one the page holds, so a still tab costs the page no
+    picture to parse, check or decode again (docs/cdp-proxy.md, "The editor page's Agents view").
+
+    :func:`page_body` offers; :meth:`taken` when the page took the push; :meth:`forget` when it may
+    not have (a push refused or unanswered, another document): the next push sends every picture."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, int] = {}  # target → key
+        self.shown: dict[int, str | None] = {}  # key → the thumbnail the page holds
+        self.offered: dict[int, str | None] = {}  # key → what the push being made carries
+        self.context: int | None = None  # the page's execution context these are for
+        self._next = 0
+
+    def key(self, target: str) -> int:
+        if target not in self.keys:
+            self._next += 1
+            self.keys[target] = self._next
+        return self.keys[target]
+
+    def taken(self) -> None:
+        self.shown = self.offered
+        self.offered = {}
+
+    def forget(self) -> None:
+        self.shown.clear()
+        self.offered = {}
+
+
+def page_body(
+    watched: dict[str, Any], thumbnails: dict[str, str | None], editor: str | None, held: Held | None = None
+) -> dict[str, Any]:
     """The body pushed to the page: per client its facts and tabs (``thumbnail``: a JPEG data URL
-    or null), and whether the editor tab answered. ``watched``: the watch answer."""
+    or null), and whether the editor tab answered. ``watched``: the watch answer. With ``held``,
+    each tab has a ``key`` and leaves its ``thumbnail`` out when the page holds that one already."""
     clients = []
+    listed: set[str] = set()
+    offered: dict[int, str | None] = {}
     for client in watched.get("clients", []):
         facts = {key: client.get(key) for key in _CLIENT_FACTS}
         facts["callsPerSecond"] = client.get("callsPerSecond")
-        facts["tabs"] = [
-            {
+        tabs = []
+        for tab in client.get("tabs", []):
+            target = tab.get("targetId", "")
+            row: dict[str, Any] = {
                 "title": tab.get("title", ""),
                 "url": tab.get("url", ""),
-                "editor": tab.get("targetId") == editor,
-                "thumbnail": thumbnails.get(tab.get("targetId", "")),
+                "editor": target == editor,
+                "thumbnail": thumbnails.get(target),
             }
-            for tab in client.get("tabs", [])
-        ]
+            if held is not None:
+                listed.add(target)
+                row["key"] = key = held.key(target)
+                offered[key] = row["thumbnail"]
+                if key in held.shown and held.shown[key] == row["thumbnail"]:
+                    del row["thumbnail"]
+            tabs.append(row)
+        facts["tabs"] = tabs
         clients.append(facts)
+    if held is not None:
+        for gone in set(held.keys) - listed:
+            del held.keys[gone]
+        held.offered = offered
     tab = watched.get("editorTab")
     return {"clients": clients, "editorTab": {"answering": True} if tab is not None else None}
 
