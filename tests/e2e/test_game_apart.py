@@ -127,6 +127,8 @@ class Row:
     spins: bool = False  # the game holds its main thread: chrome-devtools-mcp connects meanwhile
     crash: bool = False  # the test crashes the game's renderer (Page.crash on its target)
     client_loop: bool = False  # a client runs `for(;;){}` in the editor tab while the game runs
+    # another ending the row may have, with its codes: the race between two guards, both of which stop the game
+    or_else: tuple[str, tuple[str, ...]] | None = None
 
 
 HELD = "the game held its main thread for"
@@ -140,7 +142,14 @@ ROWS = [
         (HELD, "start the game again (pix3_play start)"),
         spins=True,
     ),
-    Row("memory", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",)),
+    # V8's heap limit crashes the renderer; when the machine is loaded the blow-up's last collections
+    # can hold the main thread past the watchdog's 2 s first, and the watchdog stops it: both stop the game
+    Row(
+        "memory",
+        "ERROR: the renderer running the game page crashed",
+        ("E_SMOKE_CRASH",),
+        or_else=("ERROR: busy in", ("E_SMOKE_TIMEOUT",)),
+    ),
     Row("crash", "ERROR: the renderer running the game page crashed", ("E_SMOKE_CRASH",), crash=True),
     Row("parent", "PASS until[0] frames 30", until={"kind": "frames", "n": 30}),
     Row("flood", "FAIL fail[0] newErrors", ("E_SMOKE_CONSOLE_ERROR",)),
@@ -299,11 +308,14 @@ async def test_a_game_gone_wrong_never_stops_the_workbench(
         assert "run" in result, f"pix3_game_run did not answer within {WALL_MS} ms + {GRACE_S} s"
         run = result["run"]
         assert result["took"] < WALL_MS / 1000 + GRACE_S, (result["took"], run["verdict"])
-        assert run["verdict"].startswith(row.verdict), run["verdict"]
+        verdict, expected = row.verdict, row.codes
+        if row.or_else is not None and not run["verdict"].startswith(verdict):
+            verdict, expected = row.or_else
+        assert run["verdict"].startswith(verdict), run["verdict"]
         for words in row.says:
             assert words in run["verdict"], (words, run["verdict"])
         codes = {e["code"] for e in run["judged"]["errors"]}
-        assert set(row.codes) <= codes, (row.codes, run["judged"])
+        assert set(expected) <= codes, (expected, run["judged"])
         if row.spins:
             assert result["listed"] < 20, result["listed"]
         print(f"{row.name}: answered in {result['took']:.1f} s, 1+1 in {result['during'] * 1000:.0f} ms meanwhile")
