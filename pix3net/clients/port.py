@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 import trio
 
-from pix3net.clients.probe import PROBE_SECONDS, Answer, Connection, ProbeError
+from pix3net.clients.probe import PROBE_SECONDS, Answer, Connection, ProbeError, challenge
 from pix3net.daemon.pids import port_holder
-from pix3net.wire.proof import Verdict, challenge_headers, classify, new_challenge, page_urls
+from pix3net.wire.proof import Verdict, page_urls
 from pix3tools.core.ports import CDP_PORT, CDP_PORT_SPAN
 
 _EDITOR_PAGE = re.compile(r"/__pix3/(?:[?#]|$)")
@@ -59,21 +59,15 @@ async def _probe(
     port: int, token: str | None, *, forward: bool, seconds: float, also: tuple[int, ...] = ()
 ) -> _Probe | None:
     """One proof request (a fresh challenge, no token); None when nothing answered HTTP."""
-    challenge = new_challenge()
-    answer = await _get(port, "/json/version", challenge_headers(challenge, forward=forward), seconds)
-    if answer is None:
+
+    def ask() -> tuple[Answer, Verdict]:
+        return challenge(port, token, forward=forward, timeout=seconds, also=also)
+
+    try:
+        answer, verdict = await trio.to_thread.run_sync(ask, abandon_on_cancel=True)
+    except (OSError, ProbeError):
         return None
-    body = _json(answer)
-    verdict = classify(
-        answer.status,
-        answer.headers,
-        port=port,
-        token=token,
-        challenge=challenge,
-        forward=forward,
-        also=also,
-        holder=port_holder,
-    )
+    body = answer.json()
     return _Probe(verdict, body)
 
 

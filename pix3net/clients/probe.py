@@ -267,30 +267,39 @@ def ours(port: int, token: str, timeout: float = PROBE_SECONDS) -> Ours | None:
     return Ours(browser, str(version.get("User-Agent") or ""), page_urls(listed))
 
 
-def prove(
-    port: int, token: str, *, forward: bool = False, timeout: float = PROBE_SECONDS, also: tuple[int, ...] = ()
-) -> tuple[str, str]:
-    """``(kind, detail)``: ``ours`` (the proof of ``token`` holds for the port dialled, in the port
-    or the forward scope), ``closed`` (nothing answers HTTP, or it is not HTTP) or ``foreign`` with
-    what answered and who holds the port. One challenge, never the token (docs/cdp-proxy.md,
-    Proof). ``also``: where our proxy may be besides the CDP range (the recorded port), to name
-    it when the port dialled relays to it."""
-    challenge = new_challenge()
-    try:
-        with Connection("127.0.0.1", port, timeout) as conn:
-            answer = conn.get("/json/version", challenge_headers(challenge, forward=forward))
-    except (OSError, ProbeError):
-        return "closed", ""
+def challenge(
+    port: int, token: str | None, *, forward: bool = False, timeout: float = PROBE_SECONDS, also: tuple[int, ...] = ()
+) -> tuple[Answer, Verdict]:
+    """One proof request to ``port`` (a fresh challenge, never the token) and its verdict: what
+    :func:`prove` and ``clients.port``'s inspection ask. ``also``: where our proxy may be besides
+    the CDP range (the recorded port), to name it when the port dialled relays to it. Raises
+    ``OSError`` or :class:`ProbeError` when nothing answers HTTP."""
+    sent = new_challenge()
+    with Connection("127.0.0.1", port, timeout) as conn:
+        answer = conn.get("/json/version", challenge_headers(sent, forward=forward))
     verdict = classify(
         answer.status,
         answer.headers,
         port=port,
         token=token,
-        challenge=challenge,
+        challenge=sent,
         forward=forward,
         also=also,
         holder=port_holder,
     )
+    return answer, verdict
+
+
+def prove(
+    port: int, token: str, *, forward: bool = False, timeout: float = PROBE_SECONDS, also: tuple[int, ...] = ()
+) -> tuple[str, str]:
+    """``(kind, detail)``: ``ours`` (the proof of ``token`` holds for the port dialled, in the port
+    or the forward scope), ``closed`` (nothing answers HTTP, or it is not HTTP) or ``foreign`` with
+    what answered and who holds the port (docs/cdp-proxy.md, Proof)."""
+    try:
+        _, verdict = challenge(port, token, forward=forward, timeout=timeout, also=also)
+    except (OSError, ProbeError):
+        return "closed", ""
     return verdict.kind, verdict.detail
 
 
