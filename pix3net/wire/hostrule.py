@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 # Loopback names that are not dotted quads. `127.x.y.z` is loopback too, but only as the dotted
 # quad of decimal octets a browser itself writes (`_LOOPBACK_V4`): `127.1`, `0x7f.0.0.1`,
@@ -58,6 +58,17 @@ def other_loopback_name(name: str) -> str | None:
     if name == EDITOR_NAME:
         return GAME_NAME
     return EDITOR_NAME if is_loopback_name(name) else None
+
+
+def game_page_url(url: str) -> str:
+    """``url`` (a dev server's base URL) under the game's name when it is under the editor page's:
+    a game that `pix3 smoke` runs is a browser under the game's name, so the dev server refuses it
+    the editor's API there as it does the game frame's. Any other URL is returned as it is."""
+    parts = urlsplit(url)
+    if parts.hostname != EDITOR_NAME:
+        return url
+    netloc = GAME_NAME if parts.port is None else f"{GAME_NAME}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def host_allowed(values: Sequence[str], public: Collection[str] = ()) -> bool:

@@ -181,6 +181,43 @@ def test_a_set_where_the_worst_run_decides(tmp_path: Path, env: dict[str, str]) 
     assert "Error: thrown on frame 30" in done.stdout
 
 
+# A game that calls the editor's API as the editor page does: `hello` for the writer id, a PUT of a
+# project file as that writer. What it got is its snapshot.
+API_GAME = """
+export function start() {
+  const reach = {};
+  globalThis.__PIX3_GAME_DEBUG__ = { name: "api", snapshot: () => reach };
+  const said = async (answer) => {
+    const body = await answer.json();
+    return [`${answer.status} ${body.error || "answered"}`, body];
+  };
+  (async () => {
+    try {
+      const [hello, { writerId }] = await said(await fetch("/__pix3/api/hello"));
+      reach.hello = hello;
+      const headers = { "X-Pix3": "1", ...(writerId ? { "X-Pix3-Writer": writerId } : {}) };
+      const at = "/__pix3/api/file?path=written-by-the-game.txt";
+      [reach.put] = await said(await fetch(at, { method: "PUT", headers, body: "the game wrote this" }));
+    } catch (error) { reach.error = String(error); }
+  })();
+  const tick = () => requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
+}
+"""
+
+
+def test_a_game_smoke_runs_cannot_use_the_editor_s_api(tmp_path: Path, env: dict[str, str]) -> None:
+    """`pix3 smoke` opens the game under the game's name, as the editor page's frame does: the game's
+    script is refused `hello` and the file API there, and writes nothing into the project."""
+    root = make_game(tmp_path / "api", {"api": API_GAME})
+    code, report, _ = smoke(root, "scenes/api.pix3scene", "--frames", "60", "--real-time", env=env)
+    assert code == 0, report
+    refused = "403 forbidden_game_origin"
+    assert report["game"] == {"name": "api", "snapshot": {"hello": refused, "put": refused}}, report["game"]
+    assert not (root / "written-by-the-game.txt").exists()
+    assert any("http://127.0.0.1:" in note and "?scene=" in note for note in report["notes"]), report["notes"]
+
+
 def test_a_project_without_a_game_page(tmp_path: Path, env: dict[str, str]) -> None:
     root = make_game(tmp_path / "bare", {"clean": GAMES["clean"]})
     (root / "index.html").unlink()

@@ -7,6 +7,7 @@ import pytest
 from pix3net.wire.hostrule import (
     EDITOR_NAME,
     GAME_NAME,
+    game_page_url,
     host_allowed,
     is_loopback_name,
     other_loopback_name,
@@ -127,3 +128,11 @@ def test_the_game_runs_under_the_other_loopback_name() -> None:
     assert [other_loopback_name(n) for n in ("127.0.0.1", "127.1.2.3", "[::1]")] == ["localhost"] * 3
     # `*.localhost` is the same site as localhost; a public name has no second name
     assert [other_loopback_name(n) for n in ("game.localhost", "devbox.example", "127.1")] == [None] * 3
+
+
+def test_a_game_page_url_is_under_the_game_s_name() -> None:
+    """`pix3 smoke` opens the game where the editor page's frame runs it: under the game's name."""
+    assert game_page_url("http://localhost:5173/") == "http://127.0.0.1:5173/"
+    assert game_page_url("http://localhost/base/?x=1") == "http://127.0.0.1/base/?x=1"
+    assert game_page_url("http://127.0.0.1:5173/") == "http://127.0.0.1:5173/"  # already the game's
+    assert game_page_url("https://pix3.example.com/") == "https://pix3.example.com/"  # a public name has no pair

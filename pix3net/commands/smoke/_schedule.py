@@ -43,6 +43,7 @@ async def run_plan(
     from pix3net.commands.smoke._headless import BrowserUnavailable
     from pix3net.commands.smoke._scenerun import RunSettings, SceneRun, run_scene
     from pix3net.commands.smoke._sources import SourceMaps
+    from pix3net.wire.hostrule import game_page_url
     from pix3tools.smoke import Failure, attached_scripts
 
     results: list[SceneRun | None] = [None] * len(plan.scenes)
@@ -50,7 +51,9 @@ async def run_plan(
         return []
     project = plan.project
     try:
-        async with game_server(root) as (base_url, _):
+        async with game_server(root) as (server_url, _):
+            # the game runs under the game's name, where the dev server refuses a browser its API
+            base_url = game_page_url(server_url)
             browser = await browsers.get()
             sources = SourceMaps(root)
             todo = iter(enumerate(plan.scenes))  # shared by the workers: each scene is taken once
