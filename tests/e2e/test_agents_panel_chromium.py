@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pix3net.clients import cdpsocket as wscall
+from pix3net.clients import cdpsocket
 from pix3net.commands.editor.proxycalls import page_id
 from tests.support.chrome import chrome_wrapper
 from tests.support.colour_agents import colour_agent, page_urls, stop_agent
@@ -51,13 +51,13 @@ CENTRE = """async (url) => {
 }"""
 
 
-def _evaluate(page: wscall.Session, expression: str) -> Any:
+def _evaluate(page: cdpsocket.Session, expression: str) -> Any:
     answer = page.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
     assert "exceptionDetails" not in answer, answer
     return answer["result"].get("value")
 
 
-def _agents(page: wscall.Session) -> dict[str, Any]:
+def _agents(page: cdpsocket.Session) -> dict[str, Any]:
     value: dict[str, Any] = _evaluate(page, 'window.__PIX3_DEBUG__.call("pix3_agents", {})')
     return value
 
@@ -79,7 +79,7 @@ def test_pix3_agents_and_the_panel_show_both_agents_with_their_pictures_and_kick
     assert editor is not None
     alpha = colour_agent("puppeteer", port, token, "alpha", "red", node_modules)
     bravo = colour_agent("playwright", port, token, "bravo", "blue", node_modules)
-    page = wscall.open_session(port, token, f"/pix3/page/{editor}?client=tester", timeout=15)
+    page = cdpsocket.open_session(port, token, f"/pix3/page/{editor}?client=tester", timeout=15)
     try:
         deadline = time.monotonic() + 30
         while _evaluate(page, "typeof window.__PIX3_DEBUG__?.call") != "function":

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import trio
 
-from pix3net.clients import cdpsocket as wscall
+from pix3net.clients import cdpsocket
 from pix3net.clients.cdptrio import Closed, WsClient
 from pix3net.daemon.chromerecord import read_record
 from pix3net.daemon.memory import chrome_memory
@@ -56,7 +56,7 @@ class Live:
         return f"ws://127.0.0.1:{self.port}/pix3"
 
     def call(self, method: str, params: dict[str, Any] | None = None, path: str = "/pix3") -> Any:
-        return wscall.call(self.port, self.token, method, params, path=path)
+        return cdpsocket.call(self.port, self.token, method, params, path=path)
 
     def pages(self) -> list[str]:
         infos = self.call("Target.getTargets")["targetInfos"]

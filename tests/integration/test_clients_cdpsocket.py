@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 import trio
 
-from pix3net.clients import cdpsocket as wscall
+from pix3net.clients import cdpsocket
 from pix3net.clients.cdp import CallError
 from pix3net.wire.websocket import accept_value
 from tests.support.cdp_proxy import EDITOR_URL, TOKEN, running_proxy
 
 
 async def _call(port: int, *args: object, **kw: object) -> object:
-    return await trio.to_thread.run_sync(lambda: wscall.call(port, TOKEN, *args, **kw))  # type: ignore[arg-type]
+    return await trio.to_thread.run_sync(lambda: cdpsocket.call(port, TOKEN, *args, **kw))  # type: ignore[arg-type]
 
 
 async def test_browser_and_page_calls(tmp_path: Path) -> None:
@@ -43,12 +43,12 @@ async def test_refusals_name_the_method(tmp_path: Path) -> None:
         with pytest.raises(CallError, match=r"^Runtime.evaluate: HTTP 404 "):
             await _call(proxy.port, "Runtime.evaluate", path="/pix3/page/NOPE")
         with pytest.raises(CallError, match=r"^Browser.getVersion: HTTP 401 "):
-            await trio.to_thread.run_sync(lambda: wscall.call(proxy.port, "b" * 43, "Browser.getVersion"))
+            await trio.to_thread.run_sync(lambda: cdpsocket.call(proxy.port, "b" * 43, "Browser.getVersion"))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         dead = s.getsockname()[1]
     with pytest.raises(CallError, match=r"^Browser.getVersion: .*refused"):
-        wscall.call(dead, TOKEN, "Browser.getVersion")
+        cdpsocket.call(dead, TOKEN, "Browser.getVersion")
 
 
 def _server(answer: bytes, upgrade: str = "Upgrade: websocket\r\n") -> tuple[socket.socket, threading.Thread]:
@@ -87,13 +87,13 @@ def test_a_close_and_a_silence_end_the_call() -> None:
     with listener:
         port = listener.getsockname()[1]
         with pytest.raises(CallError, match=r"^Target.createTarget: closed 1001 bye$"):
-            wscall.call(port, TOKEN, "Target.createTarget")
+            cdpsocket.call(port, TOKEN, "Target.createTarget")
     thread.join(5)
     listener, thread = _server(b"")
     with listener:
         port = listener.getsockname()[1]
         with pytest.raises(CallError, match=r"^Target.createTarget: no answer within 300 ms$"):
-            wscall.call(port, TOKEN, "Target.createTarget", timeout=0.3)
+            cdpsocket.call(port, TOKEN, "Target.createTarget", timeout=0.3)
     thread.join(5)
 
 
@@ -106,5 +106,5 @@ def test_a_101_that_is_not_a_websocket_is_refused() -> None:
             with pytest.raises(
                 CallError, match=r"^Browser.getVersion: the proxy's handshake does not upgrade to a WebSocket$"
             ):
-                wscall.call(port, TOKEN, "Browser.getVersion", timeout=2)
+                cdpsocket.call(port, TOKEN, "Browser.getVersion", timeout=2)
         thread.join(5)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import trio
 
-from pix3net.clients import cdpsocket as wscall
+from pix3net.clients import cdpsocket
 from pix3net.daemon.memory import chrome_memory
 from tests.soak._report import Figure
 from tests.soak.soak_proxy import start, stop
@@ -30,8 +30,8 @@ CLEAN_SECONDS = 5.0  # the grace is 1 s; Chrome closes tabs and contexts in well
 
 
 def _state(port: int, token: str) -> tuple[int, int]:
-    infos = wscall.call(port, token, "Target.getTargets")["targetInfos"]
-    contexts = wscall.call(port, token, "Target.getBrowserContexts")["browserContextIds"]
+    infos = cdpsocket.call(port, token, "Target.getTargets")["targetInfos"]
+    contexts = cdpsocket.call(port, token, "Target.getBrowserContexts")["browserContextIds"]
     return sum(1 for t in infos if t["type"] == "page"), len(contexts)
 
 

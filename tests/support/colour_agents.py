@@ -10,7 +10,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from pix3net.clients import cdpsocket as wscall
+from pix3net.clients import cdpsocket
 
 JS = Path(__file__).resolve().parent.parent / "e2e" / "chrome_js"
 
@@ -53,5 +53,5 @@ def stop_agent(child: subprocess.Popen[str]) -> None:
 
 def page_urls(port: int, token: str) -> dict[str, str]:
     """The browser's pages now: URL → target id."""
-    infos = wscall.call(port, token, "Target.getTargets")["targetInfos"]
+    infos = cdpsocket.call(port, token, "Target.getTargets")["targetInfos"]
     return {t["url"]: t["targetId"] for t in infos if t["type"] == "page"}
