@@ -1,6 +1,7 @@
 """What both daemons need of the operating system, and the two records they leave for clients.
 
-Standard library only: a short command reads a record or checks a pid without trio.
+Standard library only but for `acceptbackoff` (trio's accept loops): a short command reads a record
+or checks a pid without trio.
 
 Modules:
 

@@ -1,8 +1,8 @@
 """What crosses a socket, as bytes and rules: sans-IO, standard library only, tested as traces.
 
-Both daemons and every client read and write the wire through these modules, and none of them does
-IO (the token file is read and written here too, with the standard library, because the proof and
-the Bearer check are its only users). Nothing of ours is imported but `pix3tools.core`.
+Both daemons and every client read and write the wire through these modules, and none of them opens
+a socket. The one file touched here is the token file (the proof and the Bearer check are its only
+users). Nothing of ours is imported but `pix3tools.core`.
 
 Modules:
 
