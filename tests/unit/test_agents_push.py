@@ -233,6 +233,8 @@ class _TwoTabs(Watch):
 
 def test_a_still_tab_is_taken_less_and_less_often_and_again_when_it_changes() -> None:
     assert [next_shot_seconds(n) for n in range(6)] == [1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    # a tab that keeps changing: one a second for its first pictures, then every other second
+    assert [next_shot_seconds(0, changed) for changed in range(5)] == [1.0, 1.0, 1.0, 2.0, 2.0]
     assert THUMBNAIL_MAX_SECONDS == 8.0
 
     async def main() -> None:
@@ -251,8 +253,9 @@ def test_a_still_tab_is_taken_less_and_less_often_and_again_when_it_changes() ->
                 proxy.pictures["S-T2"] = f"B{second}"
                 await trio.sleep(1)
             await trio.sleep(0.5)
-            # T1: taken at 0, 1 (same), then after 2, 4, 8 s: 0, 1, 3, 7, 15 → 5 pictures in 16 s
-            assert shots("S-T1") == 5 and shots("S-T2") == 16
+            # T1: taken at 0, 1 (same), then after 2, 4, 8 s: 0, 1, 3, 7, 15 → 5 pictures in 16 s;
+            # T2 moves: a second apart for its first changes (0, 1, 2, 3), then 2 s: 5, 7 … 15 → 10
+            assert shots("S-T1") == 5 and shots("S-T2") == 10
             watch.titles["T1"] = "red again"  # its page changed: taken at the next push
             before = shots("S-T1")
             await trio.sleep(1)
@@ -311,7 +314,8 @@ def test_the_owner_sends_a_still_tab_s_picture_once_and_all_again_to_a_page_that
             for second in range(1, 5):  # T2 changes every second; T1 stays the same
                 proxy.pictures["S-T2"] = f"B{second}"
                 await trio.sleep(1)
-            assert sent() == [["red", "blue"], ["blue"], ["blue"], ["blue"], ["blue"]]
+            # T2 changed at 1, 2 and 3: then it is taken every other second (not at 4, so nothing is sent)
+            assert sent() == [["red", "blue"], ["blue"], ["blue"], ["blue"], []]
             view.asked('{"wanted": true}', 6)  # another document: it holds nothing
             await trio.sleep(1)
             assert sent() == [["red", "blue"]]

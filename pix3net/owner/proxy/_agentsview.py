@@ -75,6 +75,7 @@ class _Shot:
     page: tuple[str, str]
     same: int = 0
     due: float = 0.0
+    changed: int = 0  # pictures in a row that differed from the one before
 
 
 class AgentsView:
@@ -166,10 +167,13 @@ class AgentsView:
                     nursery.start_soon(self._thumbnail, target, thumbnails)
         for target, page in pages.items():
             data, shot = thumbnails.get(target), self.shots.get(target)
-            if shot is None or shot.page != page or shot.data != data or data is None:
+            if shot is None or shot.page != page or data is None:
                 self.shots[target] = _Shot(data, page, 0, now + next_shot_seconds(0))
+            elif shot.data != data:  # taken again, and it moved
+                shot.data, shot.same, shot.changed = data, 0, shot.changed + 1
+                shot.due = now + next_shot_seconds(0, shot.changed)
             elif now >= shot.due:  # taken again, and the same
-                shot.same += 1
+                shot.same, shot.changed = shot.same + 1, 0
                 shot.due = now + next_shot_seconds(shot.same)
         held = self.held
         if held.context != context:  # another document: it holds no picture
@@ -212,7 +216,7 @@ class AgentsView:
                 return
             shot = await self.proxy.call(
                 "Page.captureScreenshot",
-                {"format": "jpeg", "quality": THUMBNAIL_QUALITY, "clip": clip},
+                {"format": "jpeg", "quality": THUMBNAIL_QUALITY, "clip": clip, "optimizeForSpeed": True},
                 session=session,
                 seconds=THUMBNAIL_SECONDS,
             )

@@ -48,6 +48,11 @@ THUMBNAIL_SECONDS = 1.0
 # costs Chrome a frame per picture: three still tabs a second more than doubled an idle Chrome's
 # CPU); a tab whose title or URL changes is taken at the next push.
 THUMBNAIL_MAX_SECONDS = 8.0
+# A tab whose picture changed this many times in a row (an animation, a video) is taken every
+# MOVING_SECONDS: still within 2 s of the page, and the picture that costs Chrome most (a new frame,
+# read back and encoded) half as often (the Agents bench row: Chrome's CPU with the panel open).
+MOVING_SHOTS = 3
+MOVING_SECONDS = 2.0
 # Kicks the page may ask for in one call: a panel's clicks, never a flood.
 MAX_KICKS = 8
 # What the editor page defines (main.js, not enumerable) to take a push.
@@ -73,9 +78,12 @@ def read_ask(payload: str) -> tuple[bool | None, list[int]]:
     return (wanted if isinstance(wanted, bool) else None), numbers[:MAX_KICKS]
 
 
-def next_shot_seconds(same: int) -> float:
-    """How long until a tab's next picture after ``same`` pictures in a row came back unchanged:
-    one a second while it changes, then 2, 4, up to :data:`THUMBNAIL_MAX_SECONDS`."""
+def next_shot_seconds(same: int, changed: int = 0) -> float:
+    """How long until a tab's next picture after ``same`` pictures in a row came back unchanged
+    (then 2, 4, up to :data:`THUMBNAIL_MAX_SECONDS`), or ``changed`` pictures in a row came back
+    different: one a second, then every :data:`MOVING_SECONDS` from :data:`MOVING_SHOTS` on."""
+    if changed >= MOVING_SHOTS:
+        return MOVING_SECONDS
     return float(min(PUSH_SECONDS * 2 ** min(same, 16), THUMBNAIL_MAX_SECONDS))
 
 
