@@ -5,11 +5,13 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.chrome import QUIET_CHROME_FLAGS
 from tests.support.pix3 import REPO as REPO  # the bench modules import these two from here
 from tests.support.pix3 import pix3_env as pix3_env
 
@@ -80,3 +82,16 @@ def time_process(
 def python_pass(repeat: int = 20) -> float:
     """Median ms of `python3 -c pass`: the floor for any Python command."""
     return median_ms(time_process([sys.executable, "-c", "pass"], repeat))
+
+
+def editor_scratch(prefix: str, chromium: str) -> tuple[Path, Path, Path, Path]:
+    """A scratch folder for a bench of `pix3 editor`: ``(scratch, PIX3_HOME, a bare project, a
+    PIX3_CHROME wrapper that runs ``chromium`` with the quiet flags every test Chrome gets)``."""
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    home, project = scratch / "home", scratch / "game"
+    project.mkdir()
+    (project / "pix3project.yaml").write_text("version: 1.0.0\n")
+    wrapper = scratch / "chrome.sh"
+    wrapper.write_text(f'#!/bin/sh\nexec "{chromium}" {" ".join(QUIET_CHROME_FLAGS)} "$@"\n')
+    wrapper.chmod(0o755)
+    return scratch, home, project, wrapper

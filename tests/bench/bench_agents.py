@@ -21,7 +21,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 from pix3net.clients import cdpsocket
 from pix3net.commands.editor.proxycalls import page_id
 from tests.bench._cpu import snapshot, ticks_per_second
-from tests.bench._report import Result, pix3_env
+from tests.bench._report import Result, editor_scratch, pix3_env
 from tests.support.ports import free_port
 
 AREA = "agents"
@@ -44,7 +43,6 @@ WINDOW_SECONDS = 8.0
 SETTLE_SECONDS = 3.0
 # The issue's bound: with the panel open on three tabs, Chrome's CPU grows by at most 15 %.
 TARGET = 1.15
-QUIET = ("--disable-background-networking", "--disable-component-update", "--disable-sync")
 
 # A moving page (a box sliding, repainted every frame) and two still ones.
 MOVING = (
@@ -97,13 +95,7 @@ def _window(chrome: int) -> float:
 def measure(rounds: int = ROUNDS, log: bool = False) -> tuple[list[float], list[float]]:
     """(closed, open): Chrome's CPU per window, in % of a core."""
     chromium = os.environ.get("PIX3_CHROME") or shutil.which("chromium") or "/usr/bin/chromium"
-    scratch = Path(tempfile.mkdtemp(prefix="pix3-bench-agents-"))
-    home, project = scratch / "home", scratch / "game"
-    project.mkdir()
-    (project / "pix3project.yaml").write_text("version: 1.0.0\n")
-    wrapper = scratch / "chrome.sh"
-    wrapper.write_text(f'#!/bin/sh\nexec "{chromium}" {" ".join(QUIET)} "$@"\n')
-    wrapper.chmod(0o755)
+    scratch, home, project, wrapper = editor_scratch("pix3-bench-agents-", chromium)
     env = {**pix3_env(), "PIX3_HOME": str(home), "PIX3_CHROME": str(wrapper)}
     sessions: list[cdpsocket.Session] = []
     closed: list[float] = []

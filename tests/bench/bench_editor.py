@@ -20,15 +20,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-from tests.bench._report import Result, median_ms, pix3_env, time_process
+from tests.bench._report import Result, editor_scratch, median_ms, pix3_env, time_process
+from tests.support.chrome import QUIET_CHROME_FLAGS
 from tests.support.ports import free_port
 
-QUIET = ("--disable-background-networking", "--disable-component-update", "--disable-sync")
 COLD_RUNS = 5  # after one warm-up each
 REUSE_RUNS = 15
 
@@ -71,7 +70,13 @@ def _version_answers(port: int) -> bool:
 
 def _bare_chromium(chromium: str, profile: Path) -> float:
     port = free_port()
-    argv = [chromium, "--headless", f"--remote-debugging-port={port}", f"--user-data-dir={profile}", *QUIET]
+    argv = [
+        chromium,
+        "--headless",
+        f"--remote-debugging-port={port}",
+        f"--user-data-dir={profile}",
+        *QUIET_CHROME_FLAGS,
+    ]
     if os.geteuid() == 0:
         argv.append("--no-sandbox")
     start = time.perf_counter()
@@ -93,13 +98,7 @@ def _bare_chromium(chromium: str, profile: Path) -> float:
 
 def run() -> list[Result]:
     chromium = os.environ.get("PIX3_CHROME") or shutil.which("chromium") or "/usr/bin/chromium"
-    scratch = Path(tempfile.mkdtemp(prefix="pix3-bench-editor-"))
-    home, project = scratch / "home", scratch / "game"
-    project.mkdir()
-    (project / "pix3project.yaml").write_text("version: 1.0.0\n")
-    wrapper = scratch / "chrome.sh"
-    wrapper.write_text(f'#!/bin/sh\nexec "{chromium}" {" ".join(QUIET)} "$@"\n')
-    wrapper.chmod(0o755)
+    scratch, home, project, wrapper = editor_scratch("pix3-bench-editor-", chromium)
     env = _env(home, wrapper)
     cdp, dev = free_port(), free_port()
     cold: list[float] = []
