@@ -8,6 +8,12 @@ per episode. Trio only; the CDP proxy's listener and the dev server's front door
 
 from __future__ import annotations
 
+# Loaded here, before any descriptor runs out: every connect or name lookup with a `str` host
+# encodes it with the `idna` codec, which Python imports on first use. Imported first while the
+# process is out of descriptors, by many threads at once (the front door's), the import failed and
+# Python's codec registry remembered the miss: every later hand-off to Hypercorn raised
+# `LookupError: unknown encoding: idna` and the dev server never recovered.
+import encodings.idna  # noqa: F401
 import errno
 
 import trio

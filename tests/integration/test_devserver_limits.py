@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import re
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import httpx
 
 from pix3net.devserver.front.splice import HEAD_TIMEOUT_S
 from tests.support.devserver import DevServer, dev_server
+from tests.support.pix3 import pix3_env
 from tests.support.projects import make_project
 
 
@@ -94,6 +97,16 @@ def test_accept_out_of_descriptors_backs_off_and_recovers(tmp_path: Path) -> Non
             assert time.monotonic() < deadline, server.log()
             time.sleep(0.1)
         assert server.proc.poll() is None
+
+
+def test_the_idna_codec_is_loaded_before_descriptors_run_out() -> None:
+    """Every connect with a `str` host encodes it with the `idna` codec, imported on first use. Its
+    first import under EMFILE, by the front door's threads at once, once made Python remember a miss:
+    every hand-off to Hypercorn then failed with `LookupError: unknown encoding: idna`, and the
+    test above never saw the server recover. Both daemons' accept loops load it at start."""
+    probe = "import sys, pix3net.daemon.acceptbackoff; print('encodings.idna' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=pix3_env())
+    assert done.stdout.strip() == "True"
 
 
 def test_heads_that_never_complete_are_cut(tmp_path: Path) -> None:
